@@ -1,0 +1,43 @@
+package dev.resilience.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Guards the annotated method with a circuit breaker. Every method that names the same
+ * breaker shares it. Settings come from {@code resilience.circuit-breaker}. On a class,
+ * applies to every public method.
+ */
+@Target({ ElementType.METHOD, ElementType.TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface CircuitGuarded {
+
+    /**
+     * Alias for {@link #name()}.
+     * @return the breaker name
+     */
+    String value() default "";
+
+    /**
+     * The breaker's name; empty means {@code SimpleClassName#method}.
+     * @return the breaker name
+     */
+    String name() default "";
+
+    /**
+     * The exceptions recorded as failures; empty means every exception not in
+     * {@link #ignoreOn()}. Others count as successes.
+     * @return the recorded exception types
+     */
+    Class<? extends Throwable>[] recordOn() default {};
+
+    /**
+     * The exceptions that are neither failures nor successes.
+     * @return the ignored exception types
+     */
+    Class<? extends Throwable>[] ignoreOn() default {};
+}

@@ -1,0 +1,39 @@
+package dev.resilience.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Names the methods to try, in order, when the annotated method fails after its retries.
+ *
+ * <p>Fallback methods live on the same bean (any visibility), take the guarded method's
+ * parameters, optionally followed by one {@code Throwable} parameter (that fallback then
+ * applies only when the failure is an instance of its type), and return a type assignable to
+ * the guarded method's return type.
+ */
+@Target({ ElementType.METHOD, ElementType.TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Fallback {
+
+    /**
+     * The fallback methods' names, tried in order until one succeeds.
+     * @return the fallback method names
+     */
+    String[] value();
+
+    /**
+     * The failures the chain applies to; empty means every failure not in {@link #skipOn()}.
+     * @return the exception types that trigger the fallbacks
+     */
+    Class<? extends Throwable>[] applyOn() default {};
+
+    /**
+     * The failures that are passed on without trying any fallback.
+     * @return the exception types that skip the fallbacks
+     */
+    Class<? extends Throwable>[] skipOn() default {};
+}

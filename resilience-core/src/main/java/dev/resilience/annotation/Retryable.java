@@ -1,0 +1,90 @@
+package dev.resilience.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Retries the annotated method, with backoff, jitter, a retry budget, a per-attempt timeout
+ * and an overall deadline.
+ *
+ * <p>Settings left at their defaults here come from {@code resilience.retry.defaults}; settings
+ * under {@code resilience.retry.instances.<name>} override the annotation. Durations use
+ * Spring's format ({@code "200ms"}, {@code "2s"}). On a class, applies to every public method.
+ */
+@Target({ ElementType.METHOD, ElementType.TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Retryable {
+
+    /**
+     * Alias for {@link #name()}.
+     * @return the instance name
+     */
+    String value() default "";
+
+    /**
+     * The retry instance's name, the key of its settings and meters; empty means
+     * {@code SimpleClassName#method}.
+     * @return the instance name
+     */
+    String name() default "";
+
+    /**
+     * All attempts, the first included; 0 means the configured default.
+     * @return the maximum number of attempts
+     */
+    int maxAttempts() default 0;
+
+    /**
+     * The first backoff delay; empty means the configured default.
+     * @return the delay
+     */
+    String delay() default "";
+
+    /**
+     * The exponential factor of the backoff; 0 means the configured default, 1 a fixed delay.
+     * @return the multiplier
+     */
+    double multiplier() default 0;
+
+    /**
+     * The longest backoff delay; empty means the configured default.
+     * @return the maximum delay
+     */
+    String maxDelay() default "";
+
+    /**
+     * The jitter mode: {@code none}, {@code full}, {@code equal} or {@code decorrelated};
+     * empty means the configured default.
+     * @return the jitter mode
+     */
+    String jitter() default "";
+
+    /**
+     * The exceptions to retry; empty means every exception not in {@link #abortOn()}.
+     * @return the retryable exception types
+     */
+    Class<? extends Throwable>[] retryOn() default {};
+
+    /**
+     * The exceptions never to retry.
+     * @return the non-retryable exception types
+     */
+    Class<? extends Throwable>[] abortOn() default {};
+
+    /**
+     * The timeout of each attempt; empty means the configured default (none unless set).
+     * @return the attempt timeout
+     */
+    String attemptTimeout() default "";
+
+    /**
+     * The deadline of the whole call, all attempts and delays included; empty means the
+     * configured default (none unless set).
+     * @return the maximum duration
+     */
+    String maxDuration() default "";
+}

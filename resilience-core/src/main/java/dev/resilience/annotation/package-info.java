@@ -1,0 +1,8 @@
+/**
+ * The annotations that make a Spring bean method resilient: {@link Retryable},
+ * {@link CircuitGuarded}, {@link Fallback} and {@link Idempotent}.
+ */
+@NullMarked
+package dev.resilience.annotation;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,50 @@
+package dev.resilience.core.time;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Where the engine reads time, sleeps between attempts and schedules delayed work.
+ *
+ * <p>Every policy takes its time from a {@code TimeSource}, so tests and simulations can run
+ * on a {@link VirtualTimeSource} instead of the wall clock. Implementations are thread-safe.
+ */
+public interface TimeSource {
+
+    /**
+     * Returns a monotonic reading in nanoseconds, for measuring durations only.
+     * @return the current reading; only differences between readings are meaningful
+     */
+    long nanoTime();
+
+    /**
+     * Returns the current wall-clock instant, for timestamps that leave the process
+     * (dead letters, idempotency expiry, events).
+     * @return the current instant
+     */
+    Instant now();
+
+    /**
+     * Blocks the calling thread for the given duration.
+     * @param duration how long to sleep; zero or negative returns at once
+     * @throws InterruptedException if the thread is interrupted while sleeping
+     */
+    void sleep(Duration duration) throws InterruptedException;
+
+    /**
+     * Runs a task once after a delay, without blocking the caller.
+     * @param task the task to run; it should be short, as it may run on a shared thread
+     * @param delay how long to wait before running it
+     * @return a handle that cancels the task if it has not started
+     */
+    ScheduledTask schedule(Runnable task, Duration delay);
+
+    /**
+     * Returns the shared time source backed by the system clock and one daemon scheduler
+     * thread.
+     * @return the system time source
+     */
+    static TimeSource system() {
+        return SystemTimeSource.shared();
+    }
+}

@@ -1,0 +1,19 @@
+package dev.resilience.sample;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * The order service: orders, payments through two gateways, and a price oracle.
+ */
+@SpringBootApplication
+public class SampleOrderServiceApplication {
+
+    /**
+     * Starts the application.
+     * @param args command-line arguments
+     */
+    public static void main(String[] args) {
+        SpringApplication.run(SampleOrderServiceApplication.class, args);
+    }
+}
