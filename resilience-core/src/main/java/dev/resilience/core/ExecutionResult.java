@@ -33,9 +33,6 @@ public record ExecutionResult<T>(ExecutionStatus status, @Nullable T value, @Nul
     /** Metadata key: {@code true} when the retry budget refused a retry of this call. */
     public static final String BUDGET_REFUSED = "budgetRefused";
 
-    /** Metadata key: the name of the circuit breaker that guarded the call. */
-    public static final String CIRCUIT_BREAKER = "circuitBreaker";
-
     /** Metadata key: the id of the dead letter written for this call. */
     public static final String DEAD_LETTER_ID = "deadLetterId";
 

@@ -1,0 +1,509 @@
+package dev.resilience.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.resilience.annotation.OnInProgress;
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.deadletter.DeadLetterIds;
+import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.fallback.FallbackHandler;
+import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.IdempotencyException;
+import dev.resilience.core.idempotency.IdempotencyInProgressException;
+import dev.resilience.core.idempotency.IdempotencyKeyException;
+import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
+import dev.resilience.core.idempotency.IdempotencyKeys;
+import dev.resilience.core.idempotency.IdempotencyOutcome;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.idempotency.IdempotencyStoreException;
+import dev.resilience.core.retry.RetryBudget;
+import dev.resilience.core.retry.RetryEvent;
+import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The state of one call through a {@link ResiliencePipeline}, and the decisions shared by its
+ * synchronous and asynchronous runs: idempotency claim, whether and when to retry, which
+ * fallback to try, and the final account.
+ *
+ * @param <T> the type of the call's value
+ */
+abstract class Execution<T> {
+
+    static final long STOP = -1;
+
+    static final long CLAIMED = -1;
+
+    static final long SETTLED = -2;
+
+    private static final System.Logger logger = System.getLogger(ResiliencePipeline.class.getName());
+
+    private static final long IN_PROGRESS_POLL_NANOS = Duration.ofMillis(50).toNanos();
+
+    final ResiliencePipeline pipeline;
+
+    final CallContext context;
+
+    final TimeSource time;
+
+    private final long startNanos;
+
+    private long deadlineNanos = Long.MAX_VALUE;
+
+    int attempts;
+
+    private @Nullable List<AttemptFailure> failures;
+
+    private @Nullable List<Throwable> fallbackErrors;
+
+    private long previousDelayNanos;
+
+    private long firstAttemptNanos;
+
+    private long lastAttemptNanos;
+
+    private boolean budgetRefused;
+
+    private boolean retryStageEnded;
+
+    private @Nullable String storeKey;
+
+    private @Nullable String ownerToken;
+
+    private long waitUntilNanos = Long.MIN_VALUE;
+
+    ExecutionStatus status = ExecutionStatus.ERROR;
+
+    @Nullable T value;
+
+    @Nullable Throwable error;
+
+    private int fallbackIndex;
+
+    private @Nullable String fallbackName;
+
+    private boolean replayed;
+
+    Execution(ResiliencePipeline pipeline, CallContext context) {
+        this.pipeline = pipeline;
+        this.context = context;
+        this.time = pipeline.timeSource();
+        this.startNanos = this.time.nanoTime();
+    }
+
+    /**
+     * Claims the call's idempotency key.
+     * @return {@link #CLAIMED} when the method may run, {@link #SETTLED} when the call is
+     * over (replayed or refused), or the nanoseconds to wait before claiming again
+     */
+    final long claim() {
+        IdempotencyPolicy policy = this.pipeline.idempotency();
+        if (policy == null) {
+            return CLAIMED;
+        }
+        if (this.storeKey == null) {
+            try {
+                this.storeKey = policy.storeKey(IdempotencyKeys.validate(this.context.idempotencyKey()));
+            }
+            catch (IdempotencyKeyException ex) {
+                stop(ExecutionStatus.FAILURE, ex);
+                return SETTLED;
+            }
+        }
+        ClaimResult claim;
+        try {
+            claim = policy.store().claim(this.storeKey, this.context.fingerprint(), policy.inProgressTtl());
+        }
+        catch (RuntimeException ex) {
+            notifyIdempotency(policy, IdempotencyOutcome.STORE_ERROR);
+            stop(ExecutionStatus.ERROR, (ex instanceof IdempotencyStoreException) ? ex
+                    : new IdempotencyStoreException("Idempotency store failed to claim a key of '" + policy.name() + "'", ex));
+            return SETTLED;
+        }
+        if (claim instanceof ClaimResult.Acquired acquired) {
+            this.ownerToken = acquired.ownerToken();
+            notifyIdempotency(policy, IdempotencyOutcome.EXECUTED);
+            return CLAIMED;
+        }
+        if (claim instanceof ClaimResult.Completed completed) {
+            notifyIdempotency(policy, IdempotencyOutcome.REPLAYED);
+            this.replayed = true;
+            succeed(completed.value());
+            return SETTLED;
+        }
+        if (claim instanceof ClaimResult.InProgress inProgress) {
+            return whileInProgress(policy, inProgress.leaseExpiresAt());
+        }
+        notifyIdempotency(policy, IdempotencyOutcome.MISMATCH);
+        stop(ExecutionStatus.FAILURE, new IdempotencyKeyMismatchException(this.storeKey));
+        return SETTLED;
+    }
+
+    private long whileInProgress(IdempotencyPolicy policy, Instant leaseExpiresAt) {
+        long now = this.time.nanoTime();
+        if (policy.onInProgress() == OnInProgress.WAIT) {
+            if (this.waitUntilNanos == Long.MIN_VALUE) {
+                this.waitUntilNanos = now + policy.inProgressTtl().toNanos();
+            }
+            if (now < this.waitUntilNanos) {
+                return Math.min(IN_PROGRESS_POLL_NANOS, this.waitUntilNanos - now);
+            }
+        }
+        notifyIdempotency(policy, IdempotencyOutcome.IN_PROGRESS);
+        stop(ExecutionStatus.REJECTED, new IdempotencyInProgressException(this.storeKey, leaseExpiresAt));
+        return SETTLED;
+    }
+
+    /**
+     * Completes the claimed key with the call's value, or releases it when the call failed.
+     * A store failure here is logged: the call's outcome stands.
+     */
+    final void settleClaim() {
+        IdempotencyPolicy policy = this.pipeline.idempotency();
+        if (policy == null || this.ownerToken == null || this.storeKey == null) {
+            return;
+        }
+        String token = this.ownerToken;
+        this.ownerToken = null;
+        try {
+            boolean settled = (this.status == ExecutionStatus.SUCCESS)
+                    ? policy.store().complete(this.storeKey, token, this.value, policy.ttl())
+                    : policy.store().release(this.storeKey, token);
+            if (!settled) {
+                logger.log(System.Logger.Level.WARNING, "Idempotency lease of a key of ''{0}'' expired before the call ended; "
+                        + "another caller owns the key now", policy.name());
+            }
+        }
+        catch (RuntimeException ex) {
+            logger.log(System.Logger.Level.ERROR, "Idempotency store failed to settle a key of '" + policy.name() + "'", ex);
+        }
+    }
+
+    /**
+     * Starts the retry stage: counts the call in the budget and starts the deadline.
+     */
+    final void startRetryStage() {
+        RetryPolicy retry = this.pipeline.retry();
+        if (retry == null) {
+            return;
+        }
+        RetryBudget budget = retry.budget();
+        if (budget != null) {
+            budget.recordCall();
+        }
+        Duration maxDuration = retry.maxDuration();
+        if (maxDuration != null) {
+            this.deadlineNanos = this.time.nanoTime() + maxDuration.toNanos();
+        }
+    }
+
+    /**
+     * Returns the time the next attempt may take: its timeout, shortened by the deadline.
+     * @return the limit in nanoseconds, or 0 when the attempt is not limited
+     */
+    final long attemptLimitNanos() {
+        RetryPolicy retry = this.pipeline.retry();
+        Duration timeout = (retry != null) ? retry.attemptTimeout() : null;
+        long limit = (timeout != null) ? timeout.toNanos() : Long.MAX_VALUE;
+        if (this.deadlineNanos != Long.MAX_VALUE) {
+            limit = Math.min(limit, Math.max(1, this.deadlineNanos - this.time.nanoTime()));
+        }
+        return (limit == Long.MAX_VALUE) ? 0 : limit;
+    }
+
+    final AttemptTimeoutException attemptTimeout(long limitNanos) {
+        return new AttemptTimeoutException(this.pipeline.name(), Duration.ofNanos(limitNanos));
+    }
+
+    /**
+     * Marks the start of an attempt that the breaker permitted.
+     * @return the attempt's start, in {@link TimeSource#nanoTime()} terms
+     */
+    final long beginAttempt() {
+        long now = this.time.nanoTime();
+        if (++this.attempts == 1) {
+            this.firstAttemptNanos = now;
+        }
+        this.lastAttemptNanos = now;
+        return now;
+    }
+
+    /**
+     * Ends the retry stage because the breaker refused an attempt; never retried.
+     * @param rejection the breaker's refusal
+     */
+    final void rejected(CallNotPermittedException rejection) {
+        stop(ExecutionStatus.REJECTED, rejection);
+    }
+
+    /**
+     * Decides what follows an attempt that produced a value.
+     * @param result the value
+     * @param attemptStart the attempt's start
+     * @return the delay before the next attempt in nanoseconds, or {@link #STOP}
+     */
+    final long afterValue(@Nullable T result, long attemptStart) {
+        RetryPolicy retry = this.pipeline.retry();
+        if (retry != null && retry.shouldRetryResult(result)) {
+            return afterFailure(new RejectedResultException(this.pipeline.name(), result), attemptStart);
+        }
+        succeed(result);
+        return STOP;
+    }
+
+    /**
+     * Decides what follows a failed attempt.
+     * @param failure what the attempt threw
+     * @param attemptStart the attempt's start
+     * @return the delay before the next attempt in nanoseconds, or {@link #STOP}
+     */
+    final long afterFailure(Throwable failure, long attemptStart) {
+        recordFailure(failure, attemptStart);
+        boolean timeout = failure instanceof AttemptTimeoutException;
+        RetryPolicy retry = this.pipeline.retry();
+        if (retry == null) {
+            stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
+            return STOP;
+        }
+        if (!retry.isRetryable(failure)) {
+            stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.FAILURE, failure);
+            return STOP;
+        }
+        if (this.attempts >= retry.maxAttempts()) {
+            stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
+            return STOP;
+        }
+        long delay = retry.nextDelayNanos(this.attempts, this.previousDelayNanos);
+        Duration maxDuration = retry.maxDuration();
+        if (maxDuration != null && this.time.nanoTime() + delay >= this.deadlineNanos) {
+            stop(ExecutionStatus.TIMEOUT, new DeadlineExceededException(this.pipeline.name(), maxDuration, failure));
+            return STOP;
+        }
+        RetryBudget budget = retry.budget();
+        if (budget != null && !budget.tryAcquireRetry()) {
+            this.budgetRefused = true;
+            notifyListeners((listener) -> listener.onBudgetRefused(this.pipeline.name()));
+            stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
+            return STOP;
+        }
+        this.previousDelayNanos = delay;
+        RetryEvent event = new RetryEvent(this.pipeline.name(), this.attempts, failure, Duration.ofNanos(delay));
+        retry.notifyRetry(event);
+        notifyListeners((listener) -> listener.onRetry(this.pipeline.name(), event));
+        return delay;
+    }
+
+    /**
+     * Ends the retry stage because the thread was interrupted while waiting to retry.
+     * @param interruption the interruption
+     */
+    final void interrupted(InterruptedException interruption) {
+        Thread.currentThread().interrupt();
+        if (this.error != null) {
+            this.error.addSuppressed(interruption);
+        }
+        this.status = ExecutionStatus.ERROR;
+    }
+
+    /**
+     * Marks the end of the retry stage, after which a failed call may become a dead letter.
+     */
+    final void retryStageEnded() {
+        this.retryStageEnded = true;
+    }
+
+    /**
+     * Returns the position of the next fallback to try, from a position on.
+     * @param from the position to look from, the first being 0
+     * @return the position of the next applicable fallback, or -1 when none is left or the
+     * call needs none
+     */
+    final int nextFallback(int from) {
+        var chain = this.pipeline.fallbacks();
+        if (chain == null || this.status == ExecutionStatus.SUCCESS || this.error == null
+                || !chain.appliesTo(this.error)) {
+            return -1;
+        }
+        List<FallbackHandler> handlers = chain.handlers();
+        for (int index = from; index < handlers.size(); index++) {
+            if (handlers.get(index).appliesTo(this.error)) {
+                return index;
+            }
+        }
+        return -1;
+    }
+
+    final FallbackHandler fallback(int index) {
+        return this.pipeline.fallbacks().handlers().get(index);
+    }
+
+    @SuppressWarnings("unchecked")
+    final void fallbackSucceeded(int index, @Nullable Object fallbackValue) {
+        String name = fallback(index).name();
+        notifyListeners((listener) -> listener.onFallback(this.pipeline.name(), name, true));
+        this.fallbackIndex = index + 1;
+        this.fallbackName = name;
+        this.status = ExecutionStatus.SUCCESS;
+        this.value = (T) fallbackValue;
+    }
+
+    final void fallbackFailed(int index, Throwable failure) {
+        String name = fallback(index).name();
+        notifyListeners((listener) -> listener.onFallback(this.pipeline.name(), name, false));
+        if (this.fallbackErrors == null) {
+            this.fallbackErrors = new ArrayList<>(2);
+        }
+        this.fallbackErrors.add(failure);
+    }
+
+    final void succeed(@Nullable T result) {
+        this.status = ExecutionStatus.SUCCESS;
+        this.value = result;
+        this.error = null;
+    }
+
+    final void stop(ExecutionStatus finalStatus, Throwable finalError) {
+        this.status = finalStatus;
+        this.error = finalError;
+        this.value = null;
+    }
+
+    /**
+     * Builds the complete account of the call, writes its dead letter if its work was not
+     * done, and tells the listeners.
+     * @return the result
+     */
+    final ExecutionResult<T> finish() {
+        Throwable finalError = (this.status == ExecutionStatus.SUCCESS) ? null : this.error;
+        if (finalError != null) {
+            attachSuppressed(finalError);
+        }
+        Map<String, Object> metadata = metadata(writeDeadLetter(finalError));
+        List<AttemptFailure> attemptFailures = (this.failures != null) ? this.failures : List.of();
+        ExecutionResult<T> result = new ExecutionResult<>(this.status, this.value, finalError, this.attempts,
+                attemptFailures, Duration.ofNanos(this.time.nanoTime() - this.startNanos), this.fallbackIndex > 0,
+                this.fallbackIndex, this.replayed, metadata);
+        notifyListeners((listener) -> listener.onComplete(this.pipeline.name(), result));
+        return result;
+    }
+
+    private void recordFailure(Throwable failure, long attemptStart) {
+        if (this.failures == null) {
+            this.failures = new ArrayList<>(4);
+        }
+        this.failures.add(new AttemptFailure(this.attempts, failure, Duration.ofNanos(this.time.nanoTime() - attemptStart)));
+    }
+
+    private void attachSuppressed(Throwable finalError) {
+        if (this.failures != null) {
+            for (AttemptFailure failure : this.failures) {
+                addSuppressed(finalError, failure.error());
+            }
+        }
+        if (this.fallbackErrors != null) {
+            for (Throwable fallbackError : this.fallbackErrors) {
+                addSuppressed(finalError, fallbackError);
+            }
+        }
+    }
+
+    private static void addSuppressed(Throwable target, Throwable suppressed) {
+        if (suppressed == target || suppressed == target.getCause()) {
+            return;
+        }
+        for (Throwable existing : target.getSuppressed()) {
+            if (existing == suppressed) {
+                return;
+            }
+        }
+        target.addSuppressed(suppressed);
+    }
+
+    private @Nullable String writeDeadLetter(@Nullable Throwable finalError) {
+        DeadLetterStore store = this.pipeline.deadLetters();
+        if (store == null || finalError == null || !this.retryStageEnded || this.pipeline.retry() == null
+                || !isWorkUndone(finalError)) {
+            return null;
+        }
+        try {
+            Instant now = this.time.now();
+            long nowNanos = this.time.nanoTime();
+            long first = (this.attempts > 0) ? this.firstAttemptNanos : nowNanos;
+            long last = (this.attempts > 0) ? this.lastAttemptNanos : nowNanos;
+            DeadLetter deadLetter = new DeadLetter(DeadLetterIds.next(), this.pipeline.name(), this.context.method(),
+                    renderArguments(), finalError.getClass().getName(), finalError.getMessage(), this.attempts,
+                    now.minusNanos(nowNanos - first), now.minusNanos(nowNanos - last), this.status);
+            store.write(deadLetter);
+            notifyListeners((listener) -> listener.onDeadLetter(deadLetter));
+            return deadLetter.id();
+        }
+        catch (RuntimeException ex) {
+            logger.log(System.Logger.Level.ERROR, "Failed to write a dead letter for '" + this.pipeline.name() + "'", ex);
+            return null;
+        }
+    }
+
+    private boolean isWorkUndone(Throwable finalError) {
+        return switch (this.status) {
+            case ERROR, TIMEOUT -> !(finalError instanceof IdempotencyException);
+            case REJECTED -> finalError instanceof CallNotPermittedException;
+            default -> false;
+        };
+    }
+
+    private List<String> renderArguments() {
+        List<String> rendered = new ArrayList<>(this.context.arguments().size());
+        for (Object argument : this.context.arguments()) {
+            rendered.add(this.pipeline.renderArgument(argument));
+        }
+        return rendered;
+    }
+
+    private Map<String, Object> metadata(@Nullable String deadLetterId) {
+        if (!this.budgetRefused && deadLetterId == null && this.fallbackName == null && this.storeKey == null) {
+            return Map.of();
+        }
+        Map<String, Object> metadata = new HashMap<>(4);
+        if (this.budgetRefused) {
+            metadata.put(ExecutionResult.BUDGET_REFUSED, true);
+        }
+        if (deadLetterId != null) {
+            metadata.put(ExecutionResult.DEAD_LETTER_ID, deadLetterId);
+        }
+        if (this.fallbackName != null) {
+            metadata.put(ExecutionResult.FALLBACK_NAME, this.fallbackName);
+        }
+        if (this.storeKey != null && this.context.idempotencyKey() != null) {
+            metadata.put(ExecutionResult.IDEMPOTENCY_KEY, this.context.idempotencyKey().toString());
+        }
+        return metadata;
+    }
+
+    private void notifyIdempotency(IdempotencyPolicy policy, IdempotencyOutcome outcome) {
+        notifyListeners((listener) -> listener.onIdempotency(policy.name(), outcome));
+    }
+
+    final void notifyListeners(java.util.function.Consumer<ExecutionListener> event) {
+        notifySafely(this.pipeline.listener(), event);
+        notifySafely(this.context.listener(), event);
+    }
+
+    private static void notifySafely(ExecutionListener listener, java.util.function.Consumer<ExecutionListener> event) {
+        if (listener == ExecutionListener.NONE) {
+            return;
+        }
+        try {
+            event.accept(listener);
+        }
+        catch (RuntimeException ex) {
+            logger.log(System.Logger.Level.WARNING, "Execution listener failed", ex);
+        }
+    }
+}

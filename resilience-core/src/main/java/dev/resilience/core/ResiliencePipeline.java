@@ -1,0 +1,336 @@
+package dev.resilience.core;
+
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.resilience.core.circuitbreaker.CircuitBreaker;
+import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.fallback.FallbackChain;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Policies composed in one fixed order, whatever the order they were given in:
+ *
+ * <pre>
+ * idempotency -&gt; fallback -&gt; retry (backoff, budget, deadline) -&gt; circuit breaker -&gt; attempt timeout -&gt; action
+ * </pre>
+ *
+ * <p>Every retry attempt passes through the breaker; a breaker rejection is never retried and
+ * goes straight to the fallbacks; a replay from the idempotency store runs nothing else; a
+ * failed call releases its idempotency claim; a call with a retry policy whose work was not
+ * done (status ERROR, TIMEOUT, or REJECTED by the breaker) becomes a dead letter.
+ *
+ * <p>{@link #execute} returns the complete {@link ExecutionResult} and never throws for a
+ * failed call; {@link #call} returns the value or throws the final error, with the earlier
+ * attempts' errors attached as suppressed exceptions. {@link Error}s thrown by the action
+ * are not handled: they propagate as thrown. Immutable and thread-safe; build one per
+ * protected operation and share it.
+ */
+public final class ResiliencePipeline {
+
+    private final String name;
+
+    private final TimeSource timeSource;
+
+    private final @Nullable IdempotencyPolicy idempotency;
+
+    private final @Nullable FallbackChain fallbacks;
+
+    private final @Nullable RetryPolicy retry;
+
+    private final @Nullable CircuitBreaker circuitBreaker;
+
+    private final @Nullable DeadLetterStore deadLetters;
+
+    private final ExecutionListener listener;
+
+    private final Function<@Nullable Object, String> argumentRenderer;
+
+    private ResiliencePipeline(Builder builder) {
+        this.name = builder.name;
+        this.timeSource = builder.timeSource;
+        this.idempotency = builder.idempotency;
+        this.fallbacks = builder.fallbacks;
+        this.retry = builder.retry;
+        this.circuitBreaker = builder.circuitBreaker;
+        this.deadLetters = builder.deadLetters;
+        this.listener = builder.listener;
+        this.argumentRenderer = builder.argumentRenderer;
+    }
+
+    /**
+     * Starts a pipeline.
+     * @param name the name of the protected operation, used in results, dead letters and
+     * metrics
+     * @return a builder with no policy and the system time source
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /**
+     * Runs an action through the pipeline.
+     * @param action the action
+     * @param <T> the type of its value
+     * @return the complete account of the call
+     */
+    public <T> ExecutionResult<T> execute(Callable<? extends T> action) {
+        return execute(CallContext.empty(), action);
+    }
+
+    /**
+     * Runs an action through the pipeline with a call context.
+     * @param context the call's idempotency key, arguments and listener
+     * @param action the action
+     * @param <T> the type of its value
+     * @return the complete account of the call
+     */
+    public <T> ExecutionResult<T> execute(CallContext context, Callable<? extends T> action) {
+        return new SyncExecution<T>(this, context, action).run();
+    }
+
+    /**
+     * Runs an action through the pipeline and returns its value.
+     * @param action the action
+     * @param <T> the type of its value
+     * @return the value of the action or of a fallback, or the replayed value
+     * @throws Exception the final error, with the earlier attempts' errors suppressed
+     */
+    public <T> @Nullable T call(Callable<? extends T> action) throws Exception {
+        return call(CallContext.empty(), action);
+    }
+
+    /**
+     * Runs an action through the pipeline with a call context and returns its value.
+     * @param context the call's idempotency key, arguments and listener
+     * @param action the action
+     * @param <T> the type of its value
+     * @return the value of the action or of a fallback, or the replayed value
+     * @throws Exception the final error, with the earlier attempts' errors suppressed
+     */
+    public <T> @Nullable T call(CallContext context, Callable<? extends T> action) throws Exception {
+        return this.<T>execute(context, action).getOrThrow();
+    }
+
+    /**
+     * Runs an asynchronous action through the pipeline without blocking: waits between
+     * attempts are scheduled on the time source.
+     * @param context the call's idempotency key, arguments and listener
+     * @param action starts one attempt; called once per attempt
+     * @param <T> the type of its value
+     * @return a stage that completes with the complete account of the call
+     */
+    public <T> CompletableFuture<ExecutionResult<T>> executeAsync(CallContext context,
+            Supplier<? extends CompletionStage<? extends T>> action) {
+        return new AsyncExecution<T>(this, context, action).start();
+    }
+
+    /**
+     * Runs an asynchronous action through the pipeline and returns a stage of its value.
+     * @param context the call's idempotency key, arguments and listener
+     * @param action starts one attempt; called once per attempt
+     * @param <T> the type of its value
+     * @return a stage that completes with the value, or exceptionally with the final error
+     */
+    public <T> CompletableFuture<T> callAsync(CallContext context,
+            Supplier<? extends CompletionStage<? extends T>> action) {
+        return this.<T>executeAsync(context, action).thenCompose((result) -> result.isSuccess()
+                ? CompletableFuture.completedFuture(result.value())
+                : CompletableFuture.failedFuture(Objects.requireNonNull(result.error())));
+    }
+
+    /**
+     * Returns the name of the protected operation.
+     * @return the name
+     */
+    public String name() {
+        return this.name;
+    }
+
+    /**
+     * Returns the time source of the pipeline's waits and timeouts.
+     * @return the time source
+     */
+    public TimeSource timeSource() {
+        return this.timeSource;
+    }
+
+    /**
+     * Returns the idempotency policy.
+     * @return the policy, or {@code null} when calls are not idempotent
+     */
+    public @Nullable IdempotencyPolicy idempotency() {
+        return this.idempotency;
+    }
+
+    /**
+     * Returns the fallback chain.
+     * @return the chain, or {@code null} when there is none
+     */
+    public @Nullable FallbackChain fallbacks() {
+        return this.fallbacks;
+    }
+
+    /**
+     * Returns the retry policy.
+     * @return the policy, or {@code null} when calls are attempted once
+     */
+    public @Nullable RetryPolicy retry() {
+        return this.retry;
+    }
+
+    /**
+     * Returns the circuit breaker.
+     * @return the breaker, or {@code null} when attempts are not guarded
+     */
+    public @Nullable CircuitBreaker circuitBreaker() {
+        return this.circuitBreaker;
+    }
+
+    /**
+     * Returns the dead-letter store.
+     * @return the store, or {@code null} when no dead letters are written
+     */
+    public @Nullable DeadLetterStore deadLetters() {
+        return this.deadLetters;
+    }
+
+    ExecutionListener listener() {
+        return this.listener;
+    }
+
+    String renderArgument(@Nullable Object argument) {
+        try {
+            return this.argumentRenderer.apply(argument);
+        }
+        catch (RuntimeException ex) {
+            return "<" + ((argument != null) ? argument.getClass().getName() : "null") + ">";
+        }
+    }
+
+    /**
+     * Builds a {@link ResiliencePipeline}. Not thread-safe.
+     */
+    public static final class Builder {
+
+        private final String name;
+
+        private TimeSource timeSource = TimeSource.system();
+
+        private @Nullable IdempotencyPolicy idempotency;
+
+        private @Nullable FallbackChain fallbacks;
+
+        private @Nullable RetryPolicy retry;
+
+        private @Nullable CircuitBreaker circuitBreaker;
+
+        private @Nullable DeadLetterStore deadLetters;
+
+        private ExecutionListener listener = ExecutionListener.NONE;
+
+        private Function<@Nullable Object, String> argumentRenderer = String::valueOf;
+
+        private Builder(String name) {
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("A pipeline needs a name");
+            }
+            this.name = name;
+        }
+
+        /**
+         * Sets where the pipeline reads time, sleeps and schedules.
+         * @param timeSource the time source
+         * @return this builder
+         */
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
+            return this;
+        }
+
+        /**
+         * Makes calls idempotent.
+         * @param idempotency the policy
+         * @return this builder
+         */
+        public Builder idempotency(IdempotencyPolicy idempotency) {
+            this.idempotency = idempotency;
+            return this;
+        }
+
+        /**
+         * Sets the fallbacks tried when the retries end in failure.
+         * @param fallbacks the chain
+         * @return this builder
+         */
+        public Builder fallbacks(FallbackChain fallbacks) {
+            this.fallbacks = fallbacks;
+            return this;
+        }
+
+        /**
+         * Retries failed attempts.
+         * @param retry the policy
+         * @return this builder
+         */
+        public Builder retry(RetryPolicy retry) {
+            this.retry = retry;
+            return this;
+        }
+
+        /**
+         * Guards every attempt with a circuit breaker.
+         * @param circuitBreaker the breaker, possibly shared with other pipelines
+         * @return this builder
+         */
+        public Builder circuitBreaker(CircuitBreaker circuitBreaker) {
+            this.circuitBreaker = circuitBreaker;
+            return this;
+        }
+
+        /**
+         * Writes a dead letter for every call whose work was not done.
+         * @param deadLetters the store
+         * @return this builder
+         */
+        public Builder deadLetters(DeadLetterStore deadLetters) {
+            this.deadLetters = deadLetters;
+            return this;
+        }
+
+        /**
+         * Sets the listener told of every call's retries, fallbacks and outcome.
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(ExecutionListener listener) {
+            this.listener = listener;
+            return this;
+        }
+
+        /**
+         * Sets how arguments are written into dead letters.
+         * @param argumentRenderer renders one argument; {@link String#valueOf(Object)} by default
+         * @return this builder
+         */
+        public Builder argumentRenderer(Function<@Nullable Object, String> argumentRenderer) {
+            this.argumentRenderer = argumentRenderer;
+            return this;
+        }
+
+        /**
+         * Builds the pipeline.
+         * @return the pipeline
+         */
+        public ResiliencePipeline build() {
+            return new ResiliencePipeline(this);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.resilience.core.idempotency;
+
+/**
+ * What the idempotency store decided for a call; the values of the {@code outcome} tag of
+ * {@code resilience.idempotency.requests}.
+ */
+public enum IdempotencyOutcome {
+
+    /** The key was claimed: the method ran. */
+    EXECUTED,
+
+    /** The key was completed: the stored result was returned. */
+    REPLAYED,
+
+    /** Another call with the key was running. */
+    IN_PROGRESS,
+
+    /** The key was used before with another fingerprint. */
+    MISMATCH,
+
+    /** The store could not be reached: the method did not run. */
+    STORE_ERROR
+}

@@ -1,0 +1,58 @@
+package dev.resilience.core.idempotency;
+
+import java.time.Duration;
+
+import dev.resilience.annotation.OnInProgress;
+
+/**
+ * How a pipeline uses an {@link IdempotencyStore}. Immutable.
+ *
+ * @param name the namespace of the keys in the store, and the name in metrics
+ * @param store where claims and results are kept
+ * @param ttl how long a completed result is replayed
+ * @param inProgressTtl the lease of a running call; after it another caller may take over
+ * @param onInProgress what a call does while another call with its key runs
+ */
+public record IdempotencyPolicy(String name, IdempotencyStore store, Duration ttl, Duration inProgressTtl,
+        OnInProgress onInProgress) {
+
+    /** The default time a completed result is replayed. */
+    public static final Duration DEFAULT_TTL = Duration.ofHours(24);
+
+    /** The default lease of a running call. */
+    public static final Duration DEFAULT_IN_PROGRESS_TTL = Duration.ofSeconds(60);
+
+    /**
+     * Validates the durations.
+     */
+    public IdempotencyPolicy {
+        requirePositive(ttl, "ttl");
+        requirePositive(inProgressTtl, "in-progress-ttl");
+    }
+
+    /**
+     * Returns a policy with the default durations that rejects calls while their key is in
+     * progress.
+     * @param name the namespace of the keys
+     * @param store the store
+     * @return the policy
+     */
+    public static IdempotencyPolicy of(String name, IdempotencyStore store) {
+        return new IdempotencyPolicy(name, store, DEFAULT_TTL, DEFAULT_IN_PROGRESS_TTL, OnInProgress.REJECT);
+    }
+
+    /**
+     * Returns the key under which the store keeps a caller's key.
+     * @param key the caller's validated key
+     * @return the key namespaced by this policy's name
+     */
+    public String storeKey(String key) {
+        return this.name + ':' + key;
+    }
+
+    private static void requirePositive(Duration duration, String setting) {
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("Idempotency " + setting + " must be positive, was " + duration);
+        }
+    }
+}
