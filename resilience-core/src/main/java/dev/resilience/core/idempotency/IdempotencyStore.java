@@ -1,0 +1,58 @@
+package dev.resilience.core.idempotency;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where idempotent calls claim their key, store their result and find earlier results.
+ *
+ * <p>An entry is IN_PROGRESS (with an owner token and a lease) or COMPLETED (with a value
+ * and a time to live); once its lease or time to live has passed it counts as absent.
+ * Implementations are thread-safe, and every method may throw
+ * {@link IdempotencyStoreException} when the store is unreachable.
+ */
+public interface IdempotencyStore {
+
+    /**
+     * Claims a key for a call, or reports who holds it.
+     * @param key the validated key
+     * @param fingerprint what identifies the call's arguments; a key reused with another
+     * fingerprint is a mismatch
+     * @param lease how long the claim holds before another call may take the key over;
+     * positive
+     * @return {@link ClaimResult.Acquired} with a fresh owner token when no live entry
+     * exists; {@link ClaimResult.Mismatch} when a live entry has another fingerprint;
+     * {@link ClaimResult.Completed} with the stored value when a live COMPLETED entry has
+     * the same fingerprint; {@link ClaimResult.InProgress} when a live IN_PROGRESS entry has
+     * the same fingerprint
+     * @throws IdempotencyStoreException when the store cannot answer or has no room
+     */
+    ClaimResult claim(String key, String fingerprint, Duration lease);
+
+    /**
+     * Stores the result of a claimed call, to be replayed for the time to live. Succeeds only
+     * while the entry is IN_PROGRESS and owned by the token: an expired lease that no other
+     * call has taken over may still complete, one that was taken over may not.
+     * @param key the key
+     * @param ownerToken the token from {@link ClaimResult.Acquired}
+     * @param value the value to replay, may be {@code null}
+     * @param ttl how long the value is replayed; positive
+     * @return {@code true} if the entry is now COMPLETED; {@code false}, with nothing
+     * changed, otherwise
+     * @throws IdempotencyStoreException when the store cannot answer
+     */
+    boolean complete(String key, String ownerToken, @Nullable Object value, Duration ttl);
+
+    /**
+     * Gives a claimed key up, typically after the call failed, so that a retry of the
+     * request can claim it. Succeeds only while the entry is IN_PROGRESS and owned by the
+     * token.
+     * @param key the key
+     * @param ownerToken the token from {@link ClaimResult.Acquired}
+     * @return {@code true} if the entry was removed; {@code false}, with nothing changed,
+     * otherwise
+     * @throws IdempotencyStoreException when the store cannot answer
+     */
+    boolean release(String key, String ownerToken);
+}
