@@ -197,7 +197,8 @@ public final class RetryPolicy {
                 listener.onRetry(event);
             }
             catch (RuntimeException ex) {
-                logger.log(System.Logger.Level.WARNING, "Retry listener " + listener + " failed", ex);
+                logger.log(System.Logger.Level.WARNING,
+                        "Retry listener failed on " + event.name() + " after attempt " + event.attempt(), ex);
             }
         }
     }
@@ -290,8 +291,9 @@ public final class RetryPolicy {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs")
         public final Builder retryOn(Class<? extends Throwable>... types) {
-            return retryOn(Arrays.asList(requireNonNull(types, "retryOn")));
+            return retryOn(Arrays.asList(types));
         }
 
         /**
@@ -312,8 +314,9 @@ public final class RetryPolicy {
          * @return this builder
          */
         @SafeVarargs
+        @SuppressWarnings("varargs")
         public final Builder abortOn(Class<? extends Throwable>... types) {
-            return abortOn(Arrays.asList(requireNonNull(types, "abortOn")));
+            return abortOn(Arrays.asList(types));
         }
 
         /**
