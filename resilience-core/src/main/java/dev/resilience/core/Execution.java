@@ -7,21 +7,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.resilience.annotation.OnInProgress;
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterIds;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.fallback.FallbackHandler;
-import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.IdempotencyException;
-import dev.resilience.core.idempotency.IdempotencyInProgressException;
-import dev.resilience.core.idempotency.IdempotencyKeyException;
-import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
-import dev.resilience.core.idempotency.IdempotencyKeys;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
-import dev.resilience.core.idempotency.IdempotencyStoreException;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryEvent;
 import dev.resilience.core.retry.RetryPolicy;
@@ -39,13 +32,11 @@ abstract class Execution<T> {
 
     static final long STOP = -1;
 
-    static final long CLAIMED = -1;
+    static final long CLAIMED = IdempotencyClaim.CLAIMED;
 
-    static final long SETTLED = -2;
+    static final long SETTLED = IdempotencyClaim.SETTLED;
 
     private static final System.Logger logger = System.getLogger(ResiliencePipeline.class.getName());
-
-    private static final long IN_PROGRESS_POLL_NANOS = Duration.ofMillis(50).toNanos();
 
     final ResiliencePipeline pipeline;
 
@@ -73,11 +64,7 @@ abstract class Execution<T> {
 
     private boolean retryStageEnded;
 
-    private @Nullable String storeKey;
-
-    private @Nullable String ownerToken;
-
-    private long waitUntilNanos = Long.MIN_VALUE;
+    private final @Nullable IdempotencyClaim idempotency;
 
     ExecutionStatus status = ExecutionStatus.ERROR;
 
@@ -96,6 +83,8 @@ abstract class Execution<T> {
         this.context = context;
         this.time = pipeline.timeSource();
         this.startNanos = this.time.nanoTime();
+        IdempotencyPolicy policy = pipeline.idempotency();
+        this.idempotency = (policy != null) ? new IdempotencyClaim(policy, this.time) : null;
     }
 
     /**
@@ -104,86 +93,21 @@ abstract class Execution<T> {
      * over (replayed or refused), or the nanoseconds to wait before claiming again
      */
     final long claim() {
-        IdempotencyPolicy policy = this.pipeline.idempotency();
-        if (policy == null) {
-            return CLAIMED;
-        }
-        if (this.storeKey == null) {
-            try {
-                this.storeKey = policy.storeKey(IdempotencyKeys.validate(this.context.idempotencyKey()));
-            }
-            catch (IdempotencyKeyException ex) {
-                stop(ExecutionStatus.FAILURE, ex);
-                return SETTLED;
-            }
-        }
-        ClaimResult claim;
-        try {
-            claim = policy.store().claim(this.storeKey, this.context.fingerprint(), policy.inProgressTtl());
-        }
-        catch (RuntimeException ex) {
-            notifyIdempotency(policy, IdempotencyOutcome.STORE_ERROR);
-            stop(ExecutionStatus.ERROR, (ex instanceof IdempotencyStoreException) ? ex
-                    : new IdempotencyStoreException("Idempotency store failed to claim a key of '" + policy.name() + "'", ex));
-            return SETTLED;
-        }
-        if (claim instanceof ClaimResult.Acquired acquired) {
-            this.ownerToken = acquired.ownerToken();
-            notifyIdempotency(policy, IdempotencyOutcome.EXECUTED);
-            return CLAIMED;
-        }
-        if (claim instanceof ClaimResult.Completed completed) {
-            notifyIdempotency(policy, IdempotencyOutcome.REPLAYED);
-            this.replayed = true;
-            succeed(completed.value());
-            return SETTLED;
-        }
-        if (claim instanceof ClaimResult.InProgress inProgress) {
-            return whileInProgress(policy, inProgress.leaseExpiresAt());
-        }
-        notifyIdempotency(policy, IdempotencyOutcome.MISMATCH);
-        stop(ExecutionStatus.FAILURE, new IdempotencyKeyMismatchException(this.storeKey));
-        return SETTLED;
-    }
-
-    private long whileInProgress(IdempotencyPolicy policy, Instant leaseExpiresAt) {
-        long now = this.time.nanoTime();
-        if (policy.onInProgress() == OnInProgress.WAIT) {
-            if (this.waitUntilNanos == Long.MIN_VALUE) {
-                this.waitUntilNanos = now + policy.inProgressTtl().toNanos();
-            }
-            if (now < this.waitUntilNanos) {
-                return Math.min(IN_PROGRESS_POLL_NANOS, this.waitUntilNanos - now);
-            }
-        }
-        notifyIdempotency(policy, IdempotencyOutcome.IN_PROGRESS);
-        stop(ExecutionStatus.REJECTED, new IdempotencyInProgressException(this.storeKey, leaseExpiresAt));
-        return SETTLED;
+        return (this.idempotency != null) ? this.idempotency.claim(this) : CLAIMED;
     }
 
     /**
      * Completes the claimed key with the call's value, or releases it when the call failed.
-     * A store failure here is logged: the call's outcome stands.
      */
     final void settleClaim() {
-        IdempotencyPolicy policy = this.pipeline.idempotency();
-        if (policy == null || this.ownerToken == null || this.storeKey == null) {
-            return;
+        if (this.idempotency != null) {
+            this.idempotency.settle(this.status == ExecutionStatus.SUCCESS, this.value);
         }
-        String token = this.ownerToken;
-        this.ownerToken = null;
-        try {
-            boolean settled = (this.status == ExecutionStatus.SUCCESS)
-                    ? policy.store().complete(this.storeKey, token, this.value, policy.ttl())
-                    : policy.store().release(this.storeKey, token);
-            if (!settled) {
-                logger.log(System.Logger.Level.WARNING, "Idempotency lease of a key of ''{0}'' expired before the call ended; "
-                        + "another caller owns the key now", policy.name());
-            }
-        }
-        catch (RuntimeException ex) {
-            logger.log(System.Logger.Level.ERROR, "Idempotency store failed to settle a key of '" + policy.name() + "'", ex);
-        }
+    }
+
+    final void replay(@Nullable Object replayedValue) {
+        this.replayed = true;
+        succeed(uncheckedCast(replayedValue));
     }
 
     /**
@@ -344,14 +268,13 @@ abstract class Execution<T> {
         return this.pipeline.fallbacks().handlers().get(index);
     }
 
-    @SuppressWarnings("unchecked")
     final void fallbackSucceeded(int index, @Nullable Object fallbackValue) {
         String name = fallback(index).name();
         notifyListeners((listener) -> listener.onFallback(this.pipeline.name(), name, true));
         this.fallbackIndex = index + 1;
         this.fallbackName = name;
         this.status = ExecutionStatus.SUCCESS;
-        this.value = (T) fallbackValue;
+        this.value = uncheckedCast(fallbackValue);
     }
 
     final void fallbackFailed(int index, Throwable failure) {
@@ -392,6 +315,11 @@ abstract class Execution<T> {
                 this.fallbackIndex, this.replayed, metadata);
         notifyListeners((listener) -> listener.onComplete(this.pipeline.name(), result));
         return result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> @Nullable T uncheckedCast(@Nullable Object value) {
+        return (T) value;
     }
 
     private void recordFailure(Throwable failure, long attemptStart) {
@@ -437,7 +365,7 @@ abstract class Execution<T> {
             long nowNanos = this.time.nanoTime();
             long first = (this.attempts > 0) ? this.firstAttemptNanos : nowNanos;
             long last = (this.attempts > 0) ? this.lastAttemptNanos : nowNanos;
-            DeadLetter deadLetter = new DeadLetter(DeadLetterIds.next(), this.pipeline.name(), this.context.method(),
+            DeadLetter deadLetter = new DeadLetter(DeadLetterIds.next(now), this.pipeline.name(), this.context.method(),
                     renderArguments(), finalError.getClass().getName(), finalError.getMessage(), this.attempts,
                     now.minusNanos(nowNanos - first), now.minusNanos(nowNanos - last), this.status);
             store.write(deadLetter);
@@ -467,7 +395,8 @@ abstract class Execution<T> {
     }
 
     private Map<String, Object> metadata(@Nullable String deadLetterId) {
-        if (!this.budgetRefused && deadLetterId == null && this.fallbackName == null && this.storeKey == null) {
+        String key = (this.idempotency != null) ? this.idempotency.key() : null;
+        if (!this.budgetRefused && deadLetterId == null && this.fallbackName == null && key == null) {
             return Map.of();
         }
         Map<String, Object> metadata = new HashMap<>(4);
@@ -480,14 +409,14 @@ abstract class Execution<T> {
         if (this.fallbackName != null) {
             metadata.put(ExecutionResult.FALLBACK_NAME, this.fallbackName);
         }
-        if (this.storeKey != null && this.context.idempotencyKey() != null) {
-            metadata.put(ExecutionResult.IDEMPOTENCY_KEY, this.context.idempotencyKey().toString());
+        if (key != null) {
+            metadata.put(ExecutionResult.IDEMPOTENCY_KEY, key);
         }
         return metadata;
     }
 
-    private void notifyIdempotency(IdempotencyPolicy policy, IdempotencyOutcome outcome) {
-        notifyListeners((listener) -> listener.onIdempotency(policy.name(), outcome));
+    final void notifyIdempotency(String name, IdempotencyOutcome outcome) {
+        notifyListeners((listener) -> listener.onIdempotency(name, outcome));
     }
 
     final void notifyListeners(java.util.function.Consumer<ExecutionListener> event) {
