@@ -1,0 +1,142 @@
+package dev.resilience.core;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.resilience.annotation.OnInProgress;
+import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.IdempotencyInProgressException;
+import dev.resilience.core.idempotency.IdempotencyKeyException;
+import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
+import dev.resilience.core.idempotency.IdempotencyKeys;
+import dev.resilience.core.idempotency.IdempotencyOutcome;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.idempotency.IdempotencyStoreException;
+import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The idempotency stage of one call: claims its key, waits while another call holds it, and
+ * completes or releases the claim when the call ends.
+ */
+final class IdempotencyClaim {
+
+    /** The key is this call's: the method may run. */
+    static final long CLAIMED = -1;
+
+    /** The call is over: replayed or refused. */
+    static final long SETTLED = -2;
+
+    private static final System.Logger logger = System.getLogger(IdempotencyClaim.class.getName());
+
+    private static final long IN_PROGRESS_POLL_NANOS = Duration.ofMillis(50).toNanos();
+
+    private final IdempotencyPolicy policy;
+
+    private final TimeSource time;
+
+    private @Nullable String key;
+
+    private @Nullable String ownerToken;
+
+    private long waitUntilNanos = Long.MIN_VALUE;
+
+    IdempotencyClaim(IdempotencyPolicy policy, TimeSource time) {
+        this.policy = policy;
+        this.time = time;
+    }
+
+    /**
+     * Claims the call's key, or settles the call when it may not run.
+     * @param execution the call
+     * @return {@link #CLAIMED}, {@link #SETTLED}, or the nanoseconds to wait before claiming
+     * again
+     */
+    long claim(Execution<?> execution) {
+        if (this.key == null) {
+            try {
+                this.key = IdempotencyKeys.validate(execution.context.idempotencyKey());
+            }
+            catch (IdempotencyKeyException ex) {
+                execution.stop(ExecutionStatus.FAILURE, ex);
+                return SETTLED;
+            }
+        }
+        ClaimResult claim;
+        try {
+            claim = this.policy.store().claim(this.policy.storeKey(this.key), execution.context.fingerprint(),
+                    this.policy.inProgressTtl());
+        }
+        catch (RuntimeException ex) {
+            execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.STORE_ERROR);
+            execution.stop(ExecutionStatus.ERROR, (ex instanceof IdempotencyStoreException) ? ex
+                    : new IdempotencyStoreException("Idempotency store failed to claim a key of '" + this.policy.name() + "'", ex));
+            return SETTLED;
+        }
+        if (claim instanceof ClaimResult.Acquired acquired) {
+            this.ownerToken = acquired.ownerToken();
+            execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.EXECUTED);
+            return CLAIMED;
+        }
+        if (claim instanceof ClaimResult.Completed completed) {
+            execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.REPLAYED);
+            execution.replay(completed.value());
+            return SETTLED;
+        }
+        if (claim instanceof ClaimResult.InProgress inProgress) {
+            return whileInProgress(execution, inProgress.leaseExpiresAt());
+        }
+        execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.MISMATCH);
+        execution.stop(ExecutionStatus.FAILURE, new IdempotencyKeyMismatchException(this.key));
+        return SETTLED;
+    }
+
+    private long whileInProgress(Execution<?> execution, Instant leaseExpiresAt) {
+        long now = this.time.nanoTime();
+        if (this.policy.onInProgress() == OnInProgress.WAIT) {
+            if (this.waitUntilNanos == Long.MIN_VALUE) {
+                this.waitUntilNanos = now + this.policy.inProgressTtl().toNanos();
+            }
+            if (now < this.waitUntilNanos) {
+                return Math.min(IN_PROGRESS_POLL_NANOS, this.waitUntilNanos - now);
+            }
+        }
+        execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.IN_PROGRESS);
+        execution.stop(ExecutionStatus.REJECTED, new IdempotencyInProgressException(this.key, leaseExpiresAt));
+        return SETTLED;
+    }
+
+    /**
+     * Completes the claimed key with the call's value, or releases it when the call failed. A
+     * store failure here is logged: the call's outcome stands.
+     * @param success whether the call produced a value
+     * @param value the value
+     */
+    void settle(boolean success, @Nullable Object value) {
+        String token = this.ownerToken;
+        if (token == null || this.key == null) {
+            return;
+        }
+        this.ownerToken = null;
+        String storeKey = this.policy.storeKey(this.key);
+        try {
+            boolean settled = success ? this.policy.store().complete(storeKey, token, value, this.policy.ttl())
+                    : this.policy.store().release(storeKey, token);
+            if (!settled) {
+                logger.log(System.Logger.Level.WARNING, "Idempotency lease of a key of ''{0}'' expired before its call "
+                        + "ended; another caller owns the key now", this.policy.name());
+            }
+        }
+        catch (RuntimeException ex) {
+            logger.log(System.Logger.Level.ERROR, "Idempotency store failed to settle a key of '" + this.policy.name() + "'", ex);
+        }
+    }
+
+    /**
+     * Returns the caller's key once validated.
+     * @return the key, or {@code null} before validation or when it was refused
+     */
+    @Nullable String key() {
+        return this.key;
+    }
+}
