@@ -1,0 +1,171 @@
+package dev.resilience.core.circuitbreaker;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static dev.resilience.core.circuitbreaker.BreakerFixture.FAST;
+import static dev.resilience.core.circuitbreaker.BreakerFixture.SLOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+class CircuitBreakerConcurrencyTest {
+
+    private static final int THREADS = 8;
+
+    private static final int CALLS_PER_THREAD = 10_000;
+
+    private final ExecutorService executor = Executors.newFixedThreadPool(16);
+
+    @AfterEach
+    void shutDown() throws InterruptedException {
+        this.executor.shutdownNow();
+        assertThat(this.executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void halfOpenAdmitsExactlyItsProbesWhenSixteenThreadsAskAtOnce() throws Exception {
+        for (int round = 0; round < 50; round++) {
+            BreakerFixture fixture = new BreakerFixture(SlidingWindowType.COUNT);
+            List<CircuitBreakerTransition> transitions = new CopyOnWriteArrayList<>();
+            fixture.breaker.addListener(new CircuitBreakerListener() {
+                @Override
+                public void onStateTransition(CircuitBreakerTransition transition) {
+                    transitions.add(transition);
+                }
+            });
+            fixture.openThenWait();
+
+            List<Boolean> permitted = runTogether(16, () -> fixture.breaker.tryAcquirePermission());
+
+            assertThat(permitted).filteredOn(Boolean::booleanValue).hasSize(3);
+            assertThat(fixture.breaker.state()).isEqualTo(CircuitBreakerState.HALF_OPEN);
+            assertThat(fixture.breaker.metrics().notPermittedCallsTotal()).isEqualTo(13);
+            assertThat(transitions).extracting(CircuitBreakerTransition::to)
+                .containsExactly(CircuitBreakerState.OPEN, CircuitBreakerState.HALF_OPEN);
+        }
+    }
+
+    @Test
+    void concurrentFailuresOpenTheBreakerExactlyOnce() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            BreakerFixture fixture = new BreakerFixture(SlidingWindowType.COUNT);
+            List<CircuitBreakerTransition> transitions = new CopyOnWriteArrayList<>();
+            fixture.breaker.addListener(new CircuitBreakerListener() {
+                @Override
+                public void onStateTransition(CircuitBreakerTransition transition) {
+                    transitions.add(transition);
+                }
+            });
+
+            runTogether(16, () -> {
+                for (int i = 0; i < 100; i++) {
+                    if (fixture.breaker.tryAcquirePermission()) {
+                        fixture.breaker.onError(FAST, new IOException("down"));
+                    }
+                }
+                return true;
+            });
+
+            assertThat(fixture.breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
+            assertThat(transitions).extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to)
+                .containsExactly(tuple(CircuitBreakerState.CLOSED,
+                        CircuitBreakerState.OPEN));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(SlidingWindowType.class)
+    void largeWindowCountsEveryCallOfEightThreadsExactly(SlidingWindowType type) throws Exception {
+        int size = (type == SlidingWindowType.COUNT) ? THREADS * CALLS_PER_THREAD : 60;
+        BreakerFixture fixture = new BreakerFixture(neverOpening(type, size));
+
+        runTogether(THREADS, () -> recordKnownMix(fixture));
+
+        assertThat(fixture.breaker.metrics()).isEqualTo(new CircuitBreakerMetrics(CircuitBreakerState.CLOSED,
+                100f / 3, 100f * 16 / 72, 72_000, 24_000, 16_000, 48_000, 24_000, 16_000, 8_000, 0));
+    }
+
+    @Test
+    void smallWindowStaysFullAndConsistentUnderEightThreads() throws Exception {
+        BreakerFixture fixture = new BreakerFixture(neverOpening(SlidingWindowType.COUNT, 100));
+
+        runTogether(THREADS, () -> recordKnownMix(fixture));
+
+        CircuitBreakerMetrics metrics = fixture.breaker.metrics();
+        assertThat(metrics.state()).isEqualTo(CircuitBreakerState.CLOSED);
+        assertThat(metrics.bufferedCalls()).isEqualTo(100);
+        assertThat(metrics.failedCalls()).isBetween(0, 100);
+        assertThat(metrics.slowCalls()).isBetween(0, 100);
+        assertThat(metrics.failureRate()).isEqualTo(metrics.failedCalls() * 100f / 100);
+        assertThat(metrics.successfulCallsTotal()).isEqualTo(48_000);
+        assertThat(metrics.failedCallsTotal()).isEqualTo(24_000);
+        assertThat(metrics.slowCallsTotal()).isEqualTo(16_000);
+        assertThat(metrics.ignoredCallsTotal()).isEqualTo(8_000);
+    }
+
+    /**
+     * Thresholds of 100% that the mix cannot reach: each thread records at most two failures
+     * or two slow calls in a row, so no run of recorded calls from eight threads is all
+     * failures or all slow beyond 16 calls, and every thread starts with a fast success.
+     */
+    private static CircuitBreakerConfig neverOpening(SlidingWindowType type, int size) {
+        return BreakerFixture.config(type)
+            .slidingWindowSize(size)
+            .minimumCalls(1)
+            .failureRateThreshold(100)
+            .slowCallRateThreshold(100)
+            .build();
+    }
+
+    /**
+     * Per 10 calls: 5 fast successes, 2 fast failures, 1 slow success, 1 slow failure, 1
+     * ignored error.
+     */
+    private static boolean recordKnownMix(BreakerFixture fixture) {
+        CircuitBreaker breaker = fixture.breaker;
+        for (int i = 0; i < CALLS_PER_THREAD; i++) {
+            breaker.acquirePermission();
+            switch (i % 10) {
+                case 5, 6 -> breaker.onError(FAST, new IOException("down"));
+                case 7 -> breaker.onSuccess(SLOW);
+                case 8 -> breaker.onError(SLOW, new IOException("slow and down"));
+                case 9 -> breaker.onError(FAST, new IllegalStateException("ignored"));
+                default -> breaker.onSuccess(FAST);
+            }
+        }
+        return true;
+    }
+
+    private <T> List<T> runTogether(int threads, Callable<T> task) throws Exception {
+        CountDownLatch ready = new CountDownLatch(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<T>> futures = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            futures.add(this.executor.submit(() -> {
+                ready.countDown();
+                assertThat(start.await(30, TimeUnit.SECONDS)).isTrue();
+                return task.call();
+            }));
+        }
+        assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
+        start.countDown();
+        List<T> results = new ArrayList<>();
+        for (Future<T> future : futures) {
+            results.add(future.get(60, TimeUnit.SECONDS));
+        }
+        return results;
+    }
+}
