@@ -143,7 +143,7 @@ final class AsyncExecution<T> extends Execution<T> {
         }
         Object fallbackValue;
         try {
-            fallbackValue = fallback(index).apply(this.error);
+            fallbackValue = fallbackHandler(index).apply(this.error);
         }
         catch (VirtualMachineError ex) {
             fail(ex);

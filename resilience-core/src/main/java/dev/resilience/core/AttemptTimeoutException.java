@@ -16,7 +16,7 @@ public class AttemptTimeoutException extends RuntimeException {
      * @param timeout the timeout that was exceeded
      */
     public AttemptTimeoutException(String name, Duration timeout) {
-        super("Attempt of '" + name + "' did not complete within " + timeout);
+        super("Attempt of '" + name + "' did not complete within " + Durations.format(timeout));
         this.timeout = timeout;
     }
 

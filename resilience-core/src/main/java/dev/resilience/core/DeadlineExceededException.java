@@ -19,7 +19,7 @@ public class DeadlineExceededException extends RuntimeException {
      * @param lastError the last attempt's error
      */
     public DeadlineExceededException(String name, Duration maxDuration, @Nullable Throwable lastError) {
-        super("Call of '" + name + "' could not complete within its deadline of " + maxDuration, lastError);
+        super("Call of '" + name + "' could not complete within its deadline of " + Durations.format(maxDuration), lastError);
         this.maxDuration = maxDuration;
     }
 

@@ -264,12 +264,12 @@ abstract class Execution<T> {
         return -1;
     }
 
-    final FallbackHandler fallback(int index) {
+    final FallbackHandler fallbackHandler(int index) {
         return this.pipeline.fallbacks().handlers().get(index);
     }
 
     final void fallbackSucceeded(int index, @Nullable Object fallbackValue) {
-        String name = fallback(index).name();
+        String name = fallbackHandler(index).name();
         notifyListeners((listener) -> listener.onFallback(this.pipeline.name(), name, true));
         this.fallbackIndex = index + 1;
         this.fallbackName = name;
@@ -278,7 +278,7 @@ abstract class Execution<T> {
     }
 
     final void fallbackFailed(int index, Throwable failure) {
-        String name = fallback(index).name();
+        String name = fallbackHandler(index).name();
         notifyListeners((listener) -> listener.onFallback(this.pipeline.name(), name, false));
         if (this.fallbackErrors == null) {
             this.fallbackErrors = new ArrayList<>(2);
