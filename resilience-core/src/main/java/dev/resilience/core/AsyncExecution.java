@@ -143,7 +143,7 @@ final class AsyncExecution<T> extends Execution<T> {
         }
         Object fallbackValue;
         try {
-            fallbackValue = fallbackHandler(index).apply(this.error);
+            fallbackValue = fallbackHandler(index).apply(this.error, this.context);
         }
         catch (VirtualMachineError ex) {
             fail(ex);

@@ -133,7 +133,7 @@ final class SyncExecution<T> extends Execution<T> {
         int index = nextFallback(0);
         while (index >= 0) {
             try {
-                fallbackSucceeded(index, fallbackHandler(index).apply(this.error));
+                fallbackSucceeded(index, fallbackHandler(index).apply(this.error, this.context));
                 return;
             }
             catch (VirtualMachineError ex) {

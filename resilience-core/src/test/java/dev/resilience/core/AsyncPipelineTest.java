@@ -103,7 +103,7 @@ class AsyncPipelineTest {
     @Test
     void asynchronousFallbackIsAwaited() {
         AtomicInteger calls = new AtomicInteger();
-        FallbackChain chain = FallbackChain.of(FallbackHandler.of("cached", (error) -> CompletableFuture.completedFuture("cached quote")));
+        FallbackChain chain = FallbackChain.of(FallbackHandler.of("cached", (error, call) -> CompletableFuture.completedFuture("cached quote")));
 
         ExecutionResult<String> result = pipeline(1).fallbacks(chain).build()
             .executeAsync(CallContext.empty(), failingTimes(1, calls))

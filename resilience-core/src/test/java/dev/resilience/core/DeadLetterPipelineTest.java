@@ -27,7 +27,7 @@ class DeadLetterPipelineTest {
 
     private final InMemoryDeadLetterStore deadLetters = new InMemoryDeadLetterStore();
 
-    private final CallContext context = new CallContext("PaymentService#pay", Arrays.asList("order-1", 1250L, null), null,
+    private final CallContext context = new CallContext("PaymentService#pay", null, Arrays.asList("order-1", 1250L, null), null,
             "", ExecutionListener.NONE);
 
     private ResiliencePipeline.Builder pipeline() {
@@ -94,7 +94,7 @@ class DeadLetterPipelineTest {
     @Test
     void callThatSucceedsThroughAFallbackIsNotADeadLetter() {
         pipeline().fallbacks(dev.resilience.core.fallback.FallbackChain
-            .of(dev.resilience.core.fallback.FallbackHandler.of("defer", (error) -> "deferred")))
+            .of(dev.resilience.core.fallback.FallbackHandler.of("defer", (error, call) -> "deferred")))
             .build()
             .execute(this.context, FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
 

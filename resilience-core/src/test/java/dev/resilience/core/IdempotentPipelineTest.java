@@ -164,7 +164,7 @@ class IdempotentPipelineTest {
         AtomicInteger runs = new AtomicInteger();
 
         for (Object key : new Object[] { null, "", "   ", "k".repeat(256) }) {
-            ExecutionResult<Integer> result = pipeline.execute(new CallContext("", List.of(), key, "fp", ExecutionListener.NONE),
+            ExecutionResult<Integer> result = pipeline.execute(new CallContext("", null, List.of(), key, "fp", ExecutionListener.NONE),
                     runs::incrementAndGet);
             assertThat(result.status()).isEqualTo(ExecutionStatus.FAILURE);
             assertThat(result.error()).isInstanceOf(IdempotencyKeyException.class);

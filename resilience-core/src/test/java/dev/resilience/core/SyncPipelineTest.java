@@ -233,7 +233,7 @@ class SyncPipelineTest {
     void openBreakerGoesStraightToTheFallbackChain() {
         CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.ofDefaults(), this.clock);
         breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
-        FallbackChain chain = FallbackChain.of(FallbackHandler.of("backup", (error) -> "backup:" + error.getClass().getSimpleName()));
+        FallbackChain chain = FallbackChain.of(FallbackHandler.of("backup", (error, call) -> "backup:" + error.getClass().getSimpleName()));
 
         ExecutionResult<String> result = pipeline().retry(retry().build()).circuitBreaker(breaker).fallbacks(chain).build()
             .execute(FlakyAction.failing());
@@ -250,12 +250,12 @@ class SyncPipelineTest {
     void fallbacksAreTriedInOrderSkippingThoseThatDoNotApplyUntilOneSucceeds() {
         List<String> tried = new ArrayList<>();
         FallbackChain chain = FallbackChain.of(
-                FallbackHandler.of("onTimeout", AttemptTimeoutException.class, (error) -> "never"),
-                FallbackHandler.of("backupGateway", (error) -> {
+                FallbackHandler.of("onTimeout", AttemptTimeoutException.class, (error, call) -> "never"),
+                FallbackHandler.of("backupGateway", (error, call) -> {
                     tried.add("backupGateway");
                     throw new IOException("backup down");
                 }),
-                FallbackHandler.of("deferPayment", IOException.class, (error) -> {
+                FallbackHandler.of("deferPayment", IOException.class, (error, call) -> {
                     tried.add("deferPayment");
                     return "deferred";
                 }));
@@ -275,7 +275,7 @@ class SyncPipelineTest {
     @Test
     void failingFallbacksLeaveThePrimaryOutcomeWithTheirErrorsSuppressed() {
         IOException backupFailure = new IOException("backup down");
-        FallbackChain chain = FallbackChain.of(FallbackHandler.of("backup", (error) -> {
+        FallbackChain chain = FallbackChain.of(FallbackHandler.of("backup", (error, call) -> {
             throw backupFailure;
         }));
         IOException primary = new IOException("primary down");
@@ -291,7 +291,7 @@ class SyncPipelineTest {
 
     @Test
     void fallbackChainSkipsFailuresInSkipOn() {
-        FallbackChain chain = new FallbackChain(List.of(FallbackHandler.of("backup", (error) -> "backup")), List.of(),
+        FallbackChain chain = new FallbackChain(List.of(FallbackHandler.of("backup", (error, call) -> "backup")), List.of(),
                 List.of(IllegalArgumentException.class));
 
         ExecutionResult<String> result = pipeline().fallbacks(chain).build()

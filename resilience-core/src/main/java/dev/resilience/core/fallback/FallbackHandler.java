@@ -1,5 +1,6 @@
 package dev.resilience.core.fallback;
 
+import dev.resilience.core.CallContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,10 +26,11 @@ public interface FallbackHandler {
      * Produces the fallback value. For an asynchronous call the value may be a
      * {@link java.util.concurrent.CompletionStage}, whose outcome is then awaited.
      * @param error the failure of the guarded call
+     * @param call the guarded call's target and arguments
      * @return the value
      * @throws Throwable when this fallback fails too
      */
-    @Nullable Object apply(Throwable error) throws Throwable;
+    @Nullable Object apply(Throwable error, CallContext call) throws Throwable;
 
     /**
      * Returns a handler that applies to failures of the given type.
@@ -60,9 +62,10 @@ public interface FallbackHandler {
         /**
          * Produces the fallback value.
          * @param error the failure of the guarded call
+         * @param call the guarded call's target and arguments
          * @return the value
          * @throws Throwable when this fallback fails too
          */
-        @Nullable Object apply(Throwable error) throws Throwable;
+        @Nullable Object apply(Throwable error, CallContext call) throws Throwable;
     }
 }

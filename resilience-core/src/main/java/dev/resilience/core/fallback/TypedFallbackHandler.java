@@ -1,5 +1,6 @@
 package dev.resilience.core.fallback;
 
+import dev.resilience.core.CallContext;
 import org.jspecify.annotations.Nullable;
 
 record TypedFallbackHandler(String name, Class<? extends Throwable> type, FallbackFunction function)
@@ -11,7 +12,7 @@ record TypedFallbackHandler(String name, Class<? extends Throwable> type, Fallba
     }
 
     @Override
-    public @Nullable Object apply(Throwable error) throws Throwable {
-        return this.function.apply(error);
+    public @Nullable Object apply(Throwable error, CallContext call) throws Throwable {
+        return this.function.apply(error, call);
     }
 }
