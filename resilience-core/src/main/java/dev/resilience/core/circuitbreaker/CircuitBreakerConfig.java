@@ -43,6 +43,9 @@ public final class CircuitBreakerConfig {
     /** The largest number of probe calls. */
     static final int MAX_HALF_OPEN_CALLS = 1_000_000;
 
+    /** The longest duration of a setting: what fits in a {@code long} of nanoseconds, about 292 years. */
+    static final Duration MAX_DURATION = Duration.ofNanos(Long.MAX_VALUE);
+
     private final SlidingWindowType slidingWindowType;
 
     private final int slidingWindowSize;
@@ -214,15 +217,11 @@ public final class CircuitBreakerConfig {
     }
 
     long slowCallDurationNanos() {
-        return saturatedNanos(this.slowCallDuration);
+        return this.slowCallDuration.toNanos();
     }
 
     long waitInOpenNanos() {
-        return saturatedNanos(this.waitInOpen);
-    }
-
-    private static long saturatedNanos(Duration duration) {
-        return (duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0) ? Long.MAX_VALUE : duration.toNanos();
+        return this.waitInOpen.toNanos();
     }
 
     private static boolean isInstanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
@@ -320,7 +319,7 @@ public final class CircuitBreakerConfig {
 
         /**
          * Sets the duration from which a call counts as slow.
-         * @param slowCallDuration a positive duration
+         * @param slowCallDuration a positive duration, at most about 292 years
          * @return this builder
          */
         public Builder slowCallDuration(Duration slowCallDuration) {
@@ -341,7 +340,7 @@ public final class CircuitBreakerConfig {
 
         /**
          * Sets how long an open breaker rejects calls before it lets probes through.
-         * @param waitInOpen a positive duration
+         * @param waitInOpen a positive duration, at most about 292 years
          * @return this builder
          */
         public Builder waitInOpen(Duration waitInOpen) {
@@ -408,7 +407,8 @@ public final class CircuitBreakerConfig {
 
         private static Duration requirePositive(Duration value, String setting) {
             Objects.requireNonNull(value, setting);
-            require(!value.isNegative() && !value.isZero(), setting + " must be positive, was " + value);
+            require(!value.isNegative() && !value.isZero() && value.compareTo(MAX_DURATION) <= 0,
+                    setting + " must be positive and at most " + MAX_DURATION + ", was " + value);
             return value;
         }
     }

@@ -27,6 +27,10 @@ class CircuitBreakerConcurrencyTest {
 
     private static final int CALLS_PER_THREAD = 10_000;
 
+    private static final IOException FAILURE = new IOException("down");
+
+    private static final IllegalStateException IGNORED = new IllegalStateException("ignored");
+
     private final ExecutorService executor = Executors.newFixedThreadPool(16);
 
     @AfterEach
@@ -73,7 +77,7 @@ class CircuitBreakerConcurrencyTest {
             runTogether(16, () -> {
                 for (int i = 0; i < 100; i++) {
                     if (fixture.breaker.tryAcquirePermission()) {
-                        fixture.breaker.onError(FAST, new IOException("down"));
+                        fixture.breaker.onError(FAST, FAILURE);
                     }
                 }
                 return true;
@@ -139,10 +143,10 @@ class CircuitBreakerConcurrencyTest {
         for (int i = 0; i < CALLS_PER_THREAD; i++) {
             breaker.acquirePermission();
             switch (i % 10) {
-                case 5, 6 -> breaker.onError(FAST, new IOException("down"));
+                case 5, 6 -> breaker.onError(FAST, FAILURE);
                 case 7 -> breaker.onSuccess(SLOW);
-                case 8 -> breaker.onError(SLOW, new IOException("slow and down"));
-                case 9 -> breaker.onError(FAST, new IllegalStateException("ignored"));
+                case 8 -> breaker.onError(SLOW, FAILURE);
+                case 9 -> breaker.onError(FAST, IGNORED);
                 default -> breaker.onSuccess(FAST);
             }
         }

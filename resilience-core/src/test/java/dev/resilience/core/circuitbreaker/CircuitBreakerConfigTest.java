@@ -89,6 +89,8 @@ class CircuitBreakerConfigTest {
             .withMessageContaining("slowCallDuration");
         assertThatIllegalArgumentException().isThrownBy(() -> builder.waitInOpen(Duration.ofSeconds(-1)))
             .withMessageContaining("waitInOpen");
+        assertThatIllegalArgumentException().isThrownBy(() -> builder.waitInOpen(Duration.ofDays(365 * 300)))
+            .withMessageContaining("waitInOpen");
         assertThatIllegalArgumentException().isThrownBy(() -> builder.halfOpenCalls(0))
             .withMessageContaining("halfOpenCalls");
     }
