@@ -1,0 +1,24 @@
+package dev.resilience.registry;
+
+import dev.resilience.core.circuitbreaker.CircuitBreaker;
+
+/**
+ * Told of every instance a {@link ResilienceRegistry} creates, so that meters and events can
+ * be bound from the start. Both methods have empty defaults.
+ */
+public interface RegistryListener {
+
+    /**
+     * A named instance's statistics were created.
+     * @param statistics the statistics
+     */
+    default void onStatistics(CallStatistics statistics) {
+    }
+
+    /**
+     * A circuit breaker was created.
+     * @param circuitBreaker the breaker
+     */
+    default void onCircuitBreaker(CircuitBreaker circuitBreaker) {
+    }
+}
