@@ -7,7 +7,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
@@ -56,17 +55,10 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     private void attempt() {
-        CircuitBreaker breaker = this.pipeline.circuitBreaker();
-        if (breaker != null) {
-            try {
-                breaker.acquirePermission();
-            }
-            catch (CallNotPermittedException ex) {
-                rejected(ex);
-                retryStageEnded();
-                fallback(0);
-                return;
-            }
+        if (!permitted()) {
+            retryStageEnded();
+            fallback(0);
+            return;
         }
         long start = beginAttempt();
         CompletableFuture<T> outcome = new CompletableFuture<>();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterIds;
 import dev.resilience.core.deadletter.DeadLetterStore;
@@ -160,11 +161,23 @@ abstract class Execution<T> {
     }
 
     /**
-     * Ends the retry stage because the breaker refused an attempt; never retried.
-     * @param rejection the breaker's refusal
+     * Asks the breaker, if any, to permit the next attempt. A refusal ends the retry stage
+     * with status {@link ExecutionStatus#REJECTED}; it is never retried.
+     * @return whether the attempt may run
      */
-    final void rejected(CallNotPermittedException rejection) {
-        stop(ExecutionStatus.REJECTED, rejection);
+    final boolean permitted() {
+        CircuitBreaker breaker = this.pipeline.circuitBreaker();
+        if (breaker == null) {
+            return true;
+        }
+        try {
+            breaker.acquirePermission();
+            return true;
+        }
+        catch (CallNotPermittedException ex) {
+            stop(ExecutionStatus.REJECTED, ex);
+            return false;
+        }
     }
 
     /**

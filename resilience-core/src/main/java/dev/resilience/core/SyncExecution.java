@@ -3,7 +3,6 @@ package dev.resilience.core;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
@@ -71,16 +70,10 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     private long attempt() {
-        CircuitBreaker breaker = this.pipeline.circuitBreaker();
-        if (breaker != null) {
-            try {
-                breaker.acquirePermission();
-            }
-            catch (CallNotPermittedException ex) {
-                rejected(ex);
-                return STOP;
-            }
+        if (!permitted()) {
+            return STOP;
         }
+        CircuitBreaker breaker = this.pipeline.circuitBreaker();
         long start = beginAttempt();
         T result;
         try {
