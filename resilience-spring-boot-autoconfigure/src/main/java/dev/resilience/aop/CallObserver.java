@@ -1,0 +1,100 @@
+package dev.resilience.aop;
+
+import java.util.Locale;
+
+import dev.resilience.core.ExecutionListener;
+import dev.resilience.core.ExecutionResult;
+import dev.resilience.core.retry.RetryEvent;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Makes every protected call a Micrometer {@link Observation} named {@code resilience.calls},
+ * with the low-cardinality keys {@code name}, {@code status} and {@code fallback}, and an
+ * event per retry and per fallback tried. The {@code resilience.calls} timer comes from these
+ * observations; with a tracing bridge, so does a span per call. With a no-op registry a call
+ * costs nothing here.
+ */
+public final class CallObserver {
+
+    /** The name of the observation, and so of the timer. */
+    public static final String OBSERVATION_NAME = "resilience.calls";
+
+    /** The event of a retry; meter handlers that count events should ignore it. */
+    public static final String RETRY_EVENT = "retry";
+
+    /** The event of a fallback tried; meter handlers that count events should ignore it. */
+    public static final String FALLBACK_EVENT = "fallback";
+
+    private static final Call UNOBSERVED = new Call(null);
+
+    private final ObservationRegistry registry;
+
+    /**
+     * Creates an observer.
+     * @param registry where observations are made
+     */
+    public CallObserver(ObservationRegistry registry) {
+        this.registry = registry;
+    }
+
+    Call start(String name) {
+        if (this.registry.isNoop()) {
+            return UNOBSERVED;
+        }
+        Observation observation = Observation.createNotStarted(OBSERVATION_NAME, this.registry)
+            .contextualName(name)
+            .lowCardinalityKeyValue("name", name)
+            .start();
+        return new Call(observation);
+    }
+
+    /**
+     * One observed call; the listener records retries and fallbacks as events.
+     */
+    static final class Call implements ExecutionListener {
+
+        private final @Nullable Observation observation;
+
+        private Call(@Nullable Observation observation) {
+            this.observation = observation;
+        }
+
+        ExecutionListener listener() {
+            return (this.observation != null) ? this : ExecutionListener.NONE;
+        }
+
+        <T> ExecutionResult<T> stop(ExecutionResult<T> result) {
+            if (this.observation != null) {
+                this.observation.lowCardinalityKeyValue("status", result.status().name().toLowerCase(Locale.ROOT))
+                    .lowCardinalityKeyValue("fallback", Boolean.toString(result.fallbackUsed()))
+                    .stop();
+            }
+            return result;
+        }
+
+        void fail(Throwable error) {
+            if (this.observation != null) {
+                this.observation.lowCardinalityKeyValue("status", "error")
+                    .lowCardinalityKeyValue("fallback", "false")
+                    .error(error)
+                    .stop();
+            }
+        }
+
+        @Override
+        public void onRetry(String name, RetryEvent event) {
+            if (this.observation != null) {
+                this.observation.event(Observation.Event.of(RETRY_EVENT, "retry after attempt " + event.attempt()));
+            }
+        }
+
+        @Override
+        public void onFallback(String name, String fallbackName, boolean success) {
+            if (this.observation != null) {
+                this.observation.event(Observation.Event.of(FALLBACK_EVENT, "fallback " + fallbackName));
+            }
+        }
+    }
+}

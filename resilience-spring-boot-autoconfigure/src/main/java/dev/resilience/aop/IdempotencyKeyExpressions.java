@@ -1,0 +1,163 @@
+package dev.resilience.aop;
+
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.registry.ArgumentRenderer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+
+/**
+ * The idempotency key and fingerprint of one method, from the SpEL expressions of its
+ * {@link Idempotent} annotation over the method's parameters ({@code #name}, {@code #p0},
+ * {@code #a0}). Parsed once at startup, where an expression that does not parse or names an
+ * unknown parameter fails the start. The fingerprint is a SHA-256 digest of the rendered
+ * fingerprint value, or of every argument when no fingerprint expression is given.
+ */
+final class IdempotencyKeyExpressions {
+
+    private static final SpelExpressionParser parser = new SpelExpressionParser(
+            new SpelParserConfiguration(SpelCompilerMode.MIXED, IdempotencyKeyExpressions.class.getClassLoader()));
+
+    private static final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+    private static final char SEPARATOR = '\u001f';
+
+    private final Method method;
+
+    private final Expression key;
+
+    private final @Nullable Expression fingerprint;
+
+    private final ArgumentRenderer renderer;
+
+    private IdempotencyKeyExpressions(Method method, Expression key, @Nullable Expression fingerprint,
+            ArgumentRenderer renderer) {
+        this.method = method;
+        this.key = key;
+        this.fingerprint = fingerprint;
+        this.renderer = renderer;
+    }
+
+    static IdempotencyKeyExpressions compile(Method method, Idempotent annotation, ArgumentRenderer renderer,
+            String subject) {
+        Set<String> variables = variables(method);
+        Expression key = parse(annotation.key(), "@Idempotent(key)", variables, subject);
+        Expression fingerprint = annotation.fingerprint().isBlank() ? null
+                : parse(annotation.fingerprint(), "@Idempotent(fingerprint)", variables, subject);
+        return new IdempotencyKeyExpressions(method, key, fingerprint, renderer);
+    }
+
+    @Nullable Object key(@Nullable Object[] arguments) {
+        try {
+            return this.key.getValue(context(arguments));
+        }
+        catch (EvaluationException ex) {
+            return null;
+        }
+    }
+
+    String fingerprint(@Nullable Object[] arguments) {
+        MessageDigest digest = sha256();
+        if (this.fingerprint == null) {
+            for (Object argument : arguments) {
+                digest.update(this.renderer.render(argument).getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) SEPARATOR);
+            }
+        }
+        else {
+            Object value;
+            try {
+                value = this.fingerprint.getValue(context(arguments));
+            }
+            catch (EvaluationException ex) {
+                value = ex.getClass().getName();
+            }
+            digest.update(this.renderer.render(value).getBytes(StandardCharsets.UTF_8));
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private MethodBasedEvaluationContext context(@Nullable Object[] arguments) {
+        return new MethodBasedEvaluationContext(arguments, this.method, arguments, parameterNames);
+    }
+
+    private static Expression parse(String text, String setting, Set<String> variables, String subject) {
+        Expression expression;
+        try {
+            expression = parser.parseExpression(text);
+        }
+        catch (ParseException ex) {
+            throw new InvalidResiliencePolicyException(subject, setting, text, "it is not a valid SpEL expression: "
+                    + ex.getMessage(), "Write a SpEL expression over the method's parameters, such as " + example(variables) + ".");
+        }
+        List<String> unknown = new ArrayList<>();
+        collectVariables(((SpelExpression) expression).getAST(), unknown);
+        unknown.removeAll(variables);
+        if (!unknown.isEmpty()) {
+            throw new InvalidResiliencePolicyException(subject, setting, text,
+                    "it refers to #" + String.join(", #", unknown) + ", which is not a parameter of the method",
+                    "Refer to a parameter by name or position: " + String.join(", ", variables.stream().map((name) -> "#" + name).toList()) + ".");
+        }
+        return expression;
+    }
+
+    private static void collectVariables(SpelNode node, List<String> names) {
+        if (node instanceof VariableReference) {
+            String name = node.toStringAST().substring(1);
+            if (!"root".equals(name) && !"this".equals(name)) {
+                names.add(name);
+            }
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            collectVariables(node.getChild(i), names);
+        }
+    }
+
+    private static Set<String> variables(Method method) {
+        Set<String> variables = new LinkedHashSet<>();
+        String[] names = parameterNames.getParameterNames(method);
+        if (names != null) {
+            variables.addAll(List.of(names));
+        }
+        for (int i = 0; i < method.getParameterCount(); i++) {
+            variables.add("p" + i);
+            variables.add("a" + i);
+        }
+        return variables;
+    }
+
+    private static String example(Set<String> variables) {
+        return variables.isEmpty() ? "\"'fixed-key'\"" : "\"#" + variables.iterator().next() + "\"";
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+        }
+    }
+}

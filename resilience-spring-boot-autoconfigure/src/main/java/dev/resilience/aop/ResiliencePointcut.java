@@ -1,0 +1,19 @@
+package dev.resilience.aop;
+
+import java.lang.reflect.Method;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Matches the methods that carry a resilience annotation, on the method or on its class.
+ */
+final class ResiliencePointcut extends StaticMethodMatcherPointcut {
+
+    @Override
+    public boolean matches(Method method, Class<?> targetClass) {
+        Class<?> userClass = ClassUtils.getUserClass(targetClass);
+        return ResilienceAnnotations.find(AopUtils.getMostSpecificMethod(method, userClass), userClass) != null;
+    }
+}

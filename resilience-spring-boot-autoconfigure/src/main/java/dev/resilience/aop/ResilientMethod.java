@@ -1,0 +1,139 @@
+package dev.resilience.aop;
+
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import dev.resilience.core.CallContext;
+import dev.resilience.core.ExecutionListener;
+import dev.resilience.core.ExecutionResult;
+import dev.resilience.core.ResiliencePipeline;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.ProxyMethodInvocation;
+
+/**
+ * One annotated method compiled at startup: its pipeline, how it returns, how its
+ * idempotency key is found. Invoking it runs each attempt through a fresh copy of the
+ * remaining interceptor chain, so that inner advice such as a transaction applies to every
+ * attempt. Thread-safe.
+ */
+final class ResilientMethod {
+
+    private final String description;
+
+    private final ResiliencePipeline pipeline;
+
+    private final ReturnKind returnKind;
+
+    private final @Nullable IdempotencyKeys idempotencyKeys;
+
+    private final CallObserver observer;
+
+    ResilientMethod(String description, ResiliencePipeline pipeline, ReturnKind returnKind,
+            @Nullable IdempotencyKeys idempotencyKeys, CallObserver observer) {
+        this.description = description;
+        this.pipeline = pipeline;
+        this.returnKind = returnKind;
+        this.idempotencyKeys = idempotencyKeys;
+        this.observer = observer;
+    }
+
+    ResiliencePipeline pipeline() {
+        return this.pipeline;
+    }
+
+    @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+        CallObserver.Call observation = this.observer.start(this.pipeline.name());
+        CallContext context = context(invocation, observation.listener());
+        try {
+            return switch (this.returnKind) {
+                case VALUE -> observation.stop(this.pipeline.execute(context, attempt(invocation))).getOrThrow();
+                case EXECUTION_RESULT -> observation.stop(this.pipeline.execute(context, envelopeAttempt(invocation)));
+                case COMPLETION_STAGE -> this.pipeline.executeAsync(context, stageAttempt(invocation))
+                    .thenApply(observation::stop)
+                    .thenCompose(ResilientMethod::valueOf);
+            };
+        }
+        catch (Error ex) {
+            observation.fail(ex);
+            throw ex;
+        }
+    }
+
+    private CallContext context(MethodInvocation invocation, ExecutionListener listener) {
+        Object[] arguments = invocation.getArguments();
+        Object key = null;
+        String fingerprint = "";
+        if (this.idempotencyKeys != null) {
+            key = this.idempotencyKeys.key(arguments);
+            fingerprint = this.idempotencyKeys.fingerprint(arguments);
+        }
+        return new CallContext(this.description, invocation.getThis(), Arrays.asList(arguments), key, fingerprint,
+                listener);
+    }
+
+    private static Callable<@Nullable Object> attempt(MethodInvocation invocation) {
+        Supplier<MethodInvocation> attempts = attempts(invocation);
+        return () -> proceed(attempts.get());
+    }
+
+    private static Callable<@Nullable Object> envelopeAttempt(MethodInvocation invocation) {
+        Supplier<MethodInvocation> attempts = attempts(invocation);
+        return () -> {
+            Object returned = proceed(attempts.get());
+            return (returned instanceof ExecutionResult<?> result) ? result.getOrThrow() : null;
+        };
+    }
+
+    private static Supplier<CompletionStage<@Nullable Object>> stageAttempt(MethodInvocation invocation) {
+        Supplier<MethodInvocation> attempts = attempts(invocation);
+        return () -> {
+            try {
+                @SuppressWarnings("unchecked")
+                CompletionStage<@Nullable Object> stage = (CompletionStage<@Nullable Object>) proceed(attempts.get());
+                return (stage != null) ? stage
+                        : CompletableFuture.failedFuture(new IllegalStateException("Method returned a null CompletionStage"));
+            }
+            catch (RuntimeException | Error ex) {
+                throw ex;
+            }
+            catch (Exception ex) {
+                throw new CompletionException(ex);
+            }
+        };
+    }
+
+    /**
+     * Returns the invocations of successive attempts: each a copy of the untouched original,
+     * which is never proceeded itself.
+     */
+    private static Supplier<MethodInvocation> attempts(MethodInvocation invocation) {
+        if (invocation instanceof ProxyMethodInvocation proxyInvocation) {
+            return proxyInvocation::invocableClone;
+        }
+        return () -> invocation;
+    }
+
+    private static @Nullable Object proceed(MethodInvocation invocation) throws Exception {
+        try {
+            return invocation.proceed();
+        }
+        catch (Exception | Error ex) {
+            throw ex;
+        }
+        catch (Throwable ex) {
+            throw new UndeclaredThrowableException(ex);
+        }
+    }
+
+    private static CompletableFuture<@Nullable Object> valueOf(ExecutionResult<@Nullable Object> result) {
+        return result.isSuccess() ? CompletableFuture.completedFuture(result.value())
+                : CompletableFuture.failedFuture(result.error());
+    }
+}

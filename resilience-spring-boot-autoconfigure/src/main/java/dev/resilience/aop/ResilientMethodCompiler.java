@@ -1,0 +1,106 @@
+package dev.resilience.aop;
+
+import java.lang.reflect.Method;
+
+import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.Retryable;
+import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.core.ResiliencePipeline;
+import dev.resilience.core.fallback.FallbackChain;
+import dev.resilience.core.fallback.FallbackHandler;
+import dev.resilience.registry.CallStatistics;
+import dev.resilience.registry.ResiliencePolicies;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Compiles an annotated method into its {@link ResilientMethod}: names its instances
+ * ({@code SimpleClassName#method} where a name is left empty), resolves its policies,
+ * fallback methods and key expressions, and fails with an
+ * {@link InvalidResiliencePolicyException} naming the bean, the method and the setting when
+ * anything does not fit.
+ */
+final class ResilientMethodCompiler {
+
+    private final ResiliencePolicies policies;
+
+    private final CallObserver observer;
+
+    ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer) {
+        this.policies = policies;
+        this.observer = observer;
+    }
+
+    ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String beanName) {
+        String id = targetClass.getSimpleName() + "#" + method.getName();
+        String subject = "bean '" + beanName + "', method " + id;
+        try {
+            return compile(method, targetClass, annotations, id, subject);
+        }
+        catch (InvalidResiliencePolicyException ex) {
+            if (ex.getSubject().startsWith(subject)) {
+                throw ex;
+            }
+            throw new InvalidResiliencePolicyException(subject + ", instance '" + ex.getSubject() + "'", ex.getSetting(),
+                    ex.getValue(), ex.getReason(), ex.getFix(), ex);
+        }
+    }
+
+    private ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String id,
+            String subject) {
+        ReturnKind returnKind = ReturnKind.of(method);
+        if (returnKind == ReturnKind.COMPLETION_STAGE && !ReturnKind.isSupportedStage(method.getReturnType())) {
+            throw new InvalidResiliencePolicyException(subject, "return type", method.getReturnType().getName(),
+                    "only CompletionStage and CompletableFuture are supported among asynchronous types",
+                    "Declare the method to return CompletionStage or CompletableFuture.");
+        }
+        Retryable retryable = annotations.retryable();
+        CircuitGuarded circuitGuarded = annotations.circuitGuarded();
+        Idempotent idempotent = annotations.idempotent();
+        String retryName = (retryable != null) ? name(retryable.value(), retryable.name(), id, "@Retryable", subject) : null;
+        String breakerName = (circuitGuarded != null)
+                ? name(circuitGuarded.value(), circuitGuarded.name(), id, "@CircuitGuarded", subject) : null;
+        String idempotencyName = (idempotent != null) ? name("", idempotent.name(), id, "@Idempotent", subject) : null;
+        String pipelineName = firstNonNull(retryName, breakerName, idempotencyName, id);
+        ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
+        CallStatistics statistics = this.policies.registry().statistics(pipelineName);
+        if (retryName != null) {
+            pipeline.retry(this.policies.retry(retryName, retryable));
+        }
+        if (breakerName != null) {
+            pipeline.circuitBreaker(this.policies.circuitBreaker(breakerName, circuitGuarded));
+        }
+        if (annotations.fallback() != null) {
+            FallbackChain chain = FallbackMethods.resolve(method, targetClass, annotations.fallback(), subject);
+            chain.handlers().stream().map(FallbackHandler::name).forEach(statistics::registerFallback);
+            pipeline.fallbacks(chain);
+        }
+        IdempotencyKeyExpressions keys = null;
+        if (idempotencyName != null) {
+            keys = IdempotencyKeyExpressions.compile(method, idempotent, this.policies.argumentRenderer(), subject);
+            pipeline.idempotency(this.policies.idempotency(idempotencyName, idempotent));
+            statistics.registerIdempotency(idempotencyName);
+        }
+        return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.observer);
+    }
+
+    private static String name(String value, String name, String defaultName, String annotation, String subject) {
+        if (!value.isEmpty() && !name.isEmpty() && !value.equals(name)) {
+            throw new InvalidResiliencePolicyException(subject, annotation + "(value, name)", value + ", " + name,
+                    "value and name are aliases but differ", "Set only one of value and name.");
+        }
+        String chosen = !value.isEmpty() ? value : name;
+        return chosen.isBlank() ? defaultName : chosen;
+    }
+
+    private static String firstNonNull(@Nullable String first, @Nullable String second, @Nullable String third,
+            String fallback) {
+        if (first != null) {
+            return first;
+        }
+        if (second != null) {
+            return second;
+        }
+        return (third != null) ? third : fallback;
+    }
+}

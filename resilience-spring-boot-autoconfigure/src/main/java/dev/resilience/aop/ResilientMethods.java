@@ -1,0 +1,134 @@
+package dev.resilience.aop;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.resilience.registry.ResiliencePolicies;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.log.LogMessage;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Every annotated method of the application, compiled once. When the context has created its
+ * singletons, every bean class is scanned and each annotated method compiled, so that a bad
+ * annotation fails the start and every instance exists before the first call; a method first
+ * seen through a call (a bean created later) is compiled then. Looking a method up per call
+ * is two map reads, without allocation. Thread-safe.
+ */
+public final class ResilientMethods implements SmartInitializingSingleton, BeanFactoryAware {
+
+    private static final org.apache.commons.logging.Log logger = org.apache.commons.logging.LogFactory
+        .getLog(ResilientMethods.class);
+
+    private static final String[] FOREIGN_RETRYABLES = { "org.springframework.resilience.annotation.Retryable",
+            "org.springframework.retry.annotation.Retryable" };
+
+    private final ResiliencePolicies policies;
+
+    private final ResilientMethodCompiler compiler;
+
+    private final Map<Method, Entry> entries = new ConcurrentHashMap<>();
+
+    private @Nullable ConfigurableListableBeanFactory beanFactory;
+
+    /**
+     * Creates the compiled methods of an application.
+     * @param policies where the methods' policies come from
+     * @param observer how calls are observed
+     */
+    public ResilientMethods(ResiliencePolicies policies, CallObserver observer) {
+        this.policies = policies;
+        this.compiler = new ResilientMethodCompiler(policies, observer);
+    }
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) {
+        if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
+            this.beanFactory = listable;
+        }
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        ConfigurableListableBeanFactory factory = this.beanFactory;
+        String[] beanNames = (factory != null) ? factory.getBeanDefinitionNames() : new String[0];
+        for (String beanName : beanNames) {
+            Class<?> type = factory.getType(beanName, false);
+            if (type != null) {
+                compileAll(beanName, ClassUtils.getUserClass(type));
+            }
+        }
+        this.policies.createConfiguredInstances();
+    }
+
+    /**
+     * Returns the compiled form of a method called on an object of a class.
+     * @param method the called method, as the proxy saw it
+     * @param targetClass the user class of the target
+     * @return the compiled method, or {@code null} when the method carries no annotation
+     */
+    @Nullable ResilientMethod get(Method method, Class<?> targetClass) {
+        Entry known = find(this.entries.get(method), targetClass);
+        return (known != null) ? known.method : add(method, targetClass, compile(method, targetClass, targetClass.getName()));
+    }
+
+    private void compileAll(String beanName, Class<?> userClass) {
+        ReflectionUtils.doWithMethods(userClass, (method) -> {
+            warnOfForeignRetryable(beanName, method);
+            ResilienceAnnotations annotations = ResilienceAnnotations.find(method, userClass);
+            if (annotations != null && find(this.entries.get(method), userClass) == null) {
+                add(method, userClass, this.compiler.compile(method, userClass, annotations, beanName));
+            }
+        }, ReflectionUtils.USER_DECLARED_METHODS);
+    }
+
+    private @Nullable ResilientMethod compile(Method method, Class<?> targetClass, String beanName) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        Entry known = (specific != method) ? find(this.entries.get(specific), targetClass) : null;
+        if (known != null) {
+            return known.method;
+        }
+        ResilienceAnnotations annotations = ResilienceAnnotations.find(specific, targetClass);
+        return (annotations != null) ? this.compiler.compile(specific, targetClass, annotations, beanName) : null;
+    }
+
+    private static @Nullable Entry find(@Nullable Entry head, Class<?> targetClass) {
+        for (Entry entry = head; entry != null; entry = entry.next) {
+            if (entry.targetClass == targetClass) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    private @Nullable ResilientMethod add(Method method, Class<?> targetClass, @Nullable ResilientMethod compiled) {
+        Entry head = this.entries.compute(method,
+                (key, current) -> (find(current, targetClass) != null) ? current : new Entry(targetClass, compiled, current));
+        return find(head, targetClass).method;
+    }
+
+    private static void warnOfForeignRetryable(String beanName, Method method) {
+        for (Annotation annotation : method.getDeclaredAnnotations()) {
+            String type = annotation.annotationType().getName();
+            for (String foreign : FOREIGN_RETRYABLES) {
+                if (foreign.equals(type)) {
+                    logger.warn(LogMessage.format("Bean '%s' method %s#%s carries %s, which this starter does not handle; "
+                            + "use dev.resilience.annotation.Retryable to retry it with the starter's policies", beanName,
+                            method.getDeclaringClass().getSimpleName(), method.getName(), type));
+                }
+            }
+        }
+    }
+
+    private record Entry(Class<?> targetClass, @Nullable ResilientMethod method, @Nullable Entry next) {
+    }
+}

@@ -1,0 +1,37 @@
+package dev.resilience.aop;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import dev.resilience.core.ExecutionResult;
+
+/**
+ * How an annotated method hands its outcome back, which decides how the interceptor runs it.
+ */
+enum ReturnKind {
+
+    /** A plain value or {@code void}: the value is returned or the final error thrown. */
+    VALUE,
+
+    /** A {@link CompletionStage} or {@link CompletableFuture}: retried without blocking. */
+    COMPLETION_STAGE,
+
+    /** An {@link ExecutionResult}: the complete account is returned and nothing is thrown. */
+    EXECUTION_RESULT;
+
+    static ReturnKind of(Method method) {
+        Class<?> type = method.getReturnType();
+        if (ExecutionResult.class.equals(type)) {
+            return EXECUTION_RESULT;
+        }
+        if (CompletionStage.class.isAssignableFrom(type)) {
+            return COMPLETION_STAGE;
+        }
+        return VALUE;
+    }
+
+    static boolean isSupportedStage(Class<?> type) {
+        return type.isAssignableFrom(CompletableFuture.class);
+    }
+}

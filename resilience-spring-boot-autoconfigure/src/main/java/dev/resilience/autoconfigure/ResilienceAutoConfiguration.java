@@ -1,0 +1,130 @@
+package dev.resilience.autoconfigure;
+
+import dev.resilience.aop.CallObserver;
+import dev.resilience.aop.ResilienceAdvisor;
+import dev.resilience.aop.ResilienceInterceptor;
+import dev.resilience.aop.ResilientMethods;
+import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
+import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
+import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
+import dev.resilience.core.time.TimeSource;
+import dev.resilience.registry.ArgumentRenderer;
+import dev.resilience.registry.ResiliencePolicies;
+import dev.resilience.registry.ResilienceRegistry;
+import dev.resilience.template.ResilienceTemplate;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+
+/**
+ * Auto-configures the resilience annotations: the advisor and interceptor, the registry of
+ * named instances, the in-memory idempotency and dead-letter stores, and the
+ * {@link ResilienceTemplate}. Every bean backs off when the application defines its own.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
+@EnableConfigurationProperties(ResilienceProperties.class)
+@Import(ResilienceAutoConfiguration.AutoProxyRegistrar.class)
+public final class ResilienceAutoConfiguration {
+
+    /** The property that moves the interceptor relative to other advice. */
+    static final String INTERCEPTOR_ORDER = "resilience.interceptor-order";
+
+    @Bean
+    @ConditionalOnMissingBean
+    TimeSource resilienceTimeSource() {
+        return TimeSource.system();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CircuitBreakerRegistry circuitBreakerRegistry(TimeSource timeSource) {
+        return new CircuitBreakerRegistry(timeSource);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ResilienceRegistry resilienceRegistry(CircuitBreakerRegistry circuitBreakers) {
+        return new ResilienceRegistry(circuitBreakers);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ResiliencePolicies resiliencePolicies(ResilienceProperties properties, ResilienceRegistry registry,
+            TimeSource timeSource, ObjectProvider<IdempotencyStore> idempotencyStore,
+            ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ArgumentRenderer> argumentRenderer) {
+        return new ResiliencePolicies(properties, registry, timeSource,
+                new ResiliencePolicies.Stores(idempotencyStore, deadLetterStore),
+                argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ResilientMethods resilientMethods(ResiliencePolicies policies, ObjectProvider<ObservationRegistry> observations) {
+        return new ResilientMethods(policies, new CallObserver(observations.getIfAvailable(() -> ObservationRegistry.NOOP)));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static ResilienceAdvisor resilienceAdvisor(ObjectProvider<ResilientMethods> methods, Environment environment) {
+        int order = environment.getProperty(INTERCEPTOR_ORDER, Integer.class, Ordered.LOWEST_PRECEDENCE - 1);
+        return new ResilienceAdvisor(new ResilienceInterceptor(methods::getObject), order);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ResilienceTemplate resilienceTemplate(ResiliencePolicies policies) {
+        return new ResilienceTemplate(policies);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "resilience.idempotency.store", havingValue = "memory", matchIfMissing = true)
+    static class InMemoryIdempotencyStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        IdempotencyStore idempotencyStore(TimeSource timeSource, ResilienceProperties properties) {
+            return new InMemoryIdempotencyStore(timeSource, properties.getIdempotency().getMaxEntries());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "resilience.dead-letter.store", havingValue = "memory", matchIfMissing = true)
+    static class InMemoryDeadLetterStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DeadLetterStore deadLetterStore(ResilienceProperties properties) {
+            return new InMemoryDeadLetterStore(properties.getDeadLetter().getCapacity());
+        }
+    }
+
+    /**
+     * Makes sure an auto-proxy creator exists, so that the advisor is applied even where
+     * Spring Boot's AOP auto-configuration is switched off.
+     */
+    static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
+
+        @Override
+        public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+            AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.resilience.registry;
+
+import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.Retryable;
+import dev.resilience.autoconfigure.CircuitBreakerConfigResolver;
+import dev.resilience.autoconfigure.IdempotencyPolicyResolver;
+import dev.resilience.autoconfigure.ResilienceProperties;
+import dev.resilience.autoconfigure.RetryPolicyResolver;
+import dev.resilience.core.ResiliencePipeline;
+import dev.resilience.core.circuitbreaker.CircuitBreaker;
+import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+
+/**
+ * Turns instance names and annotations into the engine's policies, by the precedence of the
+ * configuration (YAML instance &gt; annotation &gt; YAML defaults &gt; built-in), and registers
+ * every instance it creates. Used once per annotated method at startup, and by the
+ * programmatic {@code ResilienceTemplate}. Thread-safe.
+ */
+public final class ResiliencePolicies {
+
+    private final ResilienceRegistry registry;
+
+    private final TimeSource timeSource;
+
+    private final RetryPolicyResolver retryResolver;
+
+    private final CircuitBreakerConfigResolver circuitBreakerResolver;
+
+    private final IdempotencyPolicyResolver idempotencyResolver;
+
+    private final ObjectProvider<IdempotencyStore> idempotencyStore;
+
+    private final ObjectProvider<DeadLetterStore> deadLetterStore;
+
+    private final ArgumentRenderer argumentRenderer;
+
+    private final ResilienceProperties properties;
+
+    /**
+     * Creates the policies of an application.
+     * @param properties the {@code resilience.*} configuration
+     * @param registry where instances are registered
+     * @param timeSource the clock of every policy
+     * @param stores the idempotency and dead-letter stores, looked up when first needed
+     * @param argumentRenderer how arguments are written into dead letters and fingerprints
+     */
+    public ResiliencePolicies(ResilienceProperties properties, ResilienceRegistry registry, TimeSource timeSource,
+            Stores stores, ArgumentRenderer argumentRenderer) {
+        this.properties = properties;
+        this.registry = registry;
+        this.timeSource = timeSource;
+        this.retryResolver = new RetryPolicyResolver(properties, timeSource);
+        this.circuitBreakerResolver = new CircuitBreakerConfigResolver(properties);
+        this.idempotencyResolver = new IdempotencyPolicyResolver(properties);
+        this.idempotencyStore = stores.idempotency();
+        this.deadLetterStore = stores.deadLetters();
+        this.argumentRenderer = argumentRenderer;
+    }
+
+    /**
+     * Creates the retry instances and breakers configured under {@code instances} that no
+     * annotated method has created, so that they too exist from the start.
+     */
+    public void createConfiguredInstances() {
+        this.properties.getRetry().getInstances().keySet().forEach((name) -> retry(name, null));
+        this.properties.getCircuitBreaker().getInstances().keySet().forEach((name) -> circuitBreaker(name, null));
+    }
+
+    /**
+     * Returns the registry the instances are kept in.
+     * @return the registry
+     */
+    public ResilienceRegistry registry() {
+        return this.registry;
+    }
+
+    /**
+     * Returns how arguments are rendered.
+     * @return the renderer
+     */
+    public ArgumentRenderer argumentRenderer() {
+        return this.argumentRenderer;
+    }
+
+    /**
+     * Resolves and registers a retry instance's policy.
+     * @param name the retry instance's name
+     * @param annotation the annotation that names it, if any
+     * @return the policy
+     */
+    public RetryPolicy retry(String name, @Nullable Retryable annotation) {
+        RetryPolicy policy = this.retryResolver.resolve(name, annotation);
+        this.registry.registerRetryPolicy(name, policy);
+        return policy;
+    }
+
+    /**
+     * Returns the shared breaker of a name, creating it on first use.
+     * @param name the breaker's name
+     * @param annotation the annotation that names it, if any; only the first creation reads it
+     * @return the breaker
+     */
+    public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
+        return this.registry.circuitBreaker(name, () -> this.circuitBreakerResolver.resolve(name, annotation));
+    }
+
+    /**
+     * Resolves an idempotency policy on the application's idempotency store.
+     * @param name the policy's name
+     * @param annotation the annotation
+     * @return the policy
+     */
+    public IdempotencyPolicy idempotency(String name, Idempotent annotation) {
+        return this.idempotencyResolver.resolve(name, annotation, this.idempotencyStore.getObject());
+    }
+
+    /**
+     * Starts a pipeline with what every pipeline of the application shares: the clock, the
+     * dead-letter store, the argument renderer and the statistics of its name.
+     * @param name the protected operation's name
+     * @return a builder to add policies to
+     */
+    public ResiliencePipeline.Builder pipeline(String name) {
+        ResiliencePipeline.Builder builder = ResiliencePipeline.builder(name)
+            .timeSource(this.timeSource)
+            .listener(this.registry.statistics(name))
+            .argumentRenderer(this.argumentRenderer::render);
+        DeadLetterStore deadLetters = this.deadLetterStore.getIfAvailable();
+        if (deadLetters != null) {
+            builder.deadLetters(deadLetters);
+        }
+        return builder;
+    }
+
+    /**
+     * The stores of an application, looked up when first needed.
+     *
+     * @param idempotency the idempotency store
+     * @param deadLetters the dead-letter store; absent when dead letters are off
+     */
+    public record Stores(ObjectProvider<IdempotencyStore> idempotency, ObjectProvider<DeadLetterStore> deadLetters) {
+    }
+}
