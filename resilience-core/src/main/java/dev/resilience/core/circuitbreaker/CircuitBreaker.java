@@ -1,0 +1,289 @@
+package dev.resilience.core.circuitbreaker;
+
+import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A circuit breaker: CLOSED while calls go well, OPEN (rejecting calls) once the failure rate
+ * or the slow-call rate in its sliding window reaches a threshold, HALF_OPEN after the wait in
+ * open to let a few probe calls decide between OPEN and CLOSED; FORCED_OPEN and DISABLED are
+ * set by hand.
+ *
+ * <p>A caller asks for permission ({@link #acquirePermission()} or
+ * {@link #tryAcquirePermission()}), runs the call, then reports exactly one of
+ * {@link #onSuccess}, {@link #onError} or {@link #releasePermission()}. An outcome is recorded
+ * by the state current when it is reported: a call that ends after the breaker opened is
+ * dropped; one that ends in a later CLOSED state is recorded there; a HALF_OPEN state records
+ * at most as many outcomes as it let probes through.
+ *
+ * <p>Thread-safe without locks on the hot path: the state is one {@link AtomicReference}
+ * swapped by compare-and-set, so each transition happens once and its listeners run once,
+ * after it. The default count window is lock-free; a time window holds a short lock per call.
+ * Time is read only from the {@link TimeSource}; the move from OPEN to HALF_OPEN happens on
+ * the first permission asked for after the wait, without a timer thread.
+ */
+public final class CircuitBreaker {
+
+    private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
+
+    private final String name;
+
+    private final CircuitBreakerConfig config;
+
+    private final TimeSource timeSource;
+
+    private final long slowCallDurationNanos;
+
+    private final AtomicReference<BreakerState> state;
+
+    private final List<CircuitBreakerListener> listeners = new CopyOnWriteArrayList<>();
+
+    private final LongAdder successfulCalls = new LongAdder();
+
+    private final LongAdder failedCalls = new LongAdder();
+
+    private final LongAdder slowCalls = new LongAdder();
+
+    private final LongAdder ignoredCalls = new LongAdder();
+
+    private final LongAdder notPermittedCalls = new LongAdder();
+
+    private CircuitBreaker(String name, CircuitBreakerConfig config, TimeSource timeSource) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.config = Objects.requireNonNull(config, "config");
+        this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+        this.slowCallDurationNanos = config.slowCallDurationNanos();
+        this.state = new AtomicReference<>(new BreakerState.Closed(this));
+    }
+
+    /**
+     * Creates a CLOSED breaker with an empty window.
+     * @param name the breaker's name, used in events, exceptions and meters
+     * @param config its settings
+     * @param timeSource the clock for its windows, waits and event times
+     * @return the breaker
+     */
+    public static CircuitBreaker of(String name, CircuitBreakerConfig config, TimeSource timeSource) {
+        return new CircuitBreaker(name, config, timeSource);
+    }
+
+    /**
+     * Returns the breaker's name.
+     * @return the name
+     */
+    public String name() {
+        return this.name;
+    }
+
+    /**
+     * Returns the breaker's settings.
+     * @return the configuration
+     */
+    public CircuitBreakerConfig config() {
+        return this.config;
+    }
+
+    /**
+     * Returns the current state. An OPEN breaker whose wait has passed still reports OPEN
+     * until a permission is asked for.
+     * @return the state
+     */
+    public CircuitBreakerState state() {
+        return this.state.get().kind();
+    }
+
+    /**
+     * Asks for permission to run one call.
+     * @throws CallNotPermittedException if the breaker rejects the call; it is counted as not
+     * permitted and listeners are told
+     */
+    public void acquirePermission() {
+        BreakerState rejecting = rejectingState();
+        if (rejecting != null) {
+            throw new CallNotPermittedException(this.name, rejecting.kind(), rejecting.probesAllowedAt());
+        }
+    }
+
+    /**
+     * Asks for permission to run one call, like {@link #acquirePermission()} but answering
+     * instead of throwing.
+     * @return {@code true} if the call may run
+     */
+    public boolean tryAcquirePermission() {
+        return rejectingState() == null;
+    }
+
+    /**
+     * Gives back a permission without recording an outcome, for a call that did not run to
+     * an outcome (cancelled, for instance). Only a HALF_OPEN breaker has permissions to give
+     * back; elsewhere this does nothing.
+     */
+    public void releasePermission() {
+        this.state.get().release();
+    }
+
+    /**
+     * Records a successful call.
+     * @param durationNanos how long the call took; from the slow-call duration on it counts
+     * as slow
+     */
+    public void onSuccess(long durationNanos) {
+        record(Outcome.of(false, isSlow(durationNanos)));
+    }
+
+    /**
+     * Records a call that ended with an error, classified by the configuration: an ignored
+     * error gives the permission back and counts as ignored, a recorded one counts as a
+     * failure, any other as a success.
+     * @param durationNanos how long the call took; from the slow-call duration on it counts
+     * as slow
+     * @param error the error the call ended with
+     */
+    public void onError(long durationNanos, Throwable error) {
+        if (this.config.isIgnored(error)) {
+            record(Outcome.IGNORED);
+        }
+        else {
+            record(Outcome.of(this.config.isRecordedAsFailure(error), isSlow(durationNanos)));
+        }
+    }
+
+    /**
+     * Moves the breaker by hand: to {@link CircuitBreakerState#FORCED_OPEN},
+     * {@link CircuitBreakerState#DISABLED}, or {@link CircuitBreakerState#CLOSED}, which
+     * always starts a fresh window (from CLOSED too). Moving to the current manual state
+     * does nothing.
+     * @param target the state to move to
+     * @throws IllegalArgumentException for {@link CircuitBreakerState#OPEN} or
+     * {@link CircuitBreakerState#HALF_OPEN}, which only the breaker itself enters
+     */
+    public void transitionTo(CircuitBreakerState target) {
+        if (target == CircuitBreakerState.OPEN || target == CircuitBreakerState.HALF_OPEN) {
+            throw new IllegalArgumentException("Circuit breaker '" + this.name + "' cannot be moved to " + target
+                    + " by hand; only to CLOSED, FORCED_OPEN or DISABLED");
+        }
+        BreakerState current;
+        do {
+            current = this.state.get();
+            if (current.kind() == target && target != CircuitBreakerState.CLOSED) {
+                return;
+            }
+        }
+        while (!transition(current, manualState(target)));
+    }
+
+    /**
+     * Returns the current state with its window's counts and the totals since creation.
+     * @return a snapshot of the metrics
+     */
+    public CircuitBreakerMetrics metrics() {
+        BreakerState current = this.state.get();
+        WindowSnapshot window = current.snapshot();
+        return new CircuitBreakerMetrics(current.kind(), window.failureRate(), window.slowCallRate(), window.calls(),
+                window.failed(), window.slow(), this.successfulCalls.sum(), this.failedCalls.sum(),
+                this.slowCalls.sum(), this.ignoredCalls.sum(), this.notPermittedCalls.sum());
+    }
+
+    /**
+     * Adds a listener for state transitions and rejected calls.
+     * @param listener the listener
+     */
+    public void addListener(CircuitBreakerListener listener) {
+        this.listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    TimeSource timeSource() {
+        return this.timeSource;
+    }
+
+    /**
+     * Replaces {@code from} with {@code to} if {@code from} is still current, then tells the
+     * listeners.
+     * @return {@code true} if this call made the transition
+     */
+    boolean transition(BreakerState from, BreakerState to) {
+        if (!this.state.compareAndSet(from, to)) {
+            return false;
+        }
+        if (!this.listeners.isEmpty()) {
+            CircuitBreakerTransition transition = new CircuitBreakerTransition(this.name, from.kind(), to.kind(),
+                    this.timeSource.now());
+            for (CircuitBreakerListener listener : this.listeners) {
+                try {
+                    listener.onStateTransition(transition);
+                }
+                catch (RuntimeException ex) {
+                    LOGGER.log(Level.WARNING, "Listener of circuit breaker '" + this.name + "' failed", ex);
+                }
+            }
+        }
+        return true;
+    }
+
+    private @Nullable BreakerState rejectingState() {
+        BreakerState current = this.state.get();
+        while (!current.tryAcquire()) {
+            BreakerState latest = this.state.get();
+            if (latest == current) {
+                notPermitted();
+                return current;
+            }
+            current = latest;
+        }
+        return null;
+    }
+
+    private void notPermitted() {
+        this.notPermittedCalls.increment();
+        if (!this.listeners.isEmpty()) {
+            Instant at = this.timeSource.now();
+            for (CircuitBreakerListener listener : this.listeners) {
+                try {
+                    listener.onCallNotPermitted(this.name, at);
+                }
+                catch (RuntimeException ex) {
+                    LOGGER.log(Level.WARNING, "Listener of circuit breaker '" + this.name + "' failed", ex);
+                }
+            }
+        }
+    }
+
+    private void record(Outcome outcome) {
+        if (!this.state.get().record(outcome)) {
+            return;
+        }
+        if (outcome == Outcome.IGNORED) {
+            this.ignoredCalls.increment();
+            return;
+        }
+        (outcome.failed ? this.failedCalls : this.successfulCalls).increment();
+        if (outcome.slow) {
+            this.slowCalls.increment();
+        }
+    }
+
+    private boolean isSlow(long durationNanos) {
+        return durationNanos >= this.slowCallDurationNanos;
+    }
+
+    private BreakerState manualState(CircuitBreakerState target) {
+        return switch (target) {
+            case FORCED_OPEN -> new BreakerState.ForcedOpen(this);
+            case DISABLED -> new BreakerState.Disabled(this);
+            default -> new BreakerState.Closed(this);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "CircuitBreaker[name=" + this.name + ", state=" + state() + "]";
+    }
+}

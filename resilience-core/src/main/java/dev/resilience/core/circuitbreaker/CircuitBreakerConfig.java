@@ -1,0 +1,415 @@
+package dev.resilience.core.circuitbreaker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The immutable settings of a {@link CircuitBreaker}, built by a {@link Builder} that rejects
+ * an out-of-range setting when it is given.
+ */
+public final class CircuitBreakerConfig {
+
+    /** The default sliding window type: {@link SlidingWindowType#COUNT}. */
+    public static final SlidingWindowType DEFAULT_SLIDING_WINDOW_TYPE = SlidingWindowType.COUNT;
+
+    /** The default sliding window size: 100 calls (or seconds for a time window). */
+    public static final int DEFAULT_SLIDING_WINDOW_SIZE = 100;
+
+    /** The default number of calls the window needs before it can open the breaker: 20. */
+    public static final int DEFAULT_MINIMUM_CALLS = 20;
+
+    /** The default failure rate, in percent, that opens the breaker: 50. */
+    public static final float DEFAULT_FAILURE_RATE_THRESHOLD = 50;
+
+    /** The default duration from which a call counts as slow: 60 seconds. */
+    public static final Duration DEFAULT_SLOW_CALL_DURATION = Duration.ofSeconds(60);
+
+    /** The default slow-call rate, in percent, that opens the breaker: 100. */
+    public static final float DEFAULT_SLOW_CALL_RATE_THRESHOLD = 100;
+
+    /** The default time an open breaker rejects calls before it lets probes through: 30 seconds. */
+    public static final Duration DEFAULT_WAIT_IN_OPEN = Duration.ofSeconds(30);
+
+    /** The default number of probe calls a half-open breaker lets through and decides on: 5. */
+    public static final int DEFAULT_HALF_OPEN_CALLS = 5;
+
+    /** The largest size of a count window, in calls. */
+    static final int MAX_COUNT_WINDOW_SIZE = 1_000_000;
+
+    /** The largest size of a time window, in seconds. */
+    static final int MAX_TIME_WINDOW_SECONDS = 3600;
+
+    /** The largest number of probe calls. */
+    static final int MAX_HALF_OPEN_CALLS = 1_000_000;
+
+    private final SlidingWindowType slidingWindowType;
+
+    private final int slidingWindowSize;
+
+    private final int minimumCalls;
+
+    private final float failureRateThreshold;
+
+    private final Duration slowCallDuration;
+
+    private final float slowCallRateThreshold;
+
+    private final Duration waitInOpen;
+
+    private final int halfOpenCalls;
+
+    private final List<Class<? extends Throwable>> recordOn;
+
+    private final List<Class<? extends Throwable>> ignoreOn;
+
+    private CircuitBreakerConfig(Builder builder) {
+        this.slidingWindowType = builder.slidingWindowType;
+        this.slidingWindowSize = builder.slidingWindowSize;
+        this.minimumCalls = builder.minimumCalls;
+        this.failureRateThreshold = builder.failureRateThreshold;
+        this.slowCallDuration = builder.slowCallDuration;
+        this.slowCallRateThreshold = builder.slowCallRateThreshold;
+        this.waitInOpen = builder.waitInOpen;
+        this.halfOpenCalls = builder.halfOpenCalls;
+        this.recordOn = builder.recordOn;
+        this.ignoreOn = builder.ignoreOn;
+    }
+
+    /**
+     * Returns a configuration with every setting at its {@code DEFAULT_...} value.
+     * @return the default configuration
+     */
+    public static CircuitBreakerConfig ofDefaults() {
+        return builder().build();
+    }
+
+    /**
+     * Returns a builder with every setting at its default.
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns a builder holding this configuration's settings, to derive a changed copy.
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder().slidingWindowType(this.slidingWindowType)
+            .slidingWindowSize(this.slidingWindowSize)
+            .minimumCalls(this.minimumCalls)
+            .failureRateThreshold(this.failureRateThreshold)
+            .slowCallDuration(this.slowCallDuration)
+            .slowCallRateThreshold(this.slowCallRateThreshold)
+            .waitInOpen(this.waitInOpen)
+            .halfOpenCalls(this.halfOpenCalls)
+            .recordOn(this.recordOn)
+            .ignoreOn(this.ignoreOn);
+    }
+
+    /**
+     * Returns how the sliding window measures its size.
+     * @return the window type
+     */
+    public SlidingWindowType slidingWindowType() {
+        return this.slidingWindowType;
+    }
+
+    /**
+     * Returns the size of the sliding window: calls for a count window, seconds for a time
+     * window.
+     * @return the window size
+     */
+    public int slidingWindowSize() {
+        return this.slidingWindowSize;
+    }
+
+    /**
+     * Returns how many calls the window must hold before its rates can open the breaker. A
+     * count window smaller than this needs only its size.
+     * @return the minimum number of calls
+     */
+    public int minimumCalls() {
+        return this.minimumCalls;
+    }
+
+    /**
+     * Returns the failure rate, in percent, from which the breaker opens.
+     * @return the threshold, in (0, 100]
+     */
+    public float failureRateThreshold() {
+        return this.failureRateThreshold;
+    }
+
+    /**
+     * Returns the duration from which a call counts as slow.
+     * @return the slow-call duration
+     */
+    public Duration slowCallDuration() {
+        return this.slowCallDuration;
+    }
+
+    /**
+     * Returns the slow-call rate, in percent, from which the breaker opens.
+     * @return the threshold, in (0, 100]
+     */
+    public float slowCallRateThreshold() {
+        return this.slowCallRateThreshold;
+    }
+
+    /**
+     * Returns how long an open breaker rejects calls before it lets probes through.
+     * @return the wait in open
+     */
+    public Duration waitInOpen() {
+        return this.waitInOpen;
+    }
+
+    /**
+     * Returns how many probe calls a half-open breaker lets through; it decides once all
+     * their outcomes are recorded.
+     * @return the number of probe calls
+     */
+    public int halfOpenCalls() {
+        return this.halfOpenCalls;
+    }
+
+    /**
+     * Returns the exception types that count as failures; empty means every exception that
+     * is not ignored.
+     * @return the recorded types, unmodifiable
+     */
+    public List<Class<? extends Throwable>> recordOn() {
+        return this.recordOn;
+    }
+
+    /**
+     * Returns the exception types that count neither as failures nor as successes.
+     * @return the ignored types, unmodifiable
+     */
+    public List<Class<? extends Throwable>> ignoreOn() {
+        return this.ignoreOn;
+    }
+
+    /**
+     * Tells whether an error is ignored: an instance of a type in {@link #ignoreOn()}.
+     * @param error the error a call ended with
+     * @return {@code true} if the call counts neither as a failure nor as a success
+     */
+    public boolean isIgnored(Throwable error) {
+        return isInstanceOfAny(error, this.ignoreOn);
+    }
+
+    /**
+     * Tells whether an error counts as a failure: it is not ignored and either
+     * {@link #recordOn()} is empty or it is an instance of a type there. An error that is
+     * neither ignored nor recorded counts as a success.
+     * @param error the error a call ended with
+     * @return {@code true} if the call counts as a failure
+     */
+    public boolean isRecordedAsFailure(Throwable error) {
+        return !isIgnored(error) && (this.recordOn.isEmpty() || isInstanceOfAny(error, this.recordOn));
+    }
+
+    long slowCallDurationNanos() {
+        return saturatedNanos(this.slowCallDuration);
+    }
+
+    long waitInOpenNanos() {
+        return saturatedNanos(this.waitInOpen);
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        return (duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0) ? Long.MAX_VALUE : duration.toNanos();
+    }
+
+    private static boolean isInstanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
+        for (Class<? extends Throwable> type : types) {
+            if (type.isInstance(error)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "CircuitBreakerConfig[slidingWindowType=" + this.slidingWindowType + ", slidingWindowSize="
+                + this.slidingWindowSize + ", minimumCalls=" + this.minimumCalls + ", failureRateThreshold="
+                + this.failureRateThreshold + ", slowCallDuration=" + this.slowCallDuration
+                + ", slowCallRateThreshold=" + this.slowCallRateThreshold + ", waitInOpen=" + this.waitInOpen
+                + ", halfOpenCalls=" + this.halfOpenCalls + ", recordOn=" + this.recordOn + ", ignoreOn="
+                + this.ignoreOn + "]";
+    }
+
+    /**
+     * Builds a {@link CircuitBreakerConfig}. Each setter rejects an out-of-range value with an
+     * {@link IllegalArgumentException} naming the setting; {@link #build()} checks the window
+     * size against the window type. Not thread-safe.
+     */
+    public static final class Builder {
+
+        private SlidingWindowType slidingWindowType = DEFAULT_SLIDING_WINDOW_TYPE;
+
+        private int slidingWindowSize = DEFAULT_SLIDING_WINDOW_SIZE;
+
+        private int minimumCalls = DEFAULT_MINIMUM_CALLS;
+
+        private float failureRateThreshold = DEFAULT_FAILURE_RATE_THRESHOLD;
+
+        private Duration slowCallDuration = DEFAULT_SLOW_CALL_DURATION;
+
+        private float slowCallRateThreshold = DEFAULT_SLOW_CALL_RATE_THRESHOLD;
+
+        private Duration waitInOpen = DEFAULT_WAIT_IN_OPEN;
+
+        private int halfOpenCalls = DEFAULT_HALF_OPEN_CALLS;
+
+        private List<Class<? extends Throwable>> recordOn = List.of();
+
+        private List<Class<? extends Throwable>> ignoreOn = List.of();
+
+        private Builder() {
+        }
+
+        /**
+         * Sets how the sliding window measures its size.
+         * @param slidingWindowType the window type
+         * @return this builder
+         */
+        public Builder slidingWindowType(SlidingWindowType slidingWindowType) {
+            this.slidingWindowType = Objects.requireNonNull(slidingWindowType, "slidingWindowType");
+            return this;
+        }
+
+        /**
+         * Sets the window size: calls for a count window (at most 1,000,000), seconds for a
+         * time window (at most 3600).
+         * @param slidingWindowSize the size, at least 1
+         * @return this builder
+         */
+        public Builder slidingWindowSize(int slidingWindowSize) {
+            require(slidingWindowSize >= 1, "slidingWindowSize must be at least 1, was " + slidingWindowSize);
+            this.slidingWindowSize = slidingWindowSize;
+            return this;
+        }
+
+        /**
+         * Sets how many calls the window must hold before its rates can open the breaker.
+         * @param minimumCalls the minimum, at least 1
+         * @return this builder
+         */
+        public Builder minimumCalls(int minimumCalls) {
+            require(minimumCalls >= 1, "minimumCalls must be at least 1, was " + minimumCalls);
+            this.minimumCalls = minimumCalls;
+            return this;
+        }
+
+        /**
+         * Sets the failure rate, in percent, from which the breaker opens.
+         * @param failureRateThreshold the threshold, greater than 0 and at most 100
+         * @return this builder
+         */
+        public Builder failureRateThreshold(float failureRateThreshold) {
+            requirePercent(failureRateThreshold, "failureRateThreshold");
+            this.failureRateThreshold = failureRateThreshold;
+            return this;
+        }
+
+        /**
+         * Sets the duration from which a call counts as slow.
+         * @param slowCallDuration a positive duration
+         * @return this builder
+         */
+        public Builder slowCallDuration(Duration slowCallDuration) {
+            this.slowCallDuration = requirePositive(slowCallDuration, "slowCallDuration");
+            return this;
+        }
+
+        /**
+         * Sets the slow-call rate, in percent, from which the breaker opens.
+         * @param slowCallRateThreshold the threshold, greater than 0 and at most 100
+         * @return this builder
+         */
+        public Builder slowCallRateThreshold(float slowCallRateThreshold) {
+            requirePercent(slowCallRateThreshold, "slowCallRateThreshold");
+            this.slowCallRateThreshold = slowCallRateThreshold;
+            return this;
+        }
+
+        /**
+         * Sets how long an open breaker rejects calls before it lets probes through.
+         * @param waitInOpen a positive duration
+         * @return this builder
+         */
+        public Builder waitInOpen(Duration waitInOpen) {
+            this.waitInOpen = requirePositive(waitInOpen, "waitInOpen");
+            return this;
+        }
+
+        /**
+         * Sets how many probe calls a half-open breaker lets through and decides on.
+         * @param halfOpenCalls the number, from 1 to 1,000,000
+         * @return this builder
+         */
+        public Builder halfOpenCalls(int halfOpenCalls) {
+            require(halfOpenCalls >= 1 && halfOpenCalls <= MAX_HALF_OPEN_CALLS,
+                    "halfOpenCalls must be between 1 and " + MAX_HALF_OPEN_CALLS + ", was " + halfOpenCalls);
+            this.halfOpenCalls = halfOpenCalls;
+            return this;
+        }
+
+        /**
+         * Sets the exception types that count as failures; empty means every exception that
+         * is not ignored.
+         * @param recordOn the types, matched with {@code instanceof}
+         * @return this builder
+         */
+        public Builder recordOn(List<Class<? extends Throwable>> recordOn) {
+            this.recordOn = List.copyOf(recordOn);
+            return this;
+        }
+
+        /**
+         * Sets the exception types that count neither as failures nor as successes. They win
+         * over {@link #recordOn(List)}.
+         * @param ignoreOn the types, matched with {@code instanceof}
+         * @return this builder
+         */
+        public Builder ignoreOn(List<Class<? extends Throwable>> ignoreOn) {
+            this.ignoreOn = List.copyOf(ignoreOn);
+            return this;
+        }
+
+        /**
+         * Builds the configuration.
+         * @return the configuration
+         * @throws IllegalArgumentException if the window size is too large for its type
+         */
+        public CircuitBreakerConfig build() {
+            int max = (this.slidingWindowType == SlidingWindowType.COUNT) ? MAX_COUNT_WINDOW_SIZE
+                    : MAX_TIME_WINDOW_SECONDS;
+            require(this.slidingWindowSize <= max, "slidingWindowSize must be at most " + max + " for a "
+                    + this.slidingWindowType + " window, was " + this.slidingWindowSize);
+            return new CircuitBreakerConfig(this);
+        }
+
+        private static void require(boolean valid, String message) {
+            if (!valid) {
+                throw new IllegalArgumentException(message);
+            }
+        }
+
+        private static void requirePercent(float value, String setting) {
+            require(value > 0 && value <= 100, setting + " must be greater than 0 and at most 100, was " + value);
+        }
+
+        private static Duration requirePositive(Duration value, String setting) {
+            Objects.requireNonNull(value, setting);
+            require(!value.isNegative() && !value.isZero(), setting + " must be positive, was " + value);
+            return value;
+        }
+    }
+}
