@@ -64,7 +64,7 @@ final class AsyncExecution<T> extends Execution<T> {
             catch (CallNotPermittedException ex) {
                 rejected(ex);
                 retryStageEnded();
-                fallback(0);
+                tryFallbacks(0);
                 return;
             }
         }
@@ -121,7 +121,7 @@ final class AsyncExecution<T> extends Execution<T> {
             }
             if (delay == STOP) {
                 retryStageEnded();
-                fallback(0);
+                tryFallbacks(0);
             }
             else if (delay == 0) {
                 attempt();
@@ -135,7 +135,7 @@ final class AsyncExecution<T> extends Execution<T> {
         }
     }
 
-    private void fallback(int from) {
+    private void tryFallbacks(int from) {
         int index = nextFallback(from);
         if (index < 0) {
             complete();
@@ -151,7 +151,7 @@ final class AsyncExecution<T> extends Execution<T> {
         }
         catch (Throwable ex) {
             fallbackFailed(index, ex);
-            fallback(index + 1);
+            tryFallbacks(index + 1);
             return;
         }
         if (fallbackValue instanceof CompletionStage<?> stage) {
@@ -162,7 +162,7 @@ final class AsyncExecution<T> extends Execution<T> {
                 }
                 else {
                     fallbackFailed(index, unwrap(failure));
-                    fallback(index + 1);
+                    tryFallbacks(index + 1);
                 }
             });
         }
