@@ -29,12 +29,24 @@ public class ResilienceProperties implements Validator {
      */
     private int interceptorOrder = Ordered.LOWEST_PRECEDENCE - 1;
 
+    /**
+     * Retry settings.
+     */
     private final Retry retry = new Retry();
 
+    /**
+     * Circuit breaker settings.
+     */
     private final CircuitBreaker circuitBreaker = new CircuitBreaker();
 
+    /**
+     * Idempotency settings.
+     */
     private final Idempotency idempotency = new Idempotency();
 
+    /**
+     * Dead letter settings.
+     */
     private final DeadLetter deadLetter = new DeadLetter();
 
     /**
@@ -111,6 +123,9 @@ public class ResilienceProperties implements Validator {
      */
     public static class Retry {
 
+        /**
+         * Settings every retry instance starts from.
+         */
         @NestedConfigurationProperty
         private final RetrySettings defaults = new RetrySettings();
 
@@ -142,6 +157,9 @@ public class ResilienceProperties implements Validator {
      */
     public static class CircuitBreaker {
 
+        /**
+         * Settings every circuit breaker starts from.
+         */
         @NestedConfigurationProperty
         private final CircuitBreakerSettings defaults = new CircuitBreakerSettings();
 

@@ -59,6 +59,9 @@ public class RetrySettings {
      */
     private @Nullable Duration maxDuration;
 
+    /**
+     * Retry budget, which caps retries relative to calls.
+     */
     private final Budget budget = new Budget();
 
     /**

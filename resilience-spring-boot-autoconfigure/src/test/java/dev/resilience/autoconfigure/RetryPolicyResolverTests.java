@@ -114,6 +114,14 @@ class RetryPolicyResolverTests {
     }
 
     @Test
+    void emptyExceptionListOnAnInstanceWinsOverTheAnnotationsList() {
+        this.contextRunner.withPropertyValues("resilience.retry.instances.payment.retry-on=")
+            .run((context) -> assertThat(resolver(context.getBean(ResilienceProperties.class))
+                .resolve("payment", retryable("everything"))
+                .retryOn()).isEmpty());
+    }
+
+    @Test
     void instancePropertiesOfAnotherNameDoNotApply() {
         this.contextRunner.withPropertyValues("resilience.retry.instances.inventory.max-attempts=7")
             .run((context) -> assertThat(
