@@ -1,5 +1,6 @@
 /**
- * Auto-configuration and configuration properties of the resilience starter.
+ * Configuration properties of the resilience starter and the resolvers that turn them, with
+ * the annotations, into core policies.
  */
 @NullMarked
 package dev.resilience.autoconfigure;

@@ -1,0 +1,374 @@
+package dev.resilience.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.core.Ordered;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * The settings under {@code resilience.}: retries, circuit breakers, idempotency, dead
+ * letters and the interceptor's order. Unknown keys fail the binding, and so does an
+ * out-of-range value: this class validates itself once bound, naming the property and the
+ * valid range.
+ */
+@ConfigurationProperties(prefix = "resilience", ignoreUnknownFields = false)
+public class ResilienceProperties implements Validator {
+
+    /**
+     * Order of the resilience interceptor among the advisors of a bean; the default runs it
+     * just outside @Transactional, so that every attempt gets its own transaction.
+     */
+    private int interceptorOrder = Ordered.LOWEST_PRECEDENCE - 1;
+
+    /**
+     * Retry settings.
+     */
+    private final Retry retry = new Retry();
+
+    /**
+     * Circuit breaker settings.
+     */
+    private final CircuitBreaker circuitBreaker = new CircuitBreaker();
+
+    /**
+     * Idempotency settings.
+     */
+    private final Idempotency idempotency = new Idempotency();
+
+    /**
+     * Dead letter settings.
+     */
+    private final DeadLetter deadLetter = new DeadLetter();
+
+    /**
+     * Returns the order of the resilience interceptor.
+     * @return the order
+     */
+    public int getInterceptorOrder() {
+        return this.interceptorOrder;
+    }
+
+    /**
+     * Sets the order of the resilience interceptor.
+     * @param interceptorOrder the order
+     */
+    public void setInterceptorOrder(int interceptorOrder) {
+        this.interceptorOrder = interceptorOrder;
+    }
+
+    /**
+     * Returns the retry settings.
+     * @return the settings under {@code resilience.retry}
+     */
+    public Retry getRetry() {
+        return this.retry;
+    }
+
+    /**
+     * Returns the circuit breaker settings.
+     * @return the settings under {@code resilience.circuit-breaker}
+     */
+    public CircuitBreaker getCircuitBreaker() {
+        return this.circuitBreaker;
+    }
+
+    /**
+     * Returns the idempotency settings.
+     * @return the settings under {@code resilience.idempotency}
+     */
+    public Idempotency getIdempotency() {
+        return this.idempotency;
+    }
+
+    /**
+     * Returns the dead letter settings.
+     * @return the settings under {@code resilience.dead-letter}
+     */
+    public DeadLetter getDeadLetter() {
+        return this.deadLetter;
+    }
+
+    /**
+     * Tells whether this validator validates instances of a class.
+     * @param type the class of the object to validate
+     * @return {@code true} for {@link ResilienceProperties} only
+     */
+    @Override
+    public boolean supports(Class<?> type) {
+        return ResilienceProperties.class == type;
+    }
+
+    /**
+     * Rejects every out-of-range value, naming its property relative to {@code resilience}
+     * (for example {@code retry.instances[payment].max-attempts}) and the valid range.
+     * @param target the bound properties
+     * @param errors where the rejections are collected
+     */
+    @Override
+    public void validate(Object target, Errors errors) {
+        new ResiliencePropertiesValidation((ResilienceProperties) target, errors).validate();
+    }
+
+    /**
+     * Settings of retries: defaults, and per-instance overrides keyed by retry name.
+     */
+    public static class Retry {
+
+        /**
+         * Settings every retry instance starts from.
+         */
+        @NestedConfigurationProperty
+        private final RetrySettings defaults = new RetrySettings();
+
+        /**
+         * Settings of individual retry instances, keyed by name; they override the annotation
+         * and the defaults.
+         */
+        private final Map<String, RetrySettings> instances = new LinkedHashMap<>();
+
+        /**
+         * Returns the settings every retry instance starts from.
+         * @return the defaults
+         */
+        public RetrySettings getDefaults() {
+            return this.defaults;
+        }
+
+        /**
+         * Returns the settings of individual instances.
+         * @return the settings keyed by retry name, modifiable
+         */
+        public Map<String, RetrySettings> getInstances() {
+            return this.instances;
+        }
+    }
+
+    /**
+     * Settings of circuit breakers: defaults, and per-instance overrides keyed by breaker name.
+     */
+    public static class CircuitBreaker {
+
+        /**
+         * Settings every circuit breaker starts from.
+         */
+        @NestedConfigurationProperty
+        private final CircuitBreakerSettings defaults = new CircuitBreakerSettings();
+
+        /**
+         * Settings of individual circuit breakers, keyed by name; they override the annotation
+         * and the defaults.
+         */
+        private final Map<String, CircuitBreakerSettings> instances = new LinkedHashMap<>();
+
+        /**
+         * Returns the settings every breaker starts from.
+         * @return the defaults
+         */
+        public CircuitBreakerSettings getDefaults() {
+            return this.defaults;
+        }
+
+        /**
+         * Returns the settings of individual breakers.
+         * @return the settings keyed by breaker name, modifiable
+         */
+        public Map<String, CircuitBreakerSettings> getInstances() {
+            return this.instances;
+        }
+    }
+
+    /**
+     * Settings of idempotent calls and of their store.
+     */
+    public static class Idempotency {
+
+        /**
+         * Where idempotency claims and results are kept.
+         */
+        private Store store = Store.MEMORY;
+
+        /**
+         * How long a completed result is replayed.
+         */
+        private Duration ttl = IdempotencyPolicy.DEFAULT_TTL;
+
+        /**
+         * Lease of a running call; after it another caller may take the key over.
+         */
+        private Duration inProgressTtl = IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL;
+
+        /**
+         * Prefix of the keys written to an external store.
+         */
+        private String keyPrefix = "idem:";
+
+        /**
+         * Maximum number of keys the in-memory store holds.
+         */
+        private int maxEntries = InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES;
+
+        /**
+         * Returns the kind of store.
+         * @return the store
+         */
+        public Store getStore() {
+            return this.store;
+        }
+
+        /**
+         * Sets the kind of store.
+         * @param store the store
+         */
+        public void setStore(Store store) {
+            this.store = store;
+        }
+
+        /**
+         * Returns how long a completed result is replayed.
+         * @return the time to live
+         */
+        public Duration getTtl() {
+            return this.ttl;
+        }
+
+        /**
+         * Sets how long a completed result is replayed.
+         * @param ttl the time to live
+         */
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        /**
+         * Returns the lease of a running call.
+         * @return the in-progress time to live
+         */
+        public Duration getInProgressTtl() {
+            return this.inProgressTtl;
+        }
+
+        /**
+         * Sets the lease of a running call.
+         * @param inProgressTtl the in-progress time to live
+         */
+        public void setInProgressTtl(Duration inProgressTtl) {
+            this.inProgressTtl = inProgressTtl;
+        }
+
+        /**
+         * Returns the prefix of the keys in an external store.
+         * @return the prefix
+         */
+        public String getKeyPrefix() {
+            return this.keyPrefix;
+        }
+
+        /**
+         * Sets the prefix of the keys in an external store.
+         * @param keyPrefix the prefix
+         */
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        /**
+         * Returns the bound of the in-memory store.
+         * @return the maximum number of keys
+         */
+        public int getMaxEntries() {
+            return this.maxEntries;
+        }
+
+        /**
+         * Sets the bound of the in-memory store.
+         * @param maxEntries the maximum number of keys
+         */
+        public void setMaxEntries(int maxEntries) {
+            this.maxEntries = maxEntries;
+        }
+
+        /**
+         * The kinds of idempotency store.
+         */
+        public enum Store {
+
+            /** A bounded, expiring store in the application's memory. */
+            MEMORY,
+
+            /** A Redis store through Spring Data Redis, shared by every instance of the application. */
+            REDIS
+        }
+    }
+
+    /**
+     * Settings of the dead letters written when a retried call ends with its work undone.
+     */
+    public static class DeadLetter {
+
+        /**
+         * Where dead letters are written; none disables them.
+         */
+        private Store store = Store.MEMORY;
+
+        /**
+         * Maximum number of dead letters kept; the oldest are dropped first.
+         */
+        private int capacity = InMemoryDeadLetterStore.DEFAULT_CAPACITY;
+
+        /**
+         * Returns the kind of store.
+         * @return the store
+         */
+        public Store getStore() {
+            return this.store;
+        }
+
+        /**
+         * Sets the kind of store.
+         * @param store the store
+         */
+        public void setStore(Store store) {
+            this.store = store;
+        }
+
+        /**
+         * Returns the maximum number of dead letters kept.
+         * @return the capacity
+         */
+        public int getCapacity() {
+            return this.capacity;
+        }
+
+        /**
+         * Sets the maximum number of dead letters kept.
+         * @param capacity the capacity
+         */
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        /**
+         * The kinds of dead letter store.
+         */
+        public enum Store {
+
+            /** A bounded store in the application's memory. */
+            MEMORY,
+
+            /** A Redis store through Spring Data Redis. */
+            REDIS,
+
+            /** No store: dead letters are not written. */
+            NONE
+        }
+    }
+}

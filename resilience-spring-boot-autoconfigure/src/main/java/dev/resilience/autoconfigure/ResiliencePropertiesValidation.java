@@ -1,0 +1,138 @@
+package dev.resilience.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+
+import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.circuitbreaker.SlidingWindowType;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.validation.Errors;
+
+/**
+ * The range checks behind {@link ResilienceProperties#validate}: one rejection per
+ * out-of-range value, on the property's path relative to {@code resilience}, with the valid
+ * range as message.
+ */
+final class ResiliencePropertiesValidation {
+
+    private static final int MAX_COUNT_WINDOW_SIZE = 1_000_000;
+
+    private static final int MAX_TIME_WINDOW_SECONDS = 3600;
+
+    private static final int MAX_HALF_OPEN_CALLS = 1_000_000;
+
+    private static final Duration MIN_BUDGET_WINDOW = Duration.ofSeconds(1);
+
+    private static final Duration MAX_BUDGET_WINDOW = Duration.ofHours(1);
+
+    private final ResilienceProperties properties;
+
+    private final Errors errors;
+
+    ResiliencePropertiesValidation(ResilienceProperties properties, Errors errors) {
+        this.properties = properties;
+        this.errors = errors;
+    }
+
+    void validate() {
+        ResilienceProperties.Retry retry = this.properties.getRetry();
+        validateRetry("retry.defaults", retry.getDefaults());
+        retry.getInstances().forEach((name, settings) -> validateRetry("retry.instances[" + name + "]", settings));
+        ResilienceProperties.CircuitBreaker breaker = this.properties.getCircuitBreaker();
+        SlidingWindowType defaultType = orElse(breaker.getDefaults().getSlidingWindowType(),
+                CircuitBreakerConfig.DEFAULT_SLIDING_WINDOW_TYPE);
+        validateCircuitBreaker("circuit-breaker.defaults", breaker.getDefaults(), defaultType);
+        breaker.getInstances()
+            .forEach((name, settings) -> validateCircuitBreaker("circuit-breaker.instances[" + name + "]", settings,
+                    orElse(settings.getSlidingWindowType(), defaultType)));
+        ResilienceProperties.Idempotency idempotency = this.properties.getIdempotency();
+        check("idempotency.ttl", idempotency.getTtl(), ResiliencePropertiesValidation::isPositive, "must be positive");
+        check("idempotency.in-progress-ttl", idempotency.getInProgressTtl(), ResiliencePropertiesValidation::isPositive,
+                "must be positive");
+        check("idempotency.max-entries", idempotency.getMaxEntries(), (entries) -> entries >= 1, "must be >= 1");
+        check("dead-letter.capacity", this.properties.getDeadLetter().getCapacity(), (capacity) -> capacity >= 1,
+                "must be >= 1");
+    }
+
+    private void validateRetry(String path, RetrySettings settings) {
+        check(path + ".max-attempts", settings.getMaxAttempts(), (attempts) -> attempts >= 1,
+                "must be >= 1 (all attempts, the first included)");
+        check(path + ".delay", settings.getDelay(), (delay) -> !delay.isNegative(), "must be >= 0");
+        check(path + ".multiplier", settings.getMultiplier(),
+                (multiplier) -> multiplier >= 1.0 && multiplier < Double.POSITIVE_INFINITY,
+                "must be a finite number >= 1.0");
+        Duration delay = settings.getDelay();
+        if (delay != null) {
+            check(path + ".max-delay", settings.getMaxDelay(), (maxDelay) -> maxDelay.compareTo(delay) >= 0,
+                    "must be >= delay (" + Setting.format(delay) + ")");
+        }
+        else {
+            check(path + ".max-delay", settings.getMaxDelay(), (maxDelay) -> !maxDelay.isNegative(), "must be >= 0");
+        }
+        checkThrowables(path + ".retry-on", settings.getRetryOn());
+        checkThrowables(path + ".abort-on", settings.getAbortOn());
+        check(path + ".attempt-timeout", settings.getAttemptTimeout(), ResiliencePropertiesValidation::isPositive,
+                "must be positive");
+        check(path + ".max-duration", settings.getMaxDuration(), ResiliencePropertiesValidation::isPositive,
+                "must be positive");
+        RetrySettings.Budget budget = settings.getBudget();
+        check(path + ".budget.ratio", budget.getRatio(), (ratio) -> ratio >= 0 && ratio <= 1000,
+                "must be between 0 and 1000");
+        check(path + ".budget.min-retries-per-second", budget.getMinRetriesPerSecond(), (floor) -> floor >= 0,
+                "must be >= 0");
+        check(path + ".budget.window", budget.getWindow(),
+                (window) -> window.compareTo(MIN_BUDGET_WINDOW) >= 0 && window.compareTo(MAX_BUDGET_WINDOW) <= 0,
+                "must be between 1s and 1h");
+    }
+
+    private void validateCircuitBreaker(String path, CircuitBreakerSettings settings, SlidingWindowType type) {
+        int maxSize = (type == SlidingWindowType.COUNT) ? MAX_COUNT_WINDOW_SIZE : MAX_TIME_WINDOW_SECONDS;
+        String unit = (type == SlidingWindowType.COUNT) ? " calls for a count window" : " seconds for a time window";
+        check(path + ".sliding-window-size", settings.getSlidingWindowSize(), (size) -> size >= 1 && size <= maxSize,
+                "must be between 1 and " + maxSize + unit);
+        check(path + ".minimum-calls", settings.getMinimumCalls(), (calls) -> calls >= 1, "must be >= 1");
+        check(path + ".failure-rate-threshold", settings.getFailureRateThreshold(),
+                ResiliencePropertiesValidation::isPercent, "must be in (0, 100]");
+        check(path + ".slow-call-duration", settings.getSlowCallDuration(), ResiliencePropertiesValidation::isPositive,
+                "must be positive");
+        check(path + ".slow-call-rate-threshold", settings.getSlowCallRateThreshold(),
+                ResiliencePropertiesValidation::isPercent, "must be in (0, 100]");
+        check(path + ".wait-in-open", settings.getWaitInOpen(), ResiliencePropertiesValidation::isPositive,
+                "must be positive");
+        check(path + ".half-open-calls", settings.getHalfOpenCalls(),
+                (calls) -> calls >= 1 && calls <= MAX_HALF_OPEN_CALLS, "must be between 1 and " + MAX_HALF_OPEN_CALLS);
+        checkThrowables(path + ".record-on", settings.getRecordOn());
+        checkThrowables(path + ".ignore-on", settings.getIgnoreOn());
+    }
+
+    private void checkThrowables(String path, @Nullable List<Class<? extends Throwable>> types) {
+        if (types == null) {
+            return;
+        }
+        for (int i = 0; i < types.size(); i++) {
+            Class<?> type = types.get(i);
+            check(path + "[" + i + "]", type, Throwable.class::isAssignableFrom,
+                    "must be a subclass of java.lang.Throwable");
+        }
+    }
+
+    private <T> void check(String path, @Nullable T value, Predicate<T> valid, String rule) {
+        if (value != null && !valid.test(value)) {
+            this.errors.rejectValue(path, "outOfRange", rule);
+        }
+    }
+
+    private static boolean isPositive(Duration duration) {
+        return !duration.isNegative() && !duration.isZero();
+    }
+
+    private static boolean isPercent(Float value) {
+        return value > 0 && value <= 100;
+    }
+
+    private static <T> T orElse(@Nullable T value, T fallback) {
+        return (value != null) ? value : fallback;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.resilience.autoconfigure;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ResiliencePropertiesValidationTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withUserConfiguration(PropertiesConfiguration.class);
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            retry.defaults.max-attempts                           | 0       | must be >= 1 (all attempts, the first included)
+            retry.defaults.delay                                  | -1s     | must be >= 0
+            retry.defaults.multiplier                             | 0.5     | must be a finite number >= 1.0
+            retry.defaults.attempt-timeout                        | 0s      | must be positive
+            retry.defaults.max-duration                           | -5s     | must be positive
+            retry.defaults.budget.ratio                           | 1001    | must be between 0 and 1000
+            retry.defaults.budget.ratio                           | -0.1    | must be between 0 and 1000
+            retry.defaults.budget.min-retries-per-second          | -1      | must be >= 0
+            retry.defaults.budget.window                          | 500ms   | must be between 1s and 1h
+            retry.defaults.budget.window                          | 2h      | must be between 1s and 1h
+            retry.instances[payment].max-attempts                 | -3      | must be >= 1 (all attempts, the first included)
+            retry.instances[payment].multiplier                   | 0.9     | must be a finite number >= 1.0
+            circuit-breaker.defaults.sliding-window-size          | 0       | must be between 1 and 1000000 calls for a count window
+            circuit-breaker.defaults.sliding-window-size          | 1000001 | must be between 1 and 1000000 calls for a count window
+            circuit-breaker.defaults.minimum-calls                | 0       | must be >= 1
+            circuit-breaker.defaults.failure-rate-threshold       | 0       | must be in (0, 100]
+            circuit-breaker.defaults.failure-rate-threshold       | 100.5   | must be in (0, 100]
+            circuit-breaker.defaults.slow-call-rate-threshold     | -1      | must be in (0, 100]
+            circuit-breaker.defaults.slow-call-duration           | 0ms     | must be positive
+            circuit-breaker.defaults.wait-in-open                 | -1s     | must be positive
+            circuit-breaker.defaults.half-open-calls              | 0       | must be between 1 and 1000000
+            circuit-breaker.instances[payment-gateway].half-open-calls | 0  | must be between 1 and 1000000
+            idempotency.ttl                                       | 0s      | must be positive
+            idempotency.in-progress-ttl                           | -1s     | must be positive
+            idempotency.max-entries                               | 0       | must be >= 1
+            dead-letter.capacity                                  | 0       | must be >= 1
+            """)
+    void outOfRangeValueFailsTheStartNamingThePropertyAndTheValidRange(String property, String value, String reason) {
+        this.contextRunner.withPropertyValues("resilience." + property + "=" + value)
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience." + property)
+                .contains("Reason: " + reason));
+    }
+
+    @Test
+    void maxDelayBelowTheDelayOfTheSameGroupFailsTheStart() {
+        this.contextRunner
+            .withPropertyValues("resilience.retry.instances.payment.delay=2s",
+                    "resilience.retry.instances.payment.max-delay=1s")
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience.retry.instances[payment].max-delay")
+                .contains("Reason: must be >= delay (2s)"));
+    }
+
+    @Test
+    void outOfRangeValueOfAnInstanceNamedAfterItsMethodNamesTheInstance() {
+        this.contextRunner.withPropertyValues("resilience.retry.instances[PaymentService#pay].max-attempts=0")
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience.retry.instances[PaymentService#pay].max-attempts")
+                .contains("Reason: must be >= 1"));
+    }
+
+    @Test
+    void timeWindowLongerThanAnHourFailsTheStartEvenWhenTheInstanceInheritsTheType() {
+        this.contextRunner
+            .withPropertyValues("resilience.circuit-breaker.defaults.sliding-window-type=time",
+                    "resilience.circuit-breaker.instances.prices.sliding-window-size=3601")
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience.circuit-breaker.instances[prices].sliding-window-size")
+                .contains("Reason: must be between 1 and 3600 seconds for a time window"));
+    }
+
+    @Test
+    void exceptionListEntryThatIsNotAThrowableFailsTheStartNamingTheEntry() {
+        this.contextRunner.withPropertyValues("resilience.circuit-breaker.defaults.ignore-on=java.lang.String")
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience.circuit-breaker.defaults.ignore-on[0]")
+                .contains("Reason: must be a subclass of java.lang.Throwable"));
+    }
+
+    @Test
+    void everyOutOfRangeValueIsReportedAtOnce() {
+        this.contextRunner
+            .withPropertyValues("resilience.retry.defaults.max-attempts=0", "resilience.dead-letter.capacity=0")
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience.retry.defaults.max-attempts")
+                .contains("Property: resilience.dead-letter.capacity"));
+    }
+
+    @Test
+    void valuesAtTheEdgesOfTheirRangesAreAccepted() {
+        this.contextRunner
+            .withPropertyValues("resilience.retry.defaults.max-attempts=1", "resilience.retry.defaults.multiplier=1.0",
+                    "resilience.retry.defaults.delay=0ms", "resilience.retry.defaults.max-delay=0ms",
+                    "resilience.retry.defaults.budget.ratio=0", "resilience.retry.defaults.budget.window=1h",
+                    "resilience.circuit-breaker.defaults.failure-rate-threshold=100",
+                    "resilience.circuit-breaker.defaults.sliding-window-size=1000000")
+            .run((context) -> assertThat(context).hasNotFailed());
+    }
+}
