@@ -31,12 +31,12 @@ final class ResilientMethod {
 
     private final ReturnKind returnKind;
 
-    private final @Nullable IdempotencyKeys idempotencyKeys;
+    private final @Nullable IdempotencyKeyExpressions idempotencyKeys;
 
     private final CallObserver observer;
 
     ResilientMethod(String description, ResiliencePipeline pipeline, ReturnKind returnKind,
-            @Nullable IdempotencyKeys idempotencyKeys, CallObserver observer) {
+            @Nullable IdempotencyKeyExpressions idempotencyKeys, CallObserver observer) {
         this.description = description;
         this.pipeline = pipeline;
         this.returnKind = returnKind;
