@@ -43,7 +43,7 @@ final class FallbackMethods {
         List<Method> named = Arrays.stream(ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS))
             .filter((candidate) -> candidate.getName().equals(name))
             .toList();
-        String expected = describe(guarded);
+        String expected = describe(guarded.getReturnType(), name, guarded.getParameterTypes());
         if (named.isEmpty()) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", name,
                     "no method named '" + name + "' exists on " + targetClass.getName(),
@@ -99,7 +99,11 @@ final class FallbackMethods {
     }
 
     private static String describe(Method method) {
-        return method.getReturnType().getSimpleName() + " " + method.getName() + "("
-                + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", ")) + ")";
+        return describe(method.getReturnType(), method.getName(), method.getParameterTypes());
+    }
+
+    private static String describe(Class<?> returnType, String name, Class<?>[] parameterTypes) {
+        return returnType.getSimpleName() + " " + name + "("
+                + Arrays.stream(parameterTypes).map(Class::getSimpleName).collect(Collectors.joining(", ")) + ")";
     }
 }
