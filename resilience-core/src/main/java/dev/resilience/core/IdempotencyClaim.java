@@ -5,6 +5,7 @@ import java.time.Instant;
 
 import dev.resilience.annotation.OnInProgress;
 import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.EncodedResult;
 import dev.resilience.core.idempotency.IdempotencyInProgressException;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
@@ -80,7 +81,8 @@ final class IdempotencyClaim {
         }
         if (claim instanceof ClaimResult.Completed completed) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.REPLAYED);
-            execution.replay(completed.value());
+            Object value = completed.value();
+            execution.replay((value instanceof EncodedResult encoded) ? encoded.decode(this.policy.resultType()) : value);
             return SETTLED;
         }
         if (claim instanceof ClaimResult.InProgress inProgress) {

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.OnInProgress;
 import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.EncodedResult;
 import dev.resilience.core.idempotency.IdempotencyInProgressException;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
@@ -197,7 +198,28 @@ class IdempotentPipelineTest {
         assertThat(result.replayed()).isFalse();
     }
 
-    private static final class UnreachableStore implements IdempotencyStore {
+    @Test
+    void encodedResultIsDecodedIntoThePolicysResultType() {
+        List<java.lang.reflect.Type> decodedAs = new ArrayList<>();
+        IdempotencyStore encoding = new UnreachableStore() {
+            @Override
+            public ClaimResult claim(String key, String fingerprint, Duration lease) {
+                return new ClaimResult.Completed((EncodedResult) (type) -> {
+                    decodedAs.add(type);
+                    return "decoded";
+                });
+            }
+        };
+        ResiliencePipeline pipeline = pipeline(IdempotencyPolicy.of("pay", encoding).withResultType(String.class));
+
+        ExecutionResult<String> result = pipeline.execute(CallContext.idempotent("key-1", "fp"), () -> "ran");
+
+        assertThat(result.value()).isEqualTo("decoded");
+        assertThat(result.replayed()).isTrue();
+        assertThat(decodedAs).containsExactly(String.class);
+    }
+
+    private static class UnreachableStore implements IdempotencyStore {
 
         @Override
         public ClaimResult claim(String key, String fingerprint, Duration lease) {

@@ -1,6 +1,7 @@
 package dev.resilience.aop;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
@@ -12,6 +13,8 @@ import dev.resilience.core.fallback.FallbackHandler;
 import dev.resilience.registry.CallStatistics;
 import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.ResolvableType;
 
 /**
  * Compiles an annotated method into its {@link ResilientMethod}: names its instances
@@ -78,10 +81,17 @@ final class ResilientMethodCompiler {
         IdempotencyKeyExpressions keys = null;
         if (idempotencyName != null) {
             keys = IdempotencyKeyExpressions.compile(method, idempotent, this.policies.argumentRenderer(), subject);
-            pipeline.idempotency(this.policies.idempotency(idempotencyName, idempotent));
+            pipeline.idempotency(this.policies.idempotency(idempotencyName, idempotent)
+                .withResultType(valueType(method, targetClass, returnKind)));
             statistics.registerIdempotency(idempotencyName);
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.observer);
+    }
+
+    private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
+        ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
+        ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
+        return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
     }
 
     private static String name(String value, String name, String defaultName, String annotation, String subject) {

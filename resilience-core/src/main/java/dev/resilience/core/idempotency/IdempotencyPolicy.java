@@ -1,5 +1,6 @@
 package dev.resilience.core.idempotency;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 
 import dev.resilience.annotation.OnInProgress;
@@ -12,9 +13,11 @@ import dev.resilience.annotation.OnInProgress;
  * @param ttl how long a completed result is replayed
  * @param inProgressTtl the lease of a running call; after it another caller may take over
  * @param onInProgress what a call does while another call with its key runs
+ * @param resultType the type of the call's value, into which an {@link EncodedResult} is
+ * decoded when replayed
  */
 public record IdempotencyPolicy(String name, IdempotencyStore store, Duration ttl, Duration inProgressTtl,
-        OnInProgress onInProgress) {
+        OnInProgress onInProgress, Type resultType) {
 
     /** The default time a completed result is replayed. */
     public static final Duration DEFAULT_TTL = Duration.ofHours(24);
@@ -28,6 +31,28 @@ public record IdempotencyPolicy(String name, IdempotencyStore store, Duration tt
     public IdempotencyPolicy {
         requirePositive(ttl, "ttl");
         requirePositive(inProgressTtl, "in-progress-ttl");
+    }
+
+    /**
+     * Creates a policy whose replayed values are decoded as plain objects.
+     * @param name the namespace of the keys in the store, and the name in metrics
+     * @param store where claims and results are kept
+     * @param ttl how long a completed result is replayed
+     * @param inProgressTtl the lease of a running call
+     * @param onInProgress what a call does while another call with its key runs
+     */
+    public IdempotencyPolicy(String name, IdempotencyStore store, Duration ttl, Duration inProgressTtl,
+            OnInProgress onInProgress) {
+        this(name, store, ttl, inProgressTtl, onInProgress, Object.class);
+    }
+
+    /**
+     * Returns a copy of this policy whose replayed values are decoded into a type.
+     * @param type the type of the call's value
+     * @return the new policy
+     */
+    public IdempotencyPolicy withResultType(Type type) {
+        return new IdempotencyPolicy(this.name, this.store, this.ttl, this.inProgressTtl, this.onInProgress, type);
     }
 
     /**
