@@ -16,6 +16,7 @@ import dev.resilience.core.fallback.FallbackHandler;
 import dev.resilience.core.idempotency.IdempotencyException;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.retry.RetryAfter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryEvent;
 import dev.resilience.core.retry.RetryPolicy;
@@ -218,6 +219,9 @@ abstract class Execution<T> {
             return STOP;
         }
         long delay = retry.nextDelayNanos(this.attempts, this.previousDelayNanos);
+        if (failure instanceof RetryAfter hint) {
+            delay = Math.max(delay, hint.retryAfter().toNanos());
+        }
         Duration maxDuration = retry.maxDuration();
         if (maxDuration != null && this.time.nanoTime() + delay >= this.deadlineNanos) {
             stop(ExecutionStatus.TIMEOUT, new DeadlineExceededException(this.pipeline.name(), maxDuration, failure));

@@ -15,6 +15,7 @@ import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.fallback.FallbackHandler;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
+import dev.resilience.core.retry.RetryAfter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryEvent;
 import dev.resilience.core.retry.RetryPolicy;
@@ -302,6 +303,24 @@ class SyncPipelineTest {
     }
 
     @Test
+    void failureAskingForALongerWaitIsRetriedNoSoonerThanItAsked() {
+        ExecutionResult<String> result = pipeline().retry(retry().build()).build()
+            .execute(FlakyAction.failing(new ThrottledException(Duration.ofSeconds(3))));
+
+        assertThat(result.status()).isEqualTo(ExecutionStatus.SUCCESS);
+        assertThat(this.clock.sleeps()).containsExactly(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void failureAskingForAWaitBeyondTheDeadlineEndsTheCallAsTimeout() {
+        ExecutionResult<String> result = pipeline().retry(retry().maxDuration(Duration.ofSeconds(2)).build()).build()
+            .execute(FlakyAction.failing(new ThrottledException(Duration.ofSeconds(3))));
+
+        assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
+        assertThat(this.clock.sleeps()).isEmpty();
+    }
+
+    @Test
     void errorsThrownByTheActionPropagateAsThrown() {
         ResiliencePipeline pipeline = pipeline().retry(retry().build()).build();
         AtomicInteger calls = new AtomicInteger();
@@ -311,5 +330,20 @@ class SyncPipelineTest {
             throw new AssertionError("bug");
         }));
         assertThat(calls).hasValue(1);
+    }
+
+    private static final class ThrottledException extends Exception implements RetryAfter {
+
+        private final Duration retryAfter;
+
+        ThrottledException(Duration retryAfter) {
+            super("429 Too Many Requests");
+            this.retryAfter = retryAfter;
+        }
+
+        @Override
+        public Duration retryAfter() {
+            return this.retryAfter;
+        }
     }
 }
