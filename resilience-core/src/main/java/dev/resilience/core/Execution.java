@@ -437,7 +437,9 @@ abstract class Execution<T> {
     }
 
     final void notifyListeners(java.util.function.Consumer<ExecutionListener> event) {
-        notifySafely(this.pipeline.listener(), event);
+        for (ExecutionListener listener : this.pipeline.listeners()) {
+            notifySafely(listener, event);
+        }
         notifySafely(this.context.listener(), event);
     }
 

@@ -1,5 +1,7 @@
 package dev.resilience.core;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -49,7 +51,7 @@ public final class ResiliencePipeline {
 
     private final @Nullable DeadLetterStore deadLetters;
 
-    private final ExecutionListener listener;
+    private final List<ExecutionListener> listeners;
 
     private final Function<@Nullable Object, String> argumentRenderer;
 
@@ -61,7 +63,7 @@ public final class ResiliencePipeline {
         this.retry = builder.retry;
         this.circuitBreaker = builder.circuitBreaker;
         this.deadLetters = builder.deadLetters;
-        this.listener = builder.listener;
+        this.listeners = List.copyOf(builder.listeners);
         this.argumentRenderer = builder.argumentRenderer;
     }
 
@@ -202,8 +204,8 @@ public final class ResiliencePipeline {
         return this.deadLetters;
     }
 
-    ExecutionListener listener() {
-        return this.listener;
+    List<ExecutionListener> listeners() {
+        return this.listeners;
     }
 
     String renderArgument(@Nullable Object argument) {
@@ -234,7 +236,7 @@ public final class ResiliencePipeline {
 
         private @Nullable DeadLetterStore deadLetters;
 
-        private ExecutionListener listener = ExecutionListener.NONE;
+        private final List<ExecutionListener> listeners = new ArrayList<>();
 
         private Function<@Nullable Object, String> argumentRenderer = String::valueOf;
 
@@ -306,12 +308,13 @@ public final class ResiliencePipeline {
         }
 
         /**
-         * Sets the listener told of every call's retries, fallbacks and outcome.
+         * Adds a listener told of every call's retries, fallbacks and outcome; listeners are
+         * told in the order they were added.
          * @param listener the listener
          * @return this builder
          */
         public Builder listener(ExecutionListener listener) {
-            this.listener = listener;
+            this.listeners.add(listener);
             return this;
         }
 

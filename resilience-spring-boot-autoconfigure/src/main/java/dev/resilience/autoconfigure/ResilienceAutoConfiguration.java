@@ -4,6 +4,7 @@ import dev.resilience.aop.CallObserver;
 import dev.resilience.aop.ResilienceAdvisor;
 import dev.resilience.aop.ResilienceInterceptor;
 import dev.resilience.aop.ResilientMethods;
+import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
@@ -68,9 +69,10 @@ public final class ResilienceAutoConfiguration {
     @ConditionalOnMissingBean
     ResiliencePolicies resiliencePolicies(ResilienceProperties properties, ResilienceRegistry registry,
             TimeSource timeSource, ObjectProvider<IdempotencyStore> idempotencyStore,
-            ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ArgumentRenderer> argumentRenderer) {
+            ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ExecutionListener> listeners,
+            ObjectProvider<ArgumentRenderer> argumentRenderer) {
         return new ResiliencePolicies(properties, registry, timeSource,
-                new ResiliencePolicies.Stores(idempotencyStore, deadLetterStore),
+                new ResiliencePolicies.Stores(idempotencyStore, deadLetterStore, listeners),
                 argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING));
     }
 

@@ -7,6 +7,7 @@ import dev.resilience.autoconfigure.CircuitBreakerConfigResolver;
 import dev.resilience.autoconfigure.IdempotencyPolicyResolver;
 import dev.resilience.autoconfigure.ResilienceProperties;
 import dev.resilience.autoconfigure.RetryPolicyResolver;
+import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
@@ -42,6 +43,8 @@ public final class ResiliencePolicies {
 
     private final ArgumentRenderer argumentRenderer;
 
+    private final ObjectProvider<ExecutionListener> listeners;
+
     private final ResilienceProperties properties;
 
     /**
@@ -49,7 +52,7 @@ public final class ResiliencePolicies {
      * @param properties the {@code resilience.*} configuration
      * @param registry where instances are registered
      * @param timeSource the clock of every policy
-     * @param stores the idempotency and dead-letter stores, looked up when first needed
+     * @param stores the stores and listeners, looked up when first needed
      * @param argumentRenderer how arguments are written into dead letters and fingerprints
      */
     public ResiliencePolicies(ResilienceProperties properties, ResilienceRegistry registry, TimeSource timeSource,
@@ -62,6 +65,7 @@ public final class ResiliencePolicies {
         this.idempotencyResolver = new IdempotencyPolicyResolver(properties);
         this.idempotencyStore = stores.idempotency();
         this.deadLetterStore = stores.deadLetters();
+        this.listeners = stores.listeners();
         this.argumentRenderer = argumentRenderer;
     }
 
@@ -133,6 +137,7 @@ public final class ResiliencePolicies {
             .timeSource(this.timeSource)
             .listener(this.registry.statistics(name))
             .argumentRenderer(this.argumentRenderer::render);
+        this.listeners.orderedStream().forEach(builder::listener);
         DeadLetterStore deadLetters = this.deadLetterStore.getIfAvailable();
         if (deadLetters != null) {
             builder.deadLetters(deadLetters);
@@ -141,11 +146,14 @@ public final class ResiliencePolicies {
     }
 
     /**
-     * The stores of an application, looked up when first needed.
+     * The collaborators of every pipeline, looked up when first needed.
      *
      * @param idempotency the idempotency store
      * @param deadLetters the dead-letter store; absent when dead letters are off
+     * @param listeners the application's execution listeners, told of every call after its
+     * statistics
      */
-    public record Stores(ObjectProvider<IdempotencyStore> idempotency, ObjectProvider<DeadLetterStore> deadLetters) {
+    public record Stores(ObjectProvider<IdempotencyStore> idempotency, ObjectProvider<DeadLetterStore> deadLetters,
+            ObjectProvider<ExecutionListener> listeners) {
     }
 }
