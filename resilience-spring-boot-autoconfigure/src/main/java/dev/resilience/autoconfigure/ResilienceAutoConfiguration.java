@@ -72,7 +72,7 @@ public final class ResilienceAutoConfiguration {
             ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ExecutionListener> listeners,
             ObjectProvider<ArgumentRenderer> argumentRenderer) {
         return new ResiliencePolicies(properties, registry, timeSource,
-                new ResiliencePolicies.Stores(idempotencyStore, deadLetterStore, listeners),
+                new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners),
                 argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING));
     }
 

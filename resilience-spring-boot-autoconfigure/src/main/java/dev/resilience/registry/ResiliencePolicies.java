@@ -52,20 +52,20 @@ public final class ResiliencePolicies {
      * @param properties the {@code resilience.*} configuration
      * @param registry where instances are registered
      * @param timeSource the clock of every policy
-     * @param stores the stores and listeners, looked up when first needed
+     * @param collaborators the stores and listeners, looked up when first needed
      * @param argumentRenderer how arguments are written into dead letters and fingerprints
      */
     public ResiliencePolicies(ResilienceProperties properties, ResilienceRegistry registry, TimeSource timeSource,
-            Stores stores, ArgumentRenderer argumentRenderer) {
+            Collaborators collaborators, ArgumentRenderer argumentRenderer) {
         this.properties = properties;
         this.registry = registry;
         this.timeSource = timeSource;
         this.retryResolver = new RetryPolicyResolver(properties, timeSource);
         this.circuitBreakerResolver = new CircuitBreakerConfigResolver(properties);
         this.idempotencyResolver = new IdempotencyPolicyResolver(properties);
-        this.idempotencyStore = stores.idempotency();
-        this.deadLetterStore = stores.deadLetters();
-        this.listeners = stores.listeners();
+        this.idempotencyStore = collaborators.idempotency();
+        this.deadLetterStore = collaborators.deadLetters();
+        this.listeners = collaborators.listeners();
         this.argumentRenderer = argumentRenderer;
     }
 
@@ -153,7 +153,7 @@ public final class ResiliencePolicies {
      * @param listeners the application's execution listeners, told of every call after its
      * statistics
      */
-    public record Stores(ObjectProvider<IdempotencyStore> idempotency, ObjectProvider<DeadLetterStore> deadLetters,
+    public record Collaborators(ObjectProvider<IdempotencyStore> idempotency, ObjectProvider<DeadLetterStore> deadLetters,
             ObjectProvider<ExecutionListener> listeners) {
     }
 }
