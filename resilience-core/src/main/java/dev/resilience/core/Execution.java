@@ -1,7 +1,6 @@
 package dev.resilience.core;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,10 +9,7 @@ import java.util.Map;
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetter;
-import dev.resilience.core.deadletter.DeadLetterIds;
-import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.fallback.FallbackHandler;
-import dev.resilience.core.idempotency.IdempotencyException;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.retry.RetryAfter;
@@ -349,66 +345,28 @@ abstract class Execution<T> {
     private void attachSuppressed(Throwable finalError) {
         if (this.failures != null) {
             for (AttemptFailure failure : this.failures) {
-                addSuppressed(finalError, failure.error());
+                Suppressed.add(finalError, failure.error());
             }
         }
         if (this.fallbackErrors != null) {
             for (Throwable fallbackError : this.fallbackErrors) {
-                addSuppressed(finalError, fallbackError);
+                Suppressed.add(finalError, fallbackError);
             }
         }
-    }
-
-    private static void addSuppressed(Throwable target, Throwable suppressed) {
-        if (suppressed == target || suppressed == target.getCause()) {
-            return;
-        }
-        for (Throwable existing : target.getSuppressed()) {
-            if (existing == suppressed) {
-                return;
-            }
-        }
-        target.addSuppressed(suppressed);
     }
 
     private @Nullable String writeDeadLetter(@Nullable Throwable finalError) {
-        DeadLetterStore store = this.pipeline.deadLetters();
-        if (store == null || finalError == null || !this.retryStageEnded || this.pipeline.retry() == null
-                || !isWorkUndone(finalError)) {
+        if (finalError == null || !this.retryStageEnded || this.pipeline.retry() == null
+                || !DeadLetters.isWorkUndone(this.status, finalError)) {
             return null;
         }
-        try {
-            Instant now = this.time.now();
-            long nowNanos = this.time.nanoTime();
-            long first = (this.attempts > 0) ? this.firstAttemptNanos : nowNanos;
-            long last = (this.attempts > 0) ? this.lastAttemptNanos : nowNanos;
-            DeadLetter deadLetter = new DeadLetter(DeadLetterIds.next(now), this.pipeline.name(), this.context.method(),
-                    renderArguments(), finalError.getClass().getName(), finalError.getMessage(), this.attempts,
-                    now.minusNanos(nowNanos - first), now.minusNanos(nowNanos - last), this.status);
-            store.write(deadLetter);
-            notifyListeners((listener) -> listener.onDeadLetter(deadLetter));
-            return deadLetter.id();
-        }
-        catch (RuntimeException ex) {
-            logger.log(System.Logger.Level.ERROR, "Failed to write a dead letter for '" + this.pipeline.name() + "'", ex);
+        DeadLetter deadLetter = DeadLetters.write(this.pipeline, this.context, this.status, finalError, this.attempts,
+                this.firstAttemptNanos, this.lastAttemptNanos);
+        if (deadLetter == null) {
             return null;
         }
-    }
-
-    private boolean isWorkUndone(Throwable finalError) {
-        return switch (this.status) {
-            case ERROR, TIMEOUT -> !(finalError instanceof IdempotencyException);
-            case REJECTED -> finalError instanceof CallNotPermittedException;
-            default -> false;
-        };
-    }
-
-    private List<String> renderArguments() {
-        List<String> rendered = new ArrayList<>(this.context.arguments().size());
-        for (Object argument : this.context.arguments()) {
-            rendered.add(this.pipeline.renderArgument(argument));
-        }
-        return rendered;
+        notifyListeners((listener) -> listener.onDeadLetter(deadLetter));
+        return deadLetter.id();
     }
 
     private Map<String, Object> metadata(@Nullable String deadLetterId) {

@@ -1,0 +1,70 @@
+package dev.resilience.core;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.deadletter.DeadLetterIds;
+import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.idempotency.IdempotencyException;
+import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decides whether a call's work was left undone and writes its dead letter. Writing never
+ * throws: a store failure is logged and the call's outcome stands.
+ */
+final class DeadLetters {
+
+    private static final System.Logger logger = System.getLogger(DeadLetters.class.getName());
+
+    private DeadLetters() {
+    }
+
+    /**
+     * A call's work is undone when it ended in ERROR or TIMEOUT for a reason other than its
+     * idempotency key, or was REJECTED by an open breaker. A business FAILURE and a rejection
+     * because the key is in progress are final answers, not undone work.
+     */
+    static boolean isWorkUndone(ExecutionStatus status, Throwable error) {
+        return switch (status) {
+            case ERROR, TIMEOUT -> !(error instanceof IdempotencyException);
+            case REJECTED -> error instanceof CallNotPermittedException;
+            default -> false;
+        };
+    }
+
+    static @Nullable DeadLetter write(ResiliencePipeline pipeline, CallContext context, ExecutionStatus status,
+            Throwable error, int attempts, long firstAttemptNanos, long lastAttemptNanos) {
+        DeadLetterStore store = pipeline.deadLetters();
+        if (store == null) {
+            return null;
+        }
+        try {
+            TimeSource time = pipeline.timeSource();
+            Instant now = time.now();
+            long nowNanos = time.nanoTime();
+            long first = (attempts > 0) ? firstAttemptNanos : nowNanos;
+            long last = (attempts > 0) ? lastAttemptNanos : nowNanos;
+            DeadLetter deadLetter = new DeadLetter(DeadLetterIds.next(now), pipeline.name(), context.method(),
+                    render(pipeline, context), error.getClass().getName(), error.getMessage(), attempts,
+                    now.minusNanos(nowNanos - first), now.minusNanos(nowNanos - last), status);
+            store.write(deadLetter);
+            return deadLetter;
+        }
+        catch (RuntimeException ex) {
+            logger.log(System.Logger.Level.ERROR, "Failed to write a dead letter for '" + pipeline.name() + "'", ex);
+            return null;
+        }
+    }
+
+    private static List<String> render(ResiliencePipeline pipeline, CallContext context) {
+        List<String> rendered = new ArrayList<>(context.arguments().size());
+        for (Object argument : context.arguments()) {
+            rendered.add(pipeline.renderArgument(argument));
+        }
+        return rendered;
+    }
+}
