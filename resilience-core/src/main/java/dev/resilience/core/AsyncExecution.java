@@ -26,7 +26,7 @@ final class AsyncExecution<T> extends Execution<T> {
 
     AsyncExecution(ResiliencePipeline pipeline, CallContext context,
             Supplier<? extends CompletionStage<? extends T>> action) {
-        super(pipeline, context);
+        super(pipeline, context, pipeline.timeSource().nanoTime());
         this.action = action;
     }
 

@@ -76,11 +76,11 @@ abstract class Execution<T> {
 
     private boolean replayed;
 
-    Execution(ResiliencePipeline pipeline, CallContext context) {
+    Execution(ResiliencePipeline pipeline, CallContext context, long startNanos) {
         this.pipeline = pipeline;
         this.context = context;
         this.time = pipeline.timeSource();
-        this.startNanos = this.time.nanoTime();
+        this.startNanos = startNanos;
         IdempotencyPolicy policy = pipeline.idempotency();
         this.idempotency = (policy != null) ? new IdempotencyClaim(policy, this.time) : null;
     }
@@ -149,7 +149,15 @@ abstract class Execution<T> {
      * @return the attempt's start, in {@link TimeSource#nanoTime()} terms
      */
     final long beginAttempt() {
-        long now = this.time.nanoTime();
+        return attemptBegan(this.time.nanoTime());
+    }
+
+    /**
+     * Marks the start of an attempt that began at a known time.
+     * @param now the attempt's start
+     * @return the attempt's start
+     */
+    final long attemptBegan(long now) {
         if (++this.attempts == 1) {
             this.firstAttemptNanos = now;
         }

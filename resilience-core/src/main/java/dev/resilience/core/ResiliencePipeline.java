@@ -9,10 +9,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -55,6 +57,8 @@ public final class ResiliencePipeline {
 
     private final Function<@Nullable Object, String> argumentRenderer;
 
+    private final boolean directFirstAttempt;
+
     private ResiliencePipeline(Builder builder) {
         this.name = builder.name;
         this.timeSource = builder.timeSource;
@@ -65,6 +69,8 @@ public final class ResiliencePipeline {
         this.deadLetters = builder.deadLetters;
         this.listeners = List.copyOf(builder.listeners);
         this.argumentRenderer = builder.argumentRenderer;
+        this.directFirstAttempt = this.idempotency == null && this.listeners.isEmpty()
+                && (this.retry == null || (this.retry.attemptTimeout() == null && this.retry.maxDuration() == null));
     }
 
     /**
@@ -95,7 +101,7 @@ public final class ResiliencePipeline {
      * @return the complete account of the call
      */
     public <T> ExecutionResult<T> execute(CallContext context, Callable<? extends T> action) {
-        return new SyncExecution<T>(this, context, action).run();
+        return new SyncExecution<T>(this, context, action, this.timeSource.nanoTime()).run();
     }
 
     /**
@@ -118,7 +124,57 @@ public final class ResiliencePipeline {
      * @throws Exception the final error, with the earlier attempts' errors suppressed
      */
     public <T> @Nullable T call(CallContext context, Callable<? extends T> action) throws Exception {
-        return this.<T>execute(context, action).getOrThrow();
+        if (!this.directFirstAttempt || context.listener() != ExecutionListener.NONE) {
+            return this.<T>execute(context, action).getOrThrow();
+        }
+        return firstAttemptDirectly(context, action);
+    }
+
+    /**
+     * Runs the first attempt of a call without building its account, which a successful call
+     * never needs; a failed or refused first attempt hands the call over to a
+     * {@link SyncExecution}, which retries and falls back as usual.
+     */
+    private <T> @Nullable T firstAttemptDirectly(CallContext context, Callable<? extends T> action) throws Exception {
+        long start = this.timeSource.nanoTime();
+        RetryBudget budget = (this.retry != null) ? this.retry.budget() : null;
+        if (budget != null) {
+            budget.recordCall();
+        }
+        CircuitBreaker breaker = this.circuitBreaker;
+        if (breaker != null) {
+            try {
+                breaker.acquirePermission();
+            }
+            catch (CallNotPermittedException ex) {
+                return new SyncExecution<T>(this, context, action, start).resumeRejected(ex).getOrThrow();
+            }
+        }
+        T value;
+        try {
+            value = action.call();
+        }
+        catch (Exception ex) {
+            if (breaker != null) {
+                breaker.onError(this.timeSource.nanoTime() - start, ex);
+            }
+            return new SyncExecution<T>(this, context, action, start).resumeAfter(start, ex).getOrThrow();
+        }
+        catch (Error ex) {
+            if (breaker != null) {
+                breaker.onError(this.timeSource.nanoTime() - start, ex);
+            }
+            throw ex;
+        }
+        if (breaker != null) {
+            breaker.onSuccess(this.timeSource.nanoTime() - start);
+        }
+        if (this.retry != null && this.retry.shouldRetryResult(value)) {
+            return new SyncExecution<T>(this, context, action, start)
+                .resumeAfter(start, new RejectedResultException(this.name, value))
+                .getOrThrow();
+        }
+        return value;
     }
 
     /**

@@ -17,8 +17,8 @@ final class SyncExecution<T> extends Execution<T> {
 
     private final Callable<? extends T> action;
 
-    SyncExecution(ResiliencePipeline pipeline, CallContext context, Callable<? extends T> action) {
-        super(pipeline, context);
+    SyncExecution(ResiliencePipeline pipeline, CallContext context, Callable<? extends T> action, long startNanos) {
+        super(pipeline, context, startNanos);
         this.action = action;
     }
 
@@ -50,11 +50,39 @@ final class SyncExecution<T> extends Execution<T> {
         return next == CLAIMED;
     }
 
+    /**
+     * Continues a call whose first attempt, made without this object, failed.
+     * @param attemptStart when that attempt started
+     * @param failure what it threw, already recorded by the breaker
+     * @return the complete account of the call
+     */
+    ExecutionResult<T> resumeAfter(long attemptStart, Throwable failure) {
+        attemptBegan(attemptStart);
+        retryLoop(afterFailure(failure, attemptStart));
+        fallbackStage();
+        return finish();
+    }
+
+    /**
+     * Continues a call whose first attempt the breaker refused.
+     * @param rejection the breaker's refusal
+     * @return the complete account of the call
+     */
+    ExecutionResult<T> resumeRejected(RuntimeException rejection) {
+        stop(ExecutionStatus.REJECTED, rejection);
+        retryStageEnded();
+        fallbackStage();
+        return finish();
+    }
+
     private void retryStage() {
         startRetryStage();
-        long delay;
-        do {
-            delay = attempt();
+        retryLoop(attempt());
+    }
+
+    private void retryLoop(long firstDelay) {
+        long delay = firstDelay;
+        while (delay >= 0) {
             if (delay > 0) {
                 try {
                     this.time.sleep(Duration.ofNanos(delay));
@@ -64,8 +92,8 @@ final class SyncExecution<T> extends Execution<T> {
                     break;
                 }
             }
+            delay = attempt();
         }
-        while (delay >= 0);
         retryStageEnded();
     }
 

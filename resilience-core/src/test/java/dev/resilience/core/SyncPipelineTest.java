@@ -321,6 +321,49 @@ class SyncPipelineTest {
     }
 
     @Test
+    void callRetriesAFailedFirstAttemptExactlyAsExecuteDoes() throws Exception {
+        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder().minimumCalls(100).build(), this.clock);
+        RetryBudget budget = new RetryBudget(1.0, 0, Duration.ofSeconds(10), this.clock);
+        ResiliencePipeline pipeline = pipeline().retry(retry().budget(budget).build()).circuitBreaker(breaker).build();
+
+        String value = pipeline.call(FlakyAction.failing(new IOException("1")));
+
+        assertThat(value).isEqualTo("ok-2");
+        assertThat(this.clock.sleeps()).containsExactly(Duration.ofMillis(100));
+        assertThat(breaker.metrics().bufferedCalls()).isEqualTo(2);
+        assertThat(breaker.metrics().failedCalls()).isEqualTo(1);
+        assertThat(budget.callsInWindow()).isEqualTo(1);
+        assertThat(budget.retriesInWindow()).isEqualTo(1);
+    }
+
+    @Test
+    void callRefusedByTheBreakerFallsBackOrThrowsTheRefusal() throws Exception {
+        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.ofDefaults(), this.clock);
+        breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
+        ResiliencePipeline.Builder guarded = pipeline().retry(retry().build()).circuitBreaker(breaker);
+
+        String fallenBack = guarded.fallbacks(FallbackChain.of(FallbackHandler.of("cached", (error, call) -> "cached")))
+            .build()
+            .call(FlakyAction.failing());
+
+        assertThat(fallenBack).isEqualTo("cached");
+        assertThatExceptionOfType(CallNotPermittedException.class)
+            .isThrownBy(() -> pipeline().circuitBreaker(breaker).build().call(FlakyAction.failing()));
+        assertThat(breaker.metrics().notPermittedCallsTotal()).isEqualTo(2);
+    }
+
+    @Test
+    void callRetriesAValueTheResultPredicateRejects() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        ResiliencePipeline pipeline = pipeline().retry(retry().retryOnResult("pending"::equals).build()).build();
+
+        String value = pipeline.call(() -> (calls.incrementAndGet() < 2) ? "pending" : "done");
+
+        assertThat(value).isEqualTo("done");
+        assertThat(calls).hasValue(2);
+    }
+
+    @Test
     void errorsThrownByTheActionPropagateAsThrown() {
         ResiliencePipeline pipeline = pipeline().retry(retry().build()).build();
         AtomicInteger calls = new AtomicInteger();
