@@ -161,7 +161,6 @@ public final class ResilienceMeterBinder
         breakerCalls(circuitBreaker, "not_permitted", CircuitBreakerMetrics::notPermittedCallsTotal);
         Gauge.builder(CIRCUIT_BREAKER_FAILURE_RATE, circuitBreaker, (breaker) -> breaker.metrics().failureRate())
             .description("Failure rate in the circuit breaker's window, in percent; -1 until the minimum calls")
-            .baseUnit("percent")
             .tags("name", name)
             .register(this.meterRegistry);
         circuitBreaker.addListener(new TransitionCounter());
