@@ -19,11 +19,6 @@ import org.springframework.context.annotation.Bean;
 @EnableAutoConfiguration
 class ObservabilityTestApplication {
 
-    static final String[] PROPERTIES = {
-            "management.endpoints.web.exposure.include=health,circuitbreakers,retries,deadletters,prometheus",
-            "management.endpoint.health.show-details=always", "resilience.retry.instances.payment.max-attempts=4",
-            "resilience.retry.instances.quote.max-attempts=2", "resilience.retry.instances.shipping.max-attempts=3" };
-
     @Bean
     VirtualTimeSource resilienceTimeSource() {
         return new VirtualTimeSource();
