@@ -1,0 +1,52 @@
+package dev.resilience.autoconfigure;
+
+import dev.resilience.actuate.endpoint.CircuitBreakersEndpoint;
+import dev.resilience.actuate.endpoint.DeadLettersEndpoint;
+import dev.resilience.actuate.endpoint.RetriesEndpoint;
+import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.event.CircuitBreakerEvents;
+import dev.resilience.registry.ResilienceRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures the {@code circuitbreakers}, {@code retries} and {@code deadletters}
+ * Actuator endpoints, each when it is enabled and exposed; the dead-letter endpoint only when
+ * the application has a {@link DeadLetterStore}.
+ */
+@AutoConfiguration(after = { ResilienceAutoConfiguration.class, CircuitBreakerEventsAutoConfiguration.class },
+        afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration")
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(ResilienceRegistry.class)
+public final class ResilienceEndpointsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(CircuitBreakersEndpoint.class)
+    CircuitBreakersEndpoint circuitBreakersEndpoint(ResilienceRegistry registry,
+            ObjectProvider<CircuitBreakerEvents> events) {
+        return new CircuitBreakersEndpoint(registry, events.getIfAvailable());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(RetriesEndpoint.class)
+    RetriesEndpoint retriesEndpoint(ResilienceRegistry registry) {
+        return new RetriesEndpoint(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(DeadLetterStore.class)
+    @ConditionalOnAvailableEndpoint(DeadLettersEndpoint.class)
+    DeadLettersEndpoint deadLettersEndpoint(DeadLetterStore store) {
+        return new DeadLettersEndpoint(store);
+    }
+}

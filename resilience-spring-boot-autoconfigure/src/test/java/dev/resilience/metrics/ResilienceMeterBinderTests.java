@@ -1,0 +1,150 @@
+package dev.resilience.metrics;
+
+import java.util.List;
+
+import dev.resilience.core.circuitbreaker.CircuitBreaker;
+import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
+import dev.resilience.core.circuitbreaker.CircuitBreakerState;
+import dev.resilience.core.idempotency.IdempotencyOutcome;
+import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.registry.CallStatistics;
+import dev.resilience.registry.ResilienceRegistry;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The meters bound for statistics and breakers: present from the start, reading the one
+ * source of counts, registered once, and the same timers as the observation handler's.
+ */
+class ResilienceMeterBinderTests {
+
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    private final ResilienceRegistry registry = new ResilienceRegistry(
+            new CircuitBreakerRegistry(new VirtualTimeSource()));
+
+    private final ResilienceMeterBinder binder = new ResilienceMeterBinder(this.registry, this.meters);
+
+    @Test
+    void statisticsMetersExistAtZeroAndReadTheStatistics() {
+        CallStatistics payment = this.registry.statistics("payment");
+        this.binder.afterSingletonsInstantiated();
+
+        assertThat(this.meters.get("resilience.retries").tag("name", "payment").functionCounter().count()).isZero();
+        assertThat(this.meters.get("resilience.calls").tag("name", "payment").timers()).hasSize(6);
+        payment.onRetry("payment", null);
+        payment.onBudgetRefused("payment");
+        payment.onDeadLetter(null);
+
+        assertThat(this.meters.get("resilience.retries").tag("name", "payment").functionCounter().count()).isOne();
+        assertThat(this.meters.get("resilience.retry.budget.refused").functionCounter().count()).isOne();
+        assertThat(this.meters.get("resilience.deadletters").functionCounter().count()).isOne();
+    }
+
+    @Test
+    void fallbackAndIdempotencyNamesMadeKnownLaterAreBoundOnceOnRescan() {
+        this.binder.afterSingletonsInstantiated();
+        CallStatistics payment = this.registry.statistics("payment");
+        payment.registerFallback("payLater");
+        payment.registerIdempotency("pay-key");
+        assertThat(this.meters.find("resilience.fallbacks").meters()).isEmpty();
+
+        this.binder.bindNewNames();
+        this.binder.bindNewNames();
+        payment.onFallback("payment", "payLater", true);
+        payment.onIdempotency("pay-key", IdempotencyOutcome.REPLAYED);
+
+        assertThat(this.meters.find("resilience.fallbacks").meters()).hasSize(2);
+        assertThat(this.meters.get("resilience.fallbacks")
+            .tags("name", "payment", "fallback", "payLater", "outcome", "success")
+            .functionCounter()
+            .count()).isOne();
+        assertThat(this.meters.find("resilience.idempotency.requests").meters()).hasSize(5);
+        assertThat(this.meters.get("resilience.idempotency.requests")
+            .tags("name", "pay-key", "outcome", "replayed")
+            .functionCounter()
+            .count()).isOne();
+    }
+
+    @Test
+    void breakerMetersFollowItsStateTotalsAndTransitions() {
+        this.binder.afterSingletonsInstantiated();
+        CircuitBreaker breaker = this.registry.circuitBreaker("gateway", CircuitBreakerConfig::ofDefaults);
+
+        assertThat(stateGauge("closed")).isOne();
+        assertThat(stateGauge("forced_open")).isZero();
+        assertThat(this.meters.get("resilience.circuitbreaker.failure.rate").gauge().value()).isEqualTo(-1);
+
+        breaker.acquirePermission();
+        breaker.onError(0, new IllegalStateException());
+        breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
+        breaker.tryAcquirePermission();
+
+        assertThat(stateGauge("closed")).isZero();
+        assertThat(stateGauge("forced_open")).isOne();
+        assertThat(breakerCalls("failed")).isOne();
+        assertThat(breakerCalls("not_permitted")).isOne();
+        assertThat(breakerCalls("successful")).isZero();
+        assertThat(this.meters.get("resilience.circuitbreaker.transitions")
+            .tags("name", "gateway", "from", "closed", "to", "forced_open")
+            .counter()
+            .count()).isOne();
+    }
+
+    @Test
+    void joiningTwiceRegistersEveryMeterOnce() {
+        this.registry.statistics("payment").registerFallback("payLater");
+        this.registry.circuitBreaker("gateway", CircuitBreakerConfig::ofDefaults);
+        this.binder.afterSingletonsInstantiated();
+        List<Meter> first = this.meters.getMeters();
+
+        this.binder.afterSingletonsInstantiated();
+        this.binder.bindNewNames();
+
+        assertThat(this.meters.getMeters()).hasSameSizeAs(first);
+        CircuitBreaker breaker = this.registry.findCircuitBreaker("gateway").orElseThrow();
+        breaker.transitionTo(CircuitBreakerState.DISABLED);
+        assertThat(this.meters.get("resilience.circuitbreaker.transitions").counter().count()).isOne();
+    }
+
+    @Test
+    void preRegisteredTimersAreTheOnesTheObservationHandlerUpdates() {
+        this.registry.statistics("payment");
+        this.binder.afterSingletonsInstantiated();
+        this.meters.config().meterFilter(new ObservationEventsMeterFilter());
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.meters));
+
+        Observation observation = Observation.start("resilience.calls", observations)
+            .lowCardinalityKeyValue("name", "payment");
+        observation.event(Observation.Event.of("retry"));
+        observation.event(Observation.Event.of("fallback"));
+        observation.lowCardinalityKeyValue("status", "success").lowCardinalityKeyValue("fallback", "false").stop();
+
+        assertThat(this.meters.get("resilience.calls").timers()).hasSize(6);
+        assertThat(this.meters.get("resilience.calls")
+            .tags("name", "payment", "status", "success", "fallback", "false", "error", "none")
+            .timer()
+            .count()).isOne();
+        assertThat(this.meters.find("resilience.calls.retry").meters()).isEmpty();
+        assertThat(this.meters.find("resilience.calls.fallback").meters()).isEmpty();
+    }
+
+    private double stateGauge(String state) {
+        return this.meters.get("resilience.circuitbreaker.state").tags("name", "gateway", "state", state).gauge().value();
+    }
+
+    private double breakerCalls(String kind) {
+        return this.meters.get("resilience.circuitbreaker.calls")
+            .tags("name", "gateway", "kind", kind)
+            .functionCounter()
+            .count();
+    }
+}
