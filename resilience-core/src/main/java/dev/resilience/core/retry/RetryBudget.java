@@ -3,6 +3,7 @@ package dev.resilience.core.retry;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.resilience.core.time.TimeSource;
@@ -17,11 +18,15 @@ import dev.resilience.core.time.TimeSource;
  * leave it, so an entry leaves the window between {@code window - 1s} and {@code window}
  * after it was recorded. A clock jump beyond the window clears it.
  *
- * <p>Thread-safe. Every operation reads the time source once, then holds a
- * {@link ReentrantLock} (never {@code synchronized}) for a few arithmetic operations, plus the
- * eviction of one bucket per second the clock has moved since the previous operation (never
- * more than the window's buckets); so the cost is O(1) amortized and the admission decision is
- * exact under concurrency. Memory: two {@code long} arrays of one slot per window second.
+ * <p>Thread-safe. Counting a call, the operation of every call, takes no lock while the
+ * clock stays in the current second: it adds to an atomic counter of pending calls. Every
+ * other operation reads the time source once, then holds a {@link ReentrantLock} (never
+ * {@code synchronized}) to fold the pending calls into the current second's bucket, evict one
+ * bucket per second the clock has moved since the previous operation (never more than the
+ * window's buckets) and decide; so the cost is O(1) amortized and the admission decision is
+ * exact under concurrency. A call counted while another thread moves to the next second may
+ * be folded into that next second. Memory: two {@code long} arrays of one slot per window
+ * second.
  */
 public final class RetryBudget {
 
@@ -48,7 +53,8 @@ public final class RetryBudget {
     private final long originNanos;
     private final long[] calls;
     private final long[] retries;
-    private long currentSecond;
+    private final AtomicLong pendingCalls = new AtomicLong();
+    private volatile long currentSecond;
     private long callTotal;
     private long retryTotal;
     private long refused;
@@ -115,6 +121,10 @@ public final class RetryBudget {
      */
     public void recordCall() {
         long now = this.timeSource.nanoTime();
+        if (secondOf(now) == this.currentSecond) {
+            this.pendingCalls.incrementAndGet();
+            return;
+        }
         this.lock.lock();
         try {
             int bucket = advance(now);
@@ -206,10 +216,19 @@ public final class RetryBudget {
         return this.callTotal * this.ratioMillionths / RATIO_SCALE;
     }
 
+    private long secondOf(long nowNanos) {
+        return Math.floorDiv(nowNanos - this.originNanos, NANOS_PER_SECOND);
+    }
+
     private int advance(long nowNanos) {
-        long second = Math.floorDiv(nowNanos - this.originNanos, NANOS_PER_SECOND);
-        long elapsed = second - this.currentSecond;
         int size = this.calls.length;
+        long pending = this.pendingCalls.getAndSet(0);
+        if (pending != 0) {
+            this.calls[(int) Math.floorMod(this.currentSecond, size)] += pending;
+            this.callTotal += pending;
+        }
+        long second = secondOf(nowNanos);
+        long elapsed = second - this.currentSecond;
         if (elapsed >= size) {
             Arrays.fill(this.calls, 0);
             Arrays.fill(this.retries, 0);
@@ -219,7 +238,7 @@ public final class RetryBudget {
         }
         else if (elapsed > 0) {
             for (long evicted = this.currentSecond + 1; evicted <= second; evicted++) {
-                int bucket = (int) (evicted % size);
+                int bucket = (int) Math.floorMod(evicted, size);
                 this.callTotal -= this.calls[bucket];
                 this.retryTotal -= this.retries[bucket];
                 this.calls[bucket] = 0;
@@ -227,6 +246,6 @@ public final class RetryBudget {
             }
             this.currentSecond = second;
         }
-        return (int) (this.currentSecond % size);
+        return (int) Math.floorMod(this.currentSecond, size);
     }
 }
