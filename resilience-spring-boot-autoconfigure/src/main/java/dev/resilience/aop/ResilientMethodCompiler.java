@@ -44,8 +44,7 @@ final class ResilientMethodCompiler {
             if (ex.getSubject().startsWith(subject)) {
                 throw ex;
             }
-            throw new InvalidResiliencePolicyException(subject + ", instance '" + ex.getSubject() + "'", ex.getSetting(),
-                    ex.getValue(), ex.getReason(), ex.getFix(), ex);
+            throw ex.about(subject + ", " + ex.getSubject());
         }
     }
 

@@ -90,4 +90,14 @@ public class InvalidResiliencePolicyException extends RuntimeException {
     public String getFix() {
         return this.fix;
     }
+
+    /**
+     * Returns the same problem told of another subject, for example with the bean and method
+     * that named the instance.
+     * @param subject the new subject
+     * @return a new exception, caused by this one
+     */
+    public InvalidResiliencePolicyException about(String subject) {
+        return new InvalidResiliencePolicyException(subject, getSetting(), getValue(), getReason(), getFix(), this);
+    }
 }

@@ -18,7 +18,7 @@ public class ResiliencePolicyFailureAnalyzer extends AbstractFailureAnalyzer<Inv
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidResiliencePolicyException cause) {
         String description = String.format(
-                "Invalid resilience setting for '%s':%n%n    Setting: %s%n    Value: \"%s\"%n    Reason: %s%n",
+                "Invalid resilience setting of %s:%n%n    Setting: %s%n    Value: \"%s\"%n    Reason: %s%n",
                 cause.getSubject(), cause.getSetting(), cause.getValue(), cause.getReason());
         return new FailureAnalysis(description, cause.getFix(), cause);
     }

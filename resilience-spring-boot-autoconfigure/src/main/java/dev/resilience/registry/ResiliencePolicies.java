@@ -5,6 +5,7 @@ import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.CircuitBreakerConfigResolver;
 import dev.resilience.autoconfigure.IdempotencyPolicyResolver;
+import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
 import dev.resilience.autoconfigure.ResilienceProperties;
 import dev.resilience.autoconfigure.RetryPolicyResolver;
 import dev.resilience.core.ExecutionListener;
@@ -101,7 +102,13 @@ public final class ResiliencePolicies {
      * @return the policy
      */
     public RetryPolicy retry(String name, @Nullable Retryable annotation) {
-        RetryPolicy policy = this.retryResolver.resolve(name, annotation);
+        RetryPolicy policy;
+        try {
+            policy = this.retryResolver.resolve(name, annotation);
+        }
+        catch (InvalidResiliencePolicyException ex) {
+            throw ex.about("retry instance '" + name + "'");
+        }
         this.registry.registerRetryPolicy(name, policy);
         return policy;
     }
@@ -113,7 +120,14 @@ public final class ResiliencePolicies {
      * @return the breaker
      */
     public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
-        return this.registry.circuitBreaker(name, () -> this.circuitBreakerResolver.resolve(name, annotation));
+        return this.registry.circuitBreaker(name, () -> {
+            try {
+                return this.circuitBreakerResolver.resolve(name, annotation);
+            }
+            catch (InvalidResiliencePolicyException ex) {
+                throw ex.about("circuit breaker '" + name + "'");
+            }
+        });
     }
 
     /**
@@ -123,7 +137,12 @@ public final class ResiliencePolicies {
      * @return the policy
      */
     public IdempotencyPolicy idempotency(String name, Idempotent annotation) {
-        return this.idempotencyResolver.resolve(name, annotation, this.idempotencyStore.getObject());
+        try {
+            return this.idempotencyResolver.resolve(name, annotation, this.idempotencyStore.getObject());
+        }
+        catch (InvalidResiliencePolicyException ex) {
+            throw ex.about("idempotency '" + name + "'");
+        }
     }
 
     /**

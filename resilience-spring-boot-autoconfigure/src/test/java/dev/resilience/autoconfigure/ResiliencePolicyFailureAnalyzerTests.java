@@ -35,7 +35,7 @@ class ResiliencePolicyFailureAnalyzerTests {
     void startFailingOnAnInvalidAnnotationIsExplainedByTheRegisteredAnalyzer() {
         this.contextRunner.withUserConfiguration(PolicyConfiguration.class)
             .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
-                .contains("Invalid resilience setting for 'payment'")
+                .contains("Invalid resilience setting of payment:")
                 .contains("Setting: @Retryable(jitter)")
                 .contains("Value: \"wild\"")
                 .contains("Reason: Invalid jitter 'wild': valid values are none, full, equal, decorrelated")
