@@ -23,7 +23,7 @@ class ResiliencePolicyFailureAnalyzerTests {
         InvalidResiliencePolicyException failure = new InvalidResiliencePolicyException("payment", "@Retryable(delay)",
                 "soon", "'soon' is not a duration", "Use a duration such as \"200ms\" or \"2s\".");
         FailureAnalysis analysis = new ResiliencePolicyFailureAnalyzer().analyze(failure);
-        assertThat(analysis.getDescription()).contains("'payment'")
+        assertThat(analysis.getDescription()).contains("of payment:")
             .contains("Setting: @Retryable(delay)")
             .contains("Value: \"soon\"")
             .contains("Reason: 'soon' is not a duration");
