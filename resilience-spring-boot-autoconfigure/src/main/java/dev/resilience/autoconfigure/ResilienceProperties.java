@@ -16,7 +16,7 @@ import org.springframework.validation.Validator;
 
 /**
  * The settings under {@code resilience.}: retries, circuit breakers, idempotency, dead
- * letters and the interceptor's order. Unknown keys fail the binding, and so does an
+ * letters, outgoing HTTP calls and the interceptor's order. Unknown keys fail the binding, and so does an
  * out-of-range value: this class validates itself once bound, naming the property and the
  * valid range.
  */
@@ -48,6 +48,11 @@ public class ResilienceProperties implements Validator {
      * Dead letter settings.
      */
     private final DeadLetter deadLetter = new DeadLetter();
+
+    /**
+     * Settings of the resilience of outgoing calls made with RestClient.
+     */
+    private final HttpClient httpClient = new HttpClient();
 
     /**
      * Returns the order of the resilience interceptor.
@@ -95,6 +100,14 @@ public class ResilienceProperties implements Validator {
      */
     public DeadLetter getDeadLetter() {
         return this.deadLetter;
+    }
+
+    /**
+     * Returns the settings of outgoing HTTP calls.
+     * @return the settings under {@code resilience.http-client}
+     */
+    public HttpClient getHttpClient() {
+        return this.httpClient;
     }
 
     /**
@@ -369,6 +382,110 @@ public class ResilienceProperties implements Validator {
 
             /** No store: dead letters are not written. */
             NONE
+        }
+    }
+
+    /**
+     * Settings of outgoing calls made with a {@code RestClient} built from Spring Boot's
+     * {@code RestClient.Builder}: each request runs through a retry instance and a circuit
+     * breaker per host.
+     */
+    public static class HttpClient {
+
+        /** The default name of the retry instance of outgoing calls. */
+        public static final String DEFAULT_RETRY = "http-client";
+
+        /** The default longest Retry-After wait that is honoured: 30 seconds. */
+        public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(30);
+
+        /**
+         * Whether requests of RestClients built from the auto-configured RestClient.Builder
+         * are retried and guarded by circuit breakers.
+         */
+        private boolean enabled;
+
+        /**
+         * Name of the retry instance, configured under resilience.retry.instances, whose
+         * settings apply to outgoing calls.
+         */
+        private String retry = DEFAULT_RETRY;
+
+        /**
+         * Whether each host gets its own circuit breaker, named "http-client:" followed by
+         * the host, and by ":" and the port when it is not the scheme's default (such as
+         * "http-client:api.example.com" or "http-client:localhost:8080"); false guards no
+         * call with a breaker.
+         */
+        private boolean circuitBreakerPerHost = true;
+
+        /**
+         * Longest Retry-After wait that is honoured; a response asking for a longer wait is
+         * returned to the caller without a retry.
+         */
+        private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
+
+        /**
+         * Returns whether outgoing calls are made resilient.
+         * @return whether the RestClient integration is on
+         */
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        /**
+         * Sets whether outgoing calls are made resilient.
+         * @param enabled whether the RestClient integration is on
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /**
+         * Returns the name of the retry instance of outgoing calls.
+         * @return the retry instance's name
+         */
+        public String getRetry() {
+            return this.retry;
+        }
+
+        /**
+         * Sets the name of the retry instance of outgoing calls.
+         * @param retry the retry instance's name
+         */
+        public void setRetry(String retry) {
+            this.retry = retry;
+        }
+
+        /**
+         * Returns whether each host gets its own circuit breaker.
+         * @return whether calls are guarded by a breaker per host
+         */
+        public boolean isCircuitBreakerPerHost() {
+            return this.circuitBreakerPerHost;
+        }
+
+        /**
+         * Sets whether each host gets its own circuit breaker.
+         * @param circuitBreakerPerHost whether calls are guarded by a breaker per host
+         */
+        public void setCircuitBreakerPerHost(boolean circuitBreakerPerHost) {
+            this.circuitBreakerPerHost = circuitBreakerPerHost;
+        }
+
+        /**
+         * Returns the longest Retry-After wait that is honoured.
+         * @return the longest wait
+         */
+        public Duration getMaxRetryAfter() {
+            return this.maxRetryAfter;
+        }
+
+        /**
+         * Sets the longest Retry-After wait that is honoured.
+         * @param maxRetryAfter the longest wait
+         */
+        public void setMaxRetryAfter(Duration maxRetryAfter) {
+            this.maxRetryAfter = maxRetryAfter;
         }
     }
 }

@@ -54,6 +54,11 @@ final class ResiliencePropertiesValidation {
         check("idempotency.max-entries", idempotency.getMaxEntries(), (entries) -> entries >= 1, "must be >= 1");
         check("dead-letter.capacity", this.properties.getDeadLetter().getCapacity(), (capacity) -> capacity >= 1,
                 "must be >= 1");
+        ResilienceProperties.HttpClient httpClient = this.properties.getHttpClient();
+        check("http-client.retry", httpClient.getRetry(), (name) -> !name.isBlank(),
+                "must name a retry instance (not be blank)");
+        check("http-client.max-retry-after", httpClient.getMaxRetryAfter(), (wait) -> !wait.isNegative(),
+                "must be >= 0");
     }
 
     private void validateRetry(String path, RetrySettings settings) {

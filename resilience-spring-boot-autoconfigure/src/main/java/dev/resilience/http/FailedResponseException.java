@@ -1,0 +1,54 @@
+package dev.resilience.http;
+
+import java.time.Duration;
+
+import dev.resilience.core.retry.RetryAfter;
+
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.client.ClientHttpResponse;
+
+/**
+ * An attempt of an outgoing call that was answered with a status that counts as a failure:
+ * a server error (5xx) or Too Many Requests (429). It is what the pipeline's retry policy and
+ * circuit breaker see for such a response, so a breaker's {@code record-on} and
+ * {@code ignore-on} settings can name it; the caller never does, as the last response is
+ * returned to it. It carries no stack trace.
+ */
+public final class FailedResponseException extends RuntimeException implements RetryAfter {
+
+    private final HttpStatusCode statusCode;
+
+    private final Duration retryAfter;
+
+    private final transient ClientHttpResponse response;
+
+    FailedResponseException(HttpStatusCode statusCode, Duration retryAfter, ClientHttpResponse response) {
+        super("Response status " + statusCode.value()
+                + (retryAfter.isZero() ? "" : " asking to retry after " + retryAfter.toSeconds() + "s"), null, false,
+                false);
+        this.statusCode = statusCode;
+        this.retryAfter = retryAfter;
+        this.response = response;
+    }
+
+    /**
+     * Returns the status of the failed response.
+     * @return the status code
+     */
+    public HttpStatusCode statusCode() {
+        return this.statusCode;
+    }
+
+    /**
+     * Returns the wait the response asked for in its {@code Retry-After} header.
+     * @return the wait, zero when the header is absent, unreadable or in the past
+     */
+    @Override
+    public Duration retryAfter() {
+        return this.retryAfter;
+    }
+
+    ClientHttpResponse response() {
+        return this.response;
+    }
+}

@@ -1,0 +1,264 @@
+package dev.resilience.http;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.resilience.autoconfigure.ResilienceProperties;
+import dev.resilience.core.CallContext;
+import dev.resilience.core.DeadlineExceededException;
+import dev.resilience.core.ExecutionResult;
+import dev.resilience.core.ResiliencePipeline;
+import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.TimeSource;
+import dev.resilience.registry.ResiliencePolicies;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpRequest;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
+
+/**
+ * Runs each outgoing request through a {@link ResiliencePipeline}: the retry instance named
+ * by {@code resilience.http-client.retry}, and a circuit breaker per host unless
+ * {@code resilience.http-client.circuit-breaker-per-host} is false.
+ *
+ * <ul>
+ * <li>Only idempotent requests are retried: GET, HEAD, OPTIONS, PUT, DELETE and TRACE, and
+ * any request carrying an {@value #IDEMPOTENCY_KEY_HEADER} header. Any other request is
+ * attempted once, through the breaker all the same.</li>
+ * <li>A response with a server error (5xx) or Too Many Requests (429) status, and an
+ * {@link IOException}, are failed attempts: retried, and recorded as failures by the
+ * breaker. Every other response is returned to the caller at once and counts as a
+ * success for the breaker: a 4xx says the request was wrong, not that the host is
+ * unwell.</li>
+ * <li>A {@code Retry-After} header (delta-seconds or HTTP-date) makes the next wait at least
+ * that long; a response asking for more than {@code resilience.http-client.max-retry-after}
+ * is not retried.</li>
+ * <li>Every attempt sends the same request: its headers, {@value #IDEMPOTENCY_KEY_HEADER}
+ * included, and its body bytes.</li>
+ * <li>When the attempts end on a failed response, the last response is returned, so that the
+ * RestClient's status handling applies; the earlier ones are closed. When they end on an
+ * {@link IOException}, it is thrown. A breaker that rejects the call throws the core's
+ * {@code CallNotPermittedException} without sending the request.</li>
+ * </ul>
+ *
+ * <p>Pipelines are built on a host's first request and kept; statistics, listeners and
+ * dead letters are those of the retry instance's name. Thread-safe.
+ */
+public final class ResilientClientHttpRequestInterceptor implements ClientHttpRequestInterceptor {
+
+    /** The header that makes a request of any method safe to retry. */
+    public static final String IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+
+    /** The prefix of the names of the breakers per host. */
+    public static final String CIRCUIT_BREAKER_PREFIX = "http-client:";
+
+    private static final Set<HttpMethod> IDEMPOTENT_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD,
+            HttpMethod.OPTIONS, HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.TRACE);
+
+    private static final String ALL_HOSTS = "";
+
+    /** Caps a wait read from a header so that it fits in nanoseconds. */
+    private static final Duration LONGEST_RETRY_AFTER = Duration.ofSeconds(999_999_999);
+
+    private final ResiliencePolicies policies;
+
+    private final TimeSource timeSource;
+
+    private final String retryName;
+
+    private final RetryPolicy retry;
+
+    private final boolean circuitBreakerPerHost;
+
+    private final Duration maxRetryAfter;
+
+    private final Map<String, Pipelines> pipelines = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the interceptor and registers its retry instance.
+     * @param policies the application's policies, which resolve the retry instance and the
+     * breakers by name
+     * @param timeSource the clock that {@code Retry-After} dates are read against
+     * @param settings the {@code resilience.http-client} settings, read once
+     */
+    public ResilientClientHttpRequestInterceptor(ResiliencePolicies policies, TimeSource timeSource,
+            ResilienceProperties.HttpClient settings) {
+        this.policies = policies;
+        this.timeSource = timeSource;
+        this.retryName = settings.getRetry();
+        this.circuitBreakerPerHost = settings.isCircuitBreakerPerHost();
+        this.maxRetryAfter = settings.getMaxRetryAfter();
+        this.retry = policies.retry(this.retryName, null).toBuilder().retryOnError(this::isRetryable).build();
+    }
+
+    /**
+     * Sends the request through the pipeline of its host.
+     * @param request the request
+     * @param body its body, sent unchanged on every attempt
+     * @param execution the rest of the interceptor chain, run once per attempt
+     * @return the first response that is not a failure, or the last failed response
+     * @throws IOException when the last attempt failed with one
+     */
+    @Override
+    public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
+            throws IOException {
+        Pipelines host = this.pipelines.computeIfAbsent(this.circuitBreakerPerHost ? hostOf(request.getURI()) : ALL_HOSTS,
+                this::pipelinesOf);
+        ResiliencePipeline pipeline = isIdempotent(request) ? host.retrying() : host.once();
+        Attempts attempts = new Attempts(request, body, execution);
+        CallContext context = CallContext.of(request.getMethod() + " " + withoutQuery(request.getURI()), List.of());
+        return attempts.outcome(pipeline.execute(context, attempts::next));
+    }
+
+    /**
+     * Returns the name of the breaker that guards the calls to a URI's host.
+     * @param uri the URI
+     * @return {@code http-client:} followed by the host, and by {@code :} and the port when it
+     * is given and is not the scheme's default
+     */
+    public static String circuitBreakerName(URI uri) {
+        return CIRCUIT_BREAKER_PREFIX + hostOf(uri);
+    }
+
+    private static String hostOf(URI uri) {
+        String host = (uri.getHost() != null) ? uri.getHost() : String.valueOf(uri.getAuthority());
+        int port = uri.getPort();
+        boolean defaultPort = port == -1 || (port == 80 && "http".equalsIgnoreCase(uri.getScheme()))
+                || (port == 443 && "https".equalsIgnoreCase(uri.getScheme()));
+        return defaultPort ? host : host + ":" + port;
+    }
+
+    private Pipelines pipelinesOf(String host) {
+        ResiliencePipeline.Builder retrying = this.policies.pipeline(this.retryName).retry(this.retry);
+        ResiliencePipeline.Builder once = this.policies.pipeline(this.retryName);
+        if (!ALL_HOSTS.equals(host)) {
+            var breaker = this.policies.circuitBreaker(CIRCUIT_BREAKER_PREFIX + host, null);
+            retrying.circuitBreaker(breaker);
+            once.circuitBreaker(breaker);
+        }
+        return new Pipelines(retrying.build(), once.build());
+    }
+
+    private static boolean isIdempotent(HttpRequest request) {
+        return IDEMPOTENT_METHODS.contains(request.getMethod())
+                || request.getHeaders().containsHeader(IDEMPOTENCY_KEY_HEADER);
+    }
+
+    private boolean isRetryable(Throwable error) {
+        return error instanceof IOException || (error instanceof FailedResponseException failed
+                && failed.retryAfter().compareTo(this.maxRetryAfter) <= 0);
+    }
+
+    private static boolean isFailure(HttpStatusCode status) {
+        return status.is5xxServerError() || status.value() == HttpStatus.TOO_MANY_REQUESTS.value();
+    }
+
+    private Duration retryAfter(HttpHeaders headers) {
+        String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
+        if (value == null || value.isBlank()) {
+            return Duration.ZERO;
+        }
+        value = value.trim();
+        if (value.chars().allMatch(Character::isDigit)) {
+            return (value.length() > 9) ? LONGEST_RETRY_AFTER : Duration.ofSeconds(Long.parseLong(value));
+        }
+        try {
+            ZonedDateTime date = headers.getFirstZonedDateTime(HttpHeaders.RETRY_AFTER);
+            Duration wait = (date != null) ? Duration.between(this.timeSource.now(), date.toInstant()) : Duration.ZERO;
+            return wait.isNegative() ? Duration.ZERO : (wait.compareTo(LONGEST_RETRY_AFTER) > 0) ? LONGEST_RETRY_AFTER : wait;
+        }
+        catch (IllegalArgumentException ex) {
+            return Duration.ZERO;
+        }
+    }
+
+    private static String withoutQuery(URI uri) {
+        String text = uri.toString();
+        int end = text.indexOf('?');
+        return (end >= 0) ? text.substring(0, end) : text;
+    }
+
+    private record Pipelines(ResiliencePipeline retrying, ResiliencePipeline once) {
+    }
+
+    /**
+     * The attempts of one request, on the caller's thread: keeps the last failed response
+     * open until the next attempt or the end of the call.
+     */
+    private final class Attempts {
+
+        private final HttpRequest request;
+
+        private final byte[] body;
+
+        private final ClientHttpRequestExecution execution;
+
+        private @Nullable FailedResponseException lastFailure;
+
+        Attempts(HttpRequest request, byte[] body, ClientHttpRequestExecution execution) {
+            this.request = request;
+            this.body = body;
+            this.execution = execution;
+        }
+
+        ClientHttpResponse next() throws IOException {
+            closeLastFailure();
+            ClientHttpResponse response = this.execution.execute(this.request, this.body);
+            HttpStatusCode status;
+            try {
+                status = response.getStatusCode();
+            }
+            catch (IOException | RuntimeException ex) {
+                response.close();
+                throw ex;
+            }
+            if (isFailure(status)) {
+                this.lastFailure = new FailedResponseException(status, retryAfter(response.getHeaders()), response);
+                throw this.lastFailure;
+            }
+            return response;
+        }
+
+        ClientHttpResponse outcome(ExecutionResult<ClientHttpResponse> result) throws IOException {
+            ClientHttpResponse value = result.value();
+            if (result.isSuccess() && value != null) {
+                return value;
+            }
+            Throwable error = result.error();
+            FailedResponseException failure = this.lastFailure;
+            if (failure != null && error != null
+                    && (error == failure || (error instanceof DeadlineExceededException && error.getCause() == failure))) {
+                return failure.response();
+            }
+            closeLastFailure();
+            if (error instanceof IOException ex) {
+                throw ex;
+            }
+            if (error instanceof RuntimeException ex) {
+                throw ex;
+            }
+            throw new IOException("Request " + this.request.getMethod() + " " + withoutQuery(this.request.getURI())
+                    + " failed", error);
+        }
+
+        private void closeLastFailure() {
+            FailedResponseException failure = this.lastFailure;
+            if (failure != null) {
+                this.lastFailure = null;
+                failure.response().close();
+            }
+        }
+    }
+}

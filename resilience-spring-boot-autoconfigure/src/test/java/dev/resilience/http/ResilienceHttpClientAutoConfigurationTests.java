@@ -1,0 +1,83 @@
+package dev.resilience.http;
+
+import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
+import dev.resilience.autoconfigure.ResilienceHttpClientAutoConfiguration;
+import dev.resilience.autoconfigure.ResilienceProperties;
+import dev.resilience.core.time.TimeSource;
+import dev.resilience.registry.ResiliencePolicies;
+import dev.resilience.registry.ResilienceRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ResilienceHttpClientAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
+            AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceHttpClientAutoConfiguration.class));
+
+    @Test
+    void customizerIsAbsentByDefault() {
+        this.runner.run((context) -> assertThat(context).doesNotHaveBean(ResilientRestClientCustomizer.class)
+            .doesNotHaveBean(ResilientClientHttpRequestInterceptor.class));
+    }
+
+    @Test
+    void customizerIsAbsentWhenDisabled() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=false")
+            .run((context) -> assertThat(context).doesNotHaveBean(RestClientCustomizer.class));
+    }
+
+    @Test
+    void whenEnabledTheCustomizerPutsTheInterceptorFirstAndTheRetryInstanceExistsFromTheStart() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=true").run((context) -> {
+            assertThat(context).hasSingleBean(ResilientRestClientCustomizer.class);
+            RestClient.Builder builder = RestClient.builder().requestInterceptor((request, body, execution) -> execution
+                .execute(request, body));
+            context.getBean(ResilientRestClientCustomizer.class).customize(builder);
+            builder.requestInterceptors((interceptors) -> assertThat(interceptors).hasSize(2)
+                .first()
+                .isSameAs(context.getBean(ResilientClientHttpRequestInterceptor.class)));
+            assertThat(context.getBean(ResilienceRegistry.class).retryPolicies()).containsKey("http-client");
+        });
+    }
+
+    @Test
+    void retryInstanceIsTheConfiguredOne() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=true", "resilience.http-client.retry=downstream")
+            .run((context) -> assertThat(context.getBean(ResilienceRegistry.class).retryPolicies())
+                .containsKey("downstream")
+                .doesNotContainKey("http-client"));
+    }
+
+    @Test
+    void blankRetryNameFailsTheStart() {
+        this.runner.withPropertyValues("resilience.http-client.retry= ")
+            .run((context) -> assertThat(context).hasFailed()
+                .getFailure()
+                .hasStackTraceContaining("http-client.retry"));
+    }
+
+    @Test
+    void userDefinedInterceptorReplacesTheAutoConfiguredOne() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=true")
+            .withUserConfiguration(OwnInterceptor.class)
+            .run((context) -> assertThat(context.getBeansOfType(ResilientClientHttpRequestInterceptor.class))
+                .containsOnlyKeys("ownInterceptor"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnInterceptor {
+
+        @Bean
+        ResilientClientHttpRequestInterceptor ownInterceptor(ResiliencePolicies policies, TimeSource timeSource) {
+            return new ResilientClientHttpRequestInterceptor(policies, timeSource, new ResilienceProperties.HttpClient());
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.resilience.web;
+
+import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
+import dev.resilience.autoconfigure.ResilienceWebMvcAutoConfiguration;
+import dev.resilience.core.time.TimeSource;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ResilienceWebMvcAutoConfigurationTests {
+
+    private final AutoConfigurations configurations = AutoConfigurations.of(ResilienceAutoConfiguration.class,
+            ResilienceWebMvcAutoConfiguration.class);
+
+    @Test
+    void servletWebApplicationGetsTheProblemAdviceAndTheReplayHeader() {
+        new WebApplicationContextRunner().withConfiguration(this.configurations)
+            .run((context) -> assertThat(context).hasSingleBean(IdempotencyProblemAdvice.class)
+                .hasSingleBean(IdempotentReplayHeaderListener.class));
+    }
+
+    @Test
+    void applicationThatIsNotAWebApplicationGetsNeither() {
+        new ApplicationContextRunner().withConfiguration(this.configurations)
+            .run((context) -> assertThat(context).doesNotHaveBean(IdempotencyProblemAdvice.class)
+                .doesNotHaveBean(IdempotentReplayHeaderListener.class));
+    }
+
+    @Test
+    void whenTheApplicationDefinesItsOwnAdviceTheAutoConfiguredOneBacksOff() {
+        new WebApplicationContextRunner().withConfiguration(this.configurations)
+            .withUserConfiguration(OwnAdvice.class)
+            .run((context) -> assertThat(context.getBeansOfType(IdempotencyProblemAdvice.class))
+                .containsOnlyKeys("ownAdvice"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnAdvice {
+
+        @Bean
+        IdempotencyProblemAdvice ownAdvice(TimeSource timeSource) {
+            return new IdempotencyProblemAdvice(timeSource);
+        }
+    }
+}
