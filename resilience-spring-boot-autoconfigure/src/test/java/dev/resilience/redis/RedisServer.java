@@ -39,7 +39,7 @@ import static org.awaitility.Awaitility.await;
  * dependency ships for this platform, copied to a temporary file; where it ships none, the
  * {@code redis-server} on the path (Debian: {@code apt-get install -y redis-server}).
  */
-final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+public final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
 
     private static final Duration STARTUP = Duration.ofSeconds(10);
 
@@ -54,7 +54,7 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
     /**
      * Returns the port the server listens on, the same across restarts.
      */
-    int port() {
+    public int port() {
         return this.port;
     }
 
@@ -85,7 +85,7 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
     /**
      * Starts the server, empty, and waits until it answers.
      */
-    void start() {
+    public void start() {
         try {
             if (this.binary == null) {
                 this.binary = binary();
@@ -105,7 +105,7 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
     /**
      * Stops the server, as an outage, and waits until its port refuses connections.
      */
-    void stop() {
+    public void stop() {
         if (this.process == null) {
             return;
         }
@@ -124,7 +124,7 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
     /**
      * Stops the server and starts it again on the same port; it comes back empty.
      */
-    void restart() {
+    public void restart() {
         stop();
         start();
     }
@@ -132,7 +132,7 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
     /**
      * Freezes the server ({@code SIGSTOP}): connections stay open but nothing is answered.
      */
-    void pause() {
+    public void pause() {
         signal("-STOP");
         this.paused = true;
     }
@@ -140,7 +140,7 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
     /**
      * Thaws a paused server ({@code SIGCONT}).
      */
-    void resume() {
+    public void resume() {
         signal("-CONT");
         this.paused = false;
     }
@@ -148,14 +148,14 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
     /**
      * Removes every key.
      */
-    void flush() {
+    public void flush() {
         command("FLUSHALL");
     }
 
     /**
      * Sends one inline command and returns the first line of the reply.
      */
-    String command(String command) {
+    public String command(String command) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", this.port), 1000);
             socket.setSoTimeout(2000);
@@ -220,7 +220,7 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
      * Returns a started Lettuce connection factory to this server with a 500 ms command
      * timeout; the caller destroys it.
      */
-    LettuceConnectionFactory connectionFactory() {
+    public LettuceConnectionFactory connectionFactory() {
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
                 new RedisStandaloneConfiguration("127.0.0.1", this.port),
                 LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(500)).build());
@@ -233,7 +233,7 @@ final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterA
      * The properties that point a Spring Boot application at this server, with timeouts short
      * enough for outage tests.
      */
-    List<String> springProperties() {
+    public List<String> springProperties() {
         return List.of("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + this.port,
                 "spring.data.redis.timeout=500ms", "spring.data.redis.connect-timeout=500ms");
     }
