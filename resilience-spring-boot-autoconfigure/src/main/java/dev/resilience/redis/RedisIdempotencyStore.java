@@ -93,12 +93,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         String token = UUID.randomUUID().toString();
         List<?> reply = run("claim", CLAIM, key, fingerprint, token, leaseMillis);
         try {
-            return switch (String.valueOf(reply.get(0))) {
+            return switch (text(reply, 0)) {
                 case "ACQUIRED" -> new ClaimResult.Acquired(token);
-                case "COMPLETED" -> new ClaimResult.Completed(
-                        new JsonResult(this.mapper, (String) reply.get(1), (String) reply.get(2)));
-                case "IN_PROGRESS" -> new ClaimResult.InProgress(
-                        Instant.ofEpochMilli(Long.parseLong((String) reply.get(1))));
+                case "COMPLETED" -> new ClaimResult.Completed(new JsonResult(this.mapper, text(reply, 1), text(reply, 2)));
+                case "IN_PROGRESS" -> new ClaimResult.InProgress(Instant.ofEpochMilli(Long.parseLong(text(reply, 1))));
                 case "MISMATCH" -> new ClaimResult.Mismatch();
                 default -> throw new IllegalStateException("unknown state " + reply.get(0));
             };
@@ -152,6 +150,13 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
                     + "': empty reply from Redis");
         }
         return reply;
+    }
+
+    private static String text(List<?> reply, int index) {
+        if (reply.size() <= index || !(reply.get(index) instanceof String text)) {
+            throw new IllegalStateException("no text at position " + index);
+        }
+        return text;
     }
 
     private static boolean isOne(String operation, String key, Long reply) {

@@ -1,13 +1,16 @@
 package dev.resilience.redis;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.EncodedResult;
@@ -70,7 +73,7 @@ class RedisIdempotencyStoreTests {
         Map<Object, Object> entry = this.template.opsForHash().entries("idem:k");
         assertThat(entry).containsEntry("state", "IN_PROGRESS").containsEntry("owner", token)
             .containsEntry("fingerprint", "f").containsKey("lease");
-        assertThat(this.template.getExpire("idem:k", java.util.concurrent.TimeUnit.MILLISECONDS))
+        assertThat(this.template.getExpire("idem:k", TimeUnit.MILLISECONDS))
             .isBetween(LEASE.toMillis() - 5_000, LEASE.toMillis());
     }
 
@@ -83,7 +86,7 @@ class RedisIdempotencyStoreTests {
         Map<Object, Object> entry = this.template.opsForHash().entries("idem:k");
         assertThat(entry).containsEntry("state", "COMPLETED").containsEntry("value", "\"paid\"")
             .containsEntry("type", "java.lang.String");
-        assertThat(this.template.getExpire("idem:k", java.util.concurrent.TimeUnit.MILLISECONDS))
+        assertThat(this.template.getExpire("idem:k", TimeUnit.MILLISECONDS))
             .isBetween(Duration.ofHours(1).toMillis() - 5_000, Duration.ofHours(1).toMillis());
     }
 
@@ -230,12 +233,26 @@ class RedisIdempotencyStoreTests {
     }
 
     @Test
+    void garbageInAnEntryIsAStoreExceptionAndNeverAReplay() {
+        this.template.opsForHash().putAll("idem:k", Map.of("state", "COMPLETED", "fingerprint", "f"));
+        this.template.opsForHash().putAll("idem:j", Map.of("state", "COMPLETED", "fingerprint", "f", "value", "{oops",
+                "type", "java.lang.String"));
+
+        assertThatThrownBy(() -> this.store.claim("k", "f", LEASE)).isInstanceOf(IdempotencyStoreException.class)
+            .hasMessageContaining("unexpected reply");
+        ClaimResult.Completed completed = (ClaimResult.Completed) this.store.claim("j", "f", LEASE);
+        assertThatThrownBy(() -> ((EncodedResult) completed.value()).decode(String.class))
+            .isInstanceOf(IdempotencyStoreException.class)
+            .hasMessageContaining("cannot be read");
+    }
+
+    @Test
     void concurrentClaimsOfOneKeyAcquireItOnce() throws Exception {
         int threads = 32;
         CountDownLatch gate = new CountDownLatch(1);
         ExecutorService executor = Executors.newFixedThreadPool(threads);
         try {
-            List<Future<ClaimResult>> results = new java.util.ArrayList<>();
+            List<Future<ClaimResult>> results = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 results.add(executor.submit(() -> {
                     gate.await();
@@ -261,7 +278,7 @@ class RedisIdempotencyStoreTests {
         return ((ClaimResult.Acquired) result).ownerToken();
     }
 
-    private Object replay(String key, java.lang.reflect.Type type) {
+    private Object replay(String key, Type type) {
         ClaimResult result = this.store.claim(key, "f", LEASE);
         assertThat(result).isInstanceOf(ClaimResult.Completed.class);
         return ((EncodedResult) ((ClaimResult.Completed) result).value()).decode(type);
