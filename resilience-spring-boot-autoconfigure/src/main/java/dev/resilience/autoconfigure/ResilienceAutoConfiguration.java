@@ -23,6 +23,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -115,6 +116,30 @@ public final class ResilienceAutoConfiguration {
         @ConditionalOnMissingBean
         DeadLetterStore deadLetterStore(ResilienceProperties properties) {
             return new InMemoryDeadLetterStore(properties.getDeadLetter().getCapacity());
+        }
+    }
+
+    /**
+     * Fails the start when a Redis store is chosen but Spring Data Redis is missing, rather
+     * than leaving the application without that store.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass("org.springframework.data.redis.connection.RedisConnectionFactory")
+    static class RedisStoresRequireSpringDataRedis {
+
+        RedisStoresRequireSpringDataRedis(ResilienceProperties properties) {
+            if (properties.getIdempotency().getStore() == ResilienceProperties.Idempotency.Store.REDIS) {
+                throw missingSpringDataRedis("idempotency");
+            }
+            if (properties.getDeadLetter().getStore() == ResilienceProperties.DeadLetter.Store.REDIS) {
+                throw missingSpringDataRedis("dead-letter");
+            }
+        }
+
+        private static InvalidResiliencePolicyException missingSpringDataRedis(String group) {
+            return new InvalidResiliencePolicyException("resilience." + group, "resilience." + group + ".store", "redis",
+                    "Spring Data Redis is not on the classpath",
+                    "Add spring-boot-starter-data-redis to the application's dependencies, or choose another store.");
         }
     }
 

@@ -1,0 +1,74 @@
+package dev.resilience.autoconfigure;
+
+import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.redis.RedisDeadLetterStore;
+import dev.resilience.redis.RedisIdempotencyStore;
+import dev.resilience.redis.ResponseEntityJacksonModule;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Auto-configures the Redis idempotency store when {@code resilience.idempotency.store=redis}
+ * and the Redis dead-letter store when {@code resilience.dead-letter.store=redis}, on the
+ * application's {@link RedisConnectionFactory}. The in-memory stores of
+ * {@link ResilienceAutoConfiguration} exist only for {@code memory} (or no value), so exactly
+ * one store of each kind exists whatever the order; either backs off for a store the
+ * application defines.
+ */
+@AutoConfiguration(after = ResilienceAutoConfiguration.class,
+        afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass({ RedisConnectionFactory.class, JsonMapper.class })
+public final class ResilienceRedisAutoConfiguration {
+
+    private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> mapper) {
+        return mapper.getIfAvailable(() -> JsonMapper.builder().build());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "resilience.idempotency.store", havingValue = "redis")
+    static class RedisIdempotencyStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(IdempotencyStore.class)
+        RedisIdempotencyStore redisIdempotencyStore(RedisConnectionFactory connectionFactory,
+                ObjectProvider<JsonMapper> mapper, ResilienceProperties properties) {
+            return new RedisIdempotencyStore(new StringRedisTemplate(connectionFactory), jsonMapper(mapper),
+                    properties.getIdempotency().getKeyPrefix());
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(ResponseEntity.class)
+        static class ResponseEntityJacksonModuleConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean
+            ResponseEntityJacksonModule responseEntityJacksonModule() {
+                return new ResponseEntityJacksonModule();
+            }
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "resilience.dead-letter.store", havingValue = "redis")
+    static class RedisDeadLetterStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(DeadLetterStore.class)
+        RedisDeadLetterStore redisDeadLetterStore(RedisConnectionFactory connectionFactory,
+                ObjectProvider<JsonMapper> mapper, ResilienceProperties properties) {
+            return new RedisDeadLetterStore(new StringRedisTemplate(connectionFactory), jsonMapper(mapper),
+                    RedisDeadLetterStore.DEFAULT_NAME, properties.getDeadLetter().getCapacity());
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dev.resilience.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.deadletter.DeadLetterStore;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * A {@link DeadLetterStore} in Redis, bounded, and read alike by every instance of an
+ * application.
+ *
+ * <p><b>Layout.</b> Three keys share the hash tag {@code {<name>}}, so that they live on one
+ * Redis Cluster slot and one script may touch them all: {@code {<name>}:order}, a sorted set
+ * of ids scored by write order; {@code {<name>}:entries}, a hash of id to the dead letter as
+ * JSON; and {@code {<name>}:sequence}, the counter that gives the write order. With the
+ * default name they are {@code {resilience:deadletters}:order} and so on.
+ *
+ * <p><b>Cost.</b> {@link #write} is one script: it numbers the write, adds the id and the
+ * JSON, and evicts the oldest dead letters beyond the capacity with their JSON, atomically,
+ * so every instance sees the same bound. {@link #list} is one script, O(log n + limit);
+ * {@link #find}, {@link #delete} and {@link #size} are one command or script each.
+ *
+ * <p><b>Failures.</b> {@link #write} never throws: when Redis fails, the dead letter is
+ * logged as lost and counted in {@link #failedWrites()}, and the call's outcome stands.
+ * The reads throw Spring's {@link org.springframework.dao.DataAccessException} when Redis
+ * fails; a stored entry that no longer reads as a dead letter is skipped with a warning.
+ * Thread-safe.
+ */
+public final class RedisDeadLetterStore implements DeadLetterStore {
+
+    /** The default name of the store's keys. */
+    public static final String DEFAULT_NAME = "resilience:deadletters";
+
+    private static final Log logger = LogFactory.getLog(RedisDeadLetterStore.class);
+
+    private static final RedisScript<Long> WRITE = LuaScripts.load("deadletter-write.lua", Long.class);
+
+    private static final RedisScript<List<Object>> LIST = LuaScripts.load("deadletter-list.lua",
+            List.class);
+
+    private static final RedisScript<Long> DELETE = LuaScripts.load("deadletter-delete.lua", Long.class);
+
+    private final StringRedisTemplate redis;
+
+    private final JsonMapper mapper;
+
+    private final String capacity;
+
+    private final String orderKey;
+
+    private final String entriesKey;
+
+    private final String sequenceKey;
+
+    private final AtomicLong failedWrites = new AtomicLong();
+
+    /**
+     * Creates a store.
+     * @param redis the template on the application's Redis connection
+     * @param mapper the JSON mapper of dead letters
+     * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
+     * @param capacity the most dead letters kept; at least 1
+     * @throws IllegalArgumentException if {@code capacity} is below 1
+     */
+    public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
+        }
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.mapper = Objects.requireNonNull(mapper, "mapper");
+        String tag = "{" + Objects.requireNonNull(name, "name") + "}";
+        this.orderKey = tag + ":order";
+        this.entriesKey = tag + ":entries";
+        this.sequenceKey = tag + ":sequence";
+        this.capacity = Integer.toString(capacity);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>Never throws: a dead letter that cannot be written is logged and counted.
+     */
+    @Override
+    public void write(DeadLetter deadLetter) {
+        try {
+            String json = this.mapper.writeValueAsString(deadLetter);
+            this.redis.execute(WRITE, List.of(this.orderKey, this.entriesKey, this.sequenceKey), deadLetter.id(), json,
+                    this.capacity);
+        }
+        catch (RuntimeException ex) {
+            this.failedWrites.incrementAndGet();
+            logger.error("Dead letter " + deadLetter.id() + " of '" + deadLetter.name() + "' (" + deadLetter.errorClass()
+                    + " after " + deadLetter.attempts() + " attempts) was lost: Redis failed to store it", ex);
+        }
+    }
+
+    @Override
+    public List<DeadLetter> list(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, was " + limit);
+        }
+        if (limit == 0) {
+            return List.of();
+        }
+        List<Object> bodies = this.redis.execute(LIST, List.of(this.orderKey, this.entriesKey), Integer.toString(limit));
+        List<DeadLetter> deadLetters = new ArrayList<>(bodies.size());
+        for (Object body : bodies) {
+            DeadLetter deadLetter = read((String) body);
+            if (deadLetter != null) {
+                deadLetters.add(deadLetter);
+            }
+        }
+        return List.copyOf(deadLetters);
+    }
+
+    @Override
+    public Optional<DeadLetter> find(String id) {
+        Object body = this.redis.opsForHash().get(this.entriesKey, id);
+        return Optional.ofNullable((body != null) ? read((String) body) : null);
+    }
+
+    @Override
+    public boolean delete(String id) {
+        return this.redis.execute(DELETE, List.of(this.orderKey, this.entriesKey), id) == 1L;
+    }
+
+    @Override
+    public int size() {
+        Long size = this.redis.opsForZSet().zCard(this.orderKey);
+        return (size != null) ? size.intValue() : 0;
+    }
+
+    /**
+     * Returns how many dead letters were lost because Redis failed to store them.
+     * @return the number of failed writes since this store was created
+     */
+    public long failedWrites() {
+        return this.failedWrites.get();
+    }
+
+    private @Nullable DeadLetter read(String json) {
+        try {
+            return this.mapper.readValue(json, DeadLetter.class);
+        }
+        catch (JacksonException ex) {
+            logger.warn("Skipped a stored dead letter that does not read as one: " + ex.getOriginalMessage());
+            return null;
+        }
+    }
+}

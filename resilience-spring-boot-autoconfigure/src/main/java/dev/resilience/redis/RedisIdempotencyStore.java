@@ -1,0 +1,185 @@
+package dev.resilience.redis;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.idempotency.IdempotencyStoreException;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
+
+/**
+ * An {@link IdempotencyStore} in Redis, shared by every instance of an application.
+ *
+ * <p><b>Layout.</b> Each key is one hash, {@code <keyPrefix><key>}, with the fields
+ * {@code state} ({@code IN_PROGRESS} or {@code COMPLETED}), {@code owner} (a random UUID),
+ * {@code fingerprint}, {@code lease} (when the lease expires, in epoch milliseconds of the
+ * Redis server's clock) and, once completed, {@code value} (the result as JSON) and
+ * {@code type} (the result's class, empty for {@code null}). The Redis key expires with the
+ * lease while the entry is IN_PROGRESS and after the time to live once it is COMPLETED, so
+ * an expired entry is gone and blocks nothing: the next claim takes the key over with a new
+ * owner token, and the stale owner's {@link #complete} and {@link #release} are refused.
+ * Unlike the in-memory store, an owner whose lease expired cannot complete even when no other
+ * call took the key over: its entry no longer exists.
+ *
+ * <p><b>Cost.</b> {@link #claim}, {@link #complete} and {@link #release} are each one Lua
+ * script, run atomically by Redis in one round trip ({@code EVALSHA}, falling back to
+ * {@code EVAL} once after a Redis restart). Every field and the expiry are written by the same
+ * script, so no call leaves a half-written entry.
+ *
+ * <p><b>Failures.</b> Every Redis failure (refused connection, command timeout, script error,
+ * a reply of unexpected shape) is thrown as {@link IdempotencyStoreException} naming the
+ * operation. How long a call waits for an unreachable Redis is the client's command timeout
+ * ({@code spring.data.redis.timeout}). Redis without persistence forgets every entry when it
+ * restarts: completed results are then no longer replayed and a repeated request runs again.
+ *
+ * <p>Results are decoded when replayed into the type the replaying call declares, possibly
+ * generic; {@code ResponseEntity} results are supported through
+ * {@link ResponseEntityJacksonModule}, registered here whenever Spring Web is present.
+ * Requires Redis 5 or later. Thread-safe.
+ */
+public final class RedisIdempotencyStore implements IdempotencyStore {
+
+    private static final long MAX_MILLIS = Duration.ofDays(365L * 1000).toMillis();
+
+    private static final String RESPONSE_ENTITY = "org.springframework.http.ResponseEntity";
+
+    private static final RedisScript<List<Object>> CLAIM = LuaScripts.load("idempotency-claim.lua", List.class);
+
+    private static final RedisScript<Long> COMPLETE = LuaScripts.load("idempotency-complete.lua", Long.class);
+
+    private static final RedisScript<Long> RELEASE = LuaScripts.load("idempotency-release.lua", Long.class);
+
+    private final StringRedisTemplate redis;
+
+    private final JsonMapper mapper;
+
+    private final String keyPrefix;
+
+    /**
+     * Creates a store.
+     * @param redis the template on the application's Redis connection
+     * @param mapper the JSON mapper of results; {@link ResponseEntityJacksonModule} is added
+     * to a copy of it when Spring Web is present
+     * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
+     */
+    public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix) {
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.mapper = withResponseEntities(Objects.requireNonNull(mapper, "mapper"));
+        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>The lease expiry of an {@link ClaimResult.InProgress} is read from the Redis server's
+     * clock, the one that expires the entry. A {@link ClaimResult.Completed} holds an
+     * {@link dev.resilience.core.idempotency.EncodedResult}.
+     * @throws IllegalArgumentException if {@code lease} is not positive
+     */
+    @Override
+    public ClaimResult claim(String key, String fingerprint, Duration lease) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        String leaseMillis = millis(lease, "lease");
+        String token = UUID.randomUUID().toString();
+        List<?> reply = run("claim", CLAIM, key, fingerprint, token, leaseMillis);
+        try {
+            return switch (text(reply, 0)) {
+                case "ACQUIRED" -> new ClaimResult.Acquired(token);
+                case "COMPLETED" -> new ClaimResult.Completed(new JsonResult(this.mapper, text(reply, 1), text(reply, 2)));
+                case "IN_PROGRESS" -> new ClaimResult.InProgress(Instant.ofEpochMilli(Long.parseLong(text(reply, 1))));
+                case "MISMATCH" -> new ClaimResult.Mismatch();
+                default -> throw new IllegalStateException("unknown state " + reply.get(0));
+            };
+        }
+        catch (RuntimeException ex) {
+            throw new IdempotencyStoreException("Idempotency store failed to claim key '" + key
+                    + "': unexpected reply from Redis " + reply, ex);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * @throws IdempotencyStoreException also when the value cannot be written as JSON
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    @Override
+    public boolean complete(String key, String ownerToken, @Nullable Object value, Duration ttl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(ownerToken, "ownerToken");
+        String ttlMillis = millis(ttl, "ttl");
+        String json;
+        try {
+            json = this.mapper.writeValueAsString(value);
+        }
+        catch (JacksonException ex) {
+            throw new IdempotencyStoreException("Idempotency store failed to complete key '" + key
+                    + "': the result cannot be written as JSON", ex);
+        }
+        String type = (value != null) ? value.getClass().getName() : "";
+        return isOne("complete", key, run("complete", COMPLETE, key, ownerToken, ttlMillis, json, type));
+    }
+
+    @Override
+    public boolean release(String key, String ownerToken) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(ownerToken, "ownerToken");
+        return isOne("release", key, run("release", RELEASE, key, ownerToken));
+    }
+
+    private <T> T run(String operation, RedisScript<T> script, String key, String... args) {
+        T reply;
+        try {
+            reply = this.redis.execute(script, List.of(this.keyPrefix + key), (Object[]) args);
+        }
+        catch (RuntimeException ex) {
+            throw new IdempotencyStoreException("Idempotency store failed to " + operation + " key '" + key
+                    + "': " + ex.getMessage(), ex);
+        }
+        if (reply == null || (reply instanceof List<?> list && list.isEmpty())) {
+            throw new IdempotencyStoreException("Idempotency store failed to " + operation + " key '" + key
+                    + "': empty reply from Redis");
+        }
+        return reply;
+    }
+
+    private static String text(List<?> reply, int index) {
+        if (reply.size() <= index || !(reply.get(index) instanceof String text)) {
+            throw new IllegalStateException("no text at position " + index);
+        }
+        return text;
+    }
+
+    private static boolean isOne(String operation, String key, Long reply) {
+        if (reply != 0 && reply != 1) {
+            throw new IdempotencyStoreException("Idempotency store failed to " + operation + " key '" + key
+                    + "': unexpected reply from Redis " + reply);
+        }
+        return reply == 1;
+    }
+
+    private static String millis(Duration duration, String name) {
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + duration);
+        }
+        long millis = (duration.compareTo(Duration.ofMillis(MAX_MILLIS)) > 0) ? MAX_MILLIS
+                : Math.max(1, duration.plusNanos(999_999).toMillis());
+        return Long.toString(millis);
+    }
+
+    private static JsonMapper withResponseEntities(JsonMapper mapper) {
+        if (!ClassUtils.isPresent(RESPONSE_ENTITY, RedisIdempotencyStore.class.getClassLoader())) {
+            return mapper;
+        }
+        return mapper.rebuild().addModule(new ResponseEntityJacksonModule()).build();
+    }
+}

@@ -1,0 +1,131 @@
+package dev.resilience.redis;
+
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.DeserializationConfig;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.deser.Deserializers;
+import tools.jackson.databind.deser.std.StdDeserializer;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.ser.std.StdSerializer;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * A Jackson module that writes a {@link ResponseEntity} as its status, headers and body, and
+ * reads it back into a {@code ResponseEntity} whose body has the declared type, such as
+ * {@code ResponseEntity<Order>}:
+ * <pre>{"status":201,"headers":{"Location":["/orders/7"]},"body":{"id":7}}</pre>
+ * Jackson cannot rebuild a {@code ResponseEntity} without it. The Redis idempotency store
+ * registers it on its own mapper; it is also offered as a bean, which Spring Boot adds to the
+ * application's {@code JsonMapper}.
+ */
+public final class ResponseEntityJacksonModule extends SimpleModule {
+
+    /**
+     * Creates the module.
+     */
+    public ResponseEntityJacksonModule() {
+        super(ResponseEntityJacksonModule.class.getSimpleName());
+        addSerializer(new ResponseEntitySerializer());
+    }
+
+    @Override
+    public void setupModule(SetupContext context) {
+        super.setupModule(context);
+        context.addDeserializers(new ResponseEntityDeserializers());
+    }
+
+    @Override
+    public Object getRegistrationId() {
+        return ResponseEntityJacksonModule.class.getName();
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static final class ResponseEntitySerializer extends StdSerializer<ResponseEntity> {
+
+        ResponseEntitySerializer() {
+            super(ResponseEntity.class);
+        }
+
+        @Override
+        public void serialize(ResponseEntity entity, JsonGenerator generator, SerializationContext context)
+                throws JacksonException {
+            generator.writeStartObject();
+            generator.writeNumberProperty("status", entity.getStatusCode().value());
+            generator.writeName("headers");
+            generator.writeStartObject();
+            for (Map.Entry<String, List<String>> header : entity.getHeaders().headerSet()) {
+                generator.writeName(header.getKey());
+                generator.writeStartArray();
+                for (String value : header.getValue()) {
+                    generator.writeString(value);
+                }
+                generator.writeEndArray();
+            }
+            generator.writeEndObject();
+            generator.writeName("body");
+            context.writeValue(generator, entity.getBody());
+            generator.writeEndObject();
+        }
+    }
+
+    private static final class ResponseEntityDeserializers extends Deserializers.Base {
+
+        @Override
+        public @Nullable ValueDeserializer<?> findBeanDeserializer(JavaType type, DeserializationConfig config,
+                BeanDescription.Supplier description) {
+            return type.hasRawClass(ResponseEntity.class)
+                    ? new ResponseEntityDeserializer(type, type.containedTypeOrUnknown(0)) : null;
+        }
+
+        @Override
+        public boolean hasDeserializerFor(DeserializationConfig config, Class<?> valueType) {
+            return valueType == ResponseEntity.class;
+        }
+    }
+
+    private static final class ResponseEntityDeserializer extends StdDeserializer<ResponseEntity<?>> {
+
+        private final JavaType bodyType;
+
+        ResponseEntityDeserializer(JavaType type, JavaType bodyType) {
+            super(type);
+            this.bodyType = bodyType;
+        }
+
+        @Override
+        public ResponseEntity<?> deserialize(JsonParser parser, DeserializationContext context)
+                throws JacksonException {
+            JsonNode node = context.readTree(parser);
+            JsonNode status = node.get("status");
+            if (status == null || !status.canConvertToInt()) {
+                return context.reportInputMismatch(this, "ResponseEntity without a numeric 'status': %s", node);
+            }
+            HttpHeaders headers = new HttpHeaders();
+            JsonNode headerNodes = node.get("headers");
+            if (headerNodes != null) {
+                for (Map.Entry<String, JsonNode> header : headerNodes.properties()) {
+                    for (JsonNode value : header.getValue()) {
+                        headers.add(header.getKey(), value.asString());
+                    }
+                }
+            }
+            JsonNode body = node.get("body");
+            Object value = (body == null || body.isNull()) ? null : context.readTreeAsValue(body, this.bodyType);
+            return new ResponseEntity<>(value, headers, HttpStatusCode.valueOf(status.asInt()));
+        }
+    }
+}

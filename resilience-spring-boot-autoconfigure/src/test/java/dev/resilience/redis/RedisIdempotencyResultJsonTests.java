@@ -1,0 +1,144 @@
+package dev.resilience.redis;
+
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.EncodedResult;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every result goes through Redis as JSON and comes back as the type the replaying call
+ * declares.
+ */
+class RedisIdempotencyResultJsonTests {
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    private static final Receipt RECEIPT = new Receipt("o-1", 1250, Instant.parse("2026-01-02T03:04:05.123456789Z"));
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    private static LettuceConnectionFactory connections;
+
+    private static RedisIdempotencyStore store;
+
+    @BeforeAll
+    static void createStore() {
+        connections = redis.connectionFactory();
+        store = new RedisIdempotencyStore(new StringRedisTemplate(connections), JsonMapper.builder().build(), "idem:");
+    }
+
+    @AfterAll
+    static void closeConnections() {
+        connections.destroy();
+    }
+
+    @Test
+    void recordWithAnInstantRoundTrips() {
+        assertThat(roundTrip(RECEIPT, Receipt.class)).isEqualTo(RECEIPT);
+    }
+
+    @Test
+    void listOfRecordsRoundTripsAsRecords() {
+        List<Receipt> receipts = List.of(RECEIPT, new Receipt("o-2", 99, Instant.EPOCH));
+
+        Object replayed = roundTrip(receipts, generic(List.class, Receipt.class));
+
+        assertThat(replayed).isEqualTo(receipts);
+        assertThat((List<?>) replayed).allSatisfy((element) -> assertThat(element).isInstanceOf(Receipt.class));
+    }
+
+    @Test
+    void stringRoundTrips() {
+        assertThat(roundTrip("receipt:o-1", String.class)).isEqualTo("receipt:o-1");
+    }
+
+    @Test
+    void primitiveLongRoundTrips() {
+        assertThat(roundTrip(1_234_567_890_123L, long.class)).isEqualTo(1_234_567_890_123L);
+    }
+
+    @Test
+    void nullRoundTripsForAnyDeclaredType() {
+        assertThat(roundTrip(null, Receipt.class)).isNull();
+        assertThat(roundTrip(null, generic(List.class, Receipt.class))).isNull();
+    }
+
+    @Test
+    void optionalRoundTripsPresentAndEmpty() {
+        assertThat(roundTrip(Optional.of(RECEIPT), generic(Optional.class, Receipt.class))).isEqualTo(Optional.of(RECEIPT));
+        assertThat(roundTrip(Optional.empty(), generic(Optional.class, Receipt.class))).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void responseEntityRoundTripsWithStatusHeadersAndTypedBody() {
+        ResponseEntity<Receipt> response = ResponseEntity.status(HttpStatus.CREATED)
+            .header("Location", "/orders/o-1")
+            .header("X-Trace", "a", "b")
+            .body(RECEIPT);
+
+        Object replayed = roundTrip(response, generic(ResponseEntity.class, Receipt.class));
+
+        assertThat(replayed).isInstanceOfSatisfying(ResponseEntity.class, (entity) -> {
+            assertThat(entity.getStatusCode()).isEqualTo(HttpStatus.CREATED);
+            assertThat(entity.getHeaders().get("Location")).containsExactly("/orders/o-1");
+            assertThat(entity.getHeaders().get("X-Trace")).containsExactly("a", "b");
+            assertThat(entity.getBody()).isEqualTo(RECEIPT);
+        });
+    }
+
+    @Test
+    void responseEntityWithoutBodyRoundTrips() {
+        Object replayed = roundTrip(ResponseEntity.noContent().build(), generic(ResponseEntity.class, Receipt.class));
+
+        assertThat(replayed).isEqualTo(ResponseEntity.noContent().build());
+    }
+
+    @Test
+    void undeclaredTypeReplaysTheStoredClass() {
+        assertThat(roundTrip(RECEIPT, Object.class)).isEqualTo(RECEIPT);
+    }
+
+    @Test
+    void moduleIsUsableByAnyJsonMapper() {
+        JsonMapper mapper = JsonMapper.builder().addModule(new ResponseEntityJacksonModule()).build();
+        ResponseEntity<Receipt> response = ResponseEntity.accepted().body(RECEIPT);
+
+        String json = mapper.writeValueAsString(response);
+
+        assertThat(json).startsWith("{\"status\":202,\"headers\":{},\"body\":{\"orderId\":\"o-1\"");
+        Object read = mapper.readValue(json,
+                mapper.getTypeFactory().constructType(generic(ResponseEntity.class, Receipt.class)));
+        assertThat(read).isEqualTo(response);
+    }
+
+    private static @Nullable Object roundTrip(@Nullable Object value, Type declared) {
+        String key = "k-" + System.nanoTime();
+        ClaimResult claim = store.claim(key, "f", LEASE);
+        assertThat(store.complete(key, ((ClaimResult.Acquired) claim).ownerToken(), value, LEASE)).isTrue();
+        ClaimResult replay = store.claim(key, "f", LEASE);
+        return ((EncodedResult) ((ClaimResult.Completed) replay).value()).decode(declared);
+    }
+
+    private static Type generic(Class<?> type, Class<?> argument) {
+        return ResolvableType.forClassWithGenerics(type, argument).getType();
+    }
+}
