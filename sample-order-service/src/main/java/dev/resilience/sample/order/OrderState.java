@@ -27,14 +27,6 @@ public enum OrderState {
     PAYMENT_IN_DOUBT;
 
     /**
-     * Returns whether a new payment may start from this state.
-     * @return {@code true} for the states a payment can start from
-     */
-    public boolean isPayable() {
-        return this == NEW || this == PAYMENT_DEFERRED || this == PAYMENT_IN_DOUBT;
-    }
-
-    /**
      * Returns whether the order's payment has a final outcome.
      * @return {@code true} when paid or declined
      */

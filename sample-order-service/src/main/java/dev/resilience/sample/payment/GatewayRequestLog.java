@@ -38,8 +38,8 @@ public class GatewayRequestLog {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         this.jdbc.sql("""
                 INSERT INTO gateway_requests (order_id, gateway, gateway_key, outcome, sent_at)
-                VALUES (?, ?, ?, 'PENDING', ?)""")
-            .params(orderId, gateway.id(), gatewayKey, Instant.now())
+                VALUES (?, ?, ?, ?, ?)""")
+            .params(orderId, gateway.id(), gatewayKey, RequestOutcome.PENDING.name(), Instant.now())
             .update(keys, "id");
         return keys.getKeyAs(Long.class);
     }

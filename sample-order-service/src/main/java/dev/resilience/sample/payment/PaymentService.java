@@ -72,10 +72,19 @@ public class PaymentService {
         return ExecutionResult.success(charge(Gateway.PRIMARY, orderId, amountCents, idempotencyKey));
     }
 
+    /**
+     * The first fallback: charges the backup gateway, unless the primary holds a charge for
+     * the order, which then pays it.
+     */
     ExecutionResult<Payment> payWithBackupGateway(long orderId, long amountCents, String idempotencyKey) {
         return ExecutionResult.success(charge(Gateway.BACKUP, orderId, amountCents, idempotencyKey));
     }
 
+    /**
+     * The last fallback: no gateway charged, so the order waits to be paid later. When a
+     * gateway may have charged and could not be asked, deferring would be a lie: the order is
+     * in doubt and the call fails, which writes a dead letter.
+     */
     ExecutionResult<Payment> deferPayment(long orderId, long amountCents, String idempotencyKey) {
         Order order = start(orderId, idempotencyKey);
         if (order.state().isSettled()) {

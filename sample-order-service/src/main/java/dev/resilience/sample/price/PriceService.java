@@ -51,6 +51,9 @@ public class PriceService {
         return price;
     }
 
+    /**
+     * The fallback: the last good price, marked stale.
+     */
     EthPrice lastGoodPrice() {
         EthPrice last = this.lastGood.get();
         if (last == null) {
