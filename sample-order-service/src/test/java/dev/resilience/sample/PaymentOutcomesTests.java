@@ -1,5 +1,9 @@
 package dev.resilience.sample;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
 import dev.resilience.sample.order.Order;
 import dev.resilience.sample.order.OrderState;
 import dev.resilience.sample.payment.PaymentResponse;
@@ -13,10 +17,11 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * One payment at a time: a replay, a declined card, a key reused for another order, and a
- * charge left in doubt by timeouts, which becomes a dead letter and is settled later without
+ * One payment at a time: a replay, a declined card, a key reused for another order, a second
+ * payment of an order while the first runs, and a charge left in doubt by timeouts, which becomes a dead letter and is settled later without
  * a second charge.
  */
 @SampleApplicationTest
@@ -79,6 +84,21 @@ class PaymentOutcomesTests {
         assertThat(this.client.payExpectingProblem(second.id(), "reused-" + first.id()).getStatusCode())
             .isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
         assertThat(this.client.order(second.id()).state()).isEqualTo(OrderState.NEW);
+    }
+
+    @Test
+    void aSecondPaymentOfAnOrderUnderAnotherKeyIsRefusedWhileTheFirstRuns() throws Exception {
+        this.client.faults("primary", 0, 600, false);
+        Order order = this.client.createOrder("tok_visa");
+        CompletableFuture<ResponseEntity<PaymentResponse>> first = CompletableFuture
+            .supplyAsync(() -> this.client.pay(order.id(), "first-" + order.id()));
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> this.client.order(order.id()).state() == OrderState.PAYMENT_PENDING);
+
+        assertThat(this.client.payExpectingProblem(order.id(), "second-" + order.id()).getStatusCode())
+            .isEqualTo(HttpStatus.CONFLICT);
+        assertThat(first.get(10, TimeUnit.SECONDS).getBody().state()).isEqualTo(OrderState.PAID);
+        assertThat(this.client.charges(order.id())).hasSize(1);
     }
 
     @Test
