@@ -2,11 +2,13 @@ package dev.resilience.sample;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
  * The order service: orders, payments through two gateways, and a price oracle.
  */
 @SpringBootApplication
+@ConfigurationPropertiesScan
 public class SampleOrderServiceApplication {
 
     /**

@@ -1,0 +1,20 @@
+package dev.resilience.sample.payment;
+
+/**
+ * A gateway may hold a charge for an order (a charge request went unanswered) and cannot be
+ * asked now, so no other gateway may charge the order, and the payment cannot be called
+ * deferred either. The call ends with its work undone and becomes a dead letter.
+ */
+public class ChargeInDoubtException extends RuntimeException {
+
+    /**
+     * Creates the exception.
+     * @param orderId the order
+     * @param gateway the gateway that may hold a charge
+     * @param cause why it could not be asked, if it was asked
+     */
+    public ChargeInDoubtException(long orderId, Gateway gateway, Throwable cause) {
+        super("The " + gateway.id() + " gateway may hold a charge for order " + orderId
+                + " and cannot tell now: " + cause.getMessage(), cause);
+    }
+}

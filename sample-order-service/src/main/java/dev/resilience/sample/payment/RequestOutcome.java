@@ -1,0 +1,19 @@
+package dev.resilience.sample.payment;
+
+/**
+ * What became of a charge request sent to a gateway.
+ */
+public enum RequestOutcome {
+
+    /** Sent, no answer yet or never: the gateway may have charged. */
+    PENDING,
+
+    /** The gateway charged. */
+    CHARGED,
+
+    /** The gateway answered that it did not charge (5xx, or no charge found for the key). */
+    NOT_CHARGED,
+
+    /** The gateway declined the card. */
+    DECLINED
+}

@@ -1,0 +1,17 @@
+package dev.resilience.sample.simulator;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the simulated downstreams saw, and where the orders stand.
+ *
+ * @param requests the requests each downstream received
+ * @param charges the charges each gateway made
+ * @param ordersChargedMoreThanOnce the orders charged more than once, by one gateway or both;
+ * always empty
+ * @param paymentsByState the number of orders in each state
+ */
+public record SimulatorReport(Map<String, Long> requests, Map<String, Integer> charges,
+        List<Long> ordersChargedMoreThanOnce, Map<String, Long> paymentsByState) {
+}
