@@ -1,6 +1,6 @@
 package dev.resilience.autoconfigure;
 
-import dev.resilience.metrics.ObservationEventsMeterFilter;
+import dev.resilience.metrics.ResilienceCallsMeterFilter;
 import dev.resilience.metrics.ResilienceMeterBinder;
 import dev.resilience.registry.ResilienceRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,7 +31,7 @@ public final class ResilienceMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    static ObservationEventsMeterFilter resilienceObservationEventsMeterFilter() {
-        return new ObservationEventsMeterFilter();
+    static ResilienceCallsMeterFilter resilienceResilienceCallsMeterFilter() {
+        return new ResilienceCallsMeterFilter();
     }
 }

@@ -31,9 +31,9 @@ import org.springframework.context.event.ContextRefreshedEvent;
  * Binds the meters of every named instance of a {@link ResilienceRegistry}, from the start:
  * the counters over each {@link CallStatistics}, the gauges and counters of each circuit
  * breaker, and the {@code resilience.calls} timers that the observation of each call updates,
- * pre-registered with the tags Micrometer's {@code DefaultMeterObservationHandler} gives them
- * (the observation's low-cardinality keys and {@code error=none}) so that they are the same
- * meters.
+ * pre-registered with the observation's low-cardinality keys, the tags they keep once
+ * {@link ResilienceCallsMeterFilter} has dropped the handler's {@code error} tag, so that they
+ * are the same meters.
  *
  * <p>Counters read the statistics and breakers, which stay the one source of the counts.
  * Fallback methods and idempotency names may be made known to a statistics after it was
@@ -201,7 +201,7 @@ public final class ResilienceMeterBinder
         Timer.builder(CALLS)
             .description("Protected calls, by how they ended")
             .tags("name", name, "status", status.name().toLowerCase(Locale.ROOT), "fallback",
-                    Boolean.toString(fallback), "error", "none")
+                    Boolean.toString(fallback))
             .register(this.meterRegistry);
     }
 

@@ -37,7 +37,7 @@ class PrometheusMetricsWebTests {
     void everyMeterExistsBeforeTheFirstCallAndCountsTheCallsAfterwards() {
         String before = scrape();
         assertThat(sample(before, "resilience_calls_seconds_count", "name=\"payment\"", "status=\"success\"",
-                "fallback=\"false\"", "error=\"none\"")).isZero();
+                "fallback=\"false\"")).isZero();
         assertThat(sample(before, "resilience_calls_seconds_count", "name=\"payment\"", "status=\"rejected\"",
                 "fallback=\"false\"")).isZero();
         assertThat(sample(before, "resilience_calls_seconds_count", "name=\"quote\"", "status=\"success\"",
@@ -63,7 +63,7 @@ class PrometheusMetricsWebTests {
 
         String after = scrape();
         assertThat(sample(after, "resilience_calls_seconds_count", "name=\"payment\"", "status=\"success\"",
-                "fallback=\"false\"", "error=\"none\"")).isEqualTo(1);
+                "fallback=\"false\"")).isEqualTo(1);
         assertThat(sample(after, "resilience_calls_seconds_count", "name=\"payment\"", "status=\"error\"",
                 "fallback=\"false\"")).isZero();
         assertThat(sample(after, "resilience_retries_total", "name=\"payment\"")).isEqualTo(1);
@@ -74,11 +74,16 @@ class PrometheusMetricsWebTests {
         assertThat(sample(after, "resilience_circuitbreaker_calls_total", "name=\"payment-gateway\"",
                 "kind=\"successful\"")).isEqualTo(1);
         assertThat(sample(after, "resilience_calls_seconds_count", "name=\"quote\"", "status=\"success\"",
-                "fallback=\"true\"", "error=\"none\"")).isEqualTo(1);
+                "fallback=\"true\"")).isEqualTo(1);
         assertThat(sample(after, "resilience_retries_total", "name=\"quote\"")).isEqualTo(1);
         assertThat(sample(after, "resilience_fallbacks_total", "name=\"quote\"", "fallback=\"cachedQuote\"",
                 "outcome=\"success\"")).isEqualTo(1);
-        assertThat(after).doesNotContain("resilience_calls_retry").doesNotContain("resilience_calls_fallback");
+        assertThat(after).doesNotContain("resilience_calls_retry")
+            .doesNotContain("resilience_calls_fallback")
+            .doesNotContain("resilience_calls_active");
+        assertThat(after.lines().filter((line) -> line.startsWith("resilience_calls_seconds")))
+            .isNotEmpty()
+            .noneMatch((line) -> line.contains("error=\""));
     }
 
     private String scrape() {

@@ -5,7 +5,7 @@ import dev.resilience.actuate.endpoint.DeadLettersEndpoint;
 import dev.resilience.actuate.endpoint.RetriesEndpoint;
 import dev.resilience.actuate.health.CircuitBreakersHealthIndicator;
 import dev.resilience.event.CircuitBreakerEvents;
-import dev.resilience.metrics.ObservationEventsMeterFilter;
+import dev.resilience.metrics.ResilienceCallsMeterFilter;
 import dev.resilience.metrics.ResilienceMeterBinder;
 import dev.resilience.registry.ResilienceRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -47,7 +47,7 @@ class ObservabilityAutoConfigurationTests {
                 .hasSingleBean(DeadLettersEndpoint.class)
                 .hasBean("circuitBreakersHealthIndicator")
                 .hasSingleBean(ResilienceMeterBinder.class)
-                .hasSingleBean(ObservationEventsMeterFilter.class));
+                .hasSingleBean(ResilienceCallsMeterFilter.class));
     }
 
     @Test
@@ -112,7 +112,7 @@ class ObservabilityAutoConfigurationTests {
         this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
             .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
             .run((context) -> assertThat(context).doesNotHaveBean(ResilienceMeterBinder.class)
-                .doesNotHaveBean(ObservationEventsMeterFilter.class));
+                .doesNotHaveBean(ResilienceCallsMeterFilter.class));
     }
 
     @Test

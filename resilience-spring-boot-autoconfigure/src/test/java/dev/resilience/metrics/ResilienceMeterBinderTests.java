@@ -118,7 +118,7 @@ class ResilienceMeterBinderTests {
     void preRegisteredTimersAreTheOnesTheObservationHandlerUpdates() {
         this.registry.statistics("payment");
         this.binder.afterSingletonsInstantiated();
-        this.meters.config().meterFilter(new ObservationEventsMeterFilter());
+        this.meters.config().meterFilter(new ResilienceCallsMeterFilter());
         ObservationRegistry observations = ObservationRegistry.create();
         observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.meters));
 
@@ -127,14 +127,26 @@ class ResilienceMeterBinderTests {
         observation.event(Observation.Event.of("retry"));
         observation.event(Observation.Event.of("fallback"));
         observation.lowCardinalityKeyValue("status", "success").lowCardinalityKeyValue("fallback", "false").stop();
+        Observation.start("resilience.calls", observations)
+            .lowCardinalityKeyValue("name", "payment")
+            .lowCardinalityKeyValue("status", "error")
+            .lowCardinalityKeyValue("fallback", "false")
+            .error(new java.io.IOException("down"))
+            .stop();
 
-        assertThat(this.meters.get("resilience.calls").timers()).hasSize(6);
+        assertThat(this.meters.get("resilience.calls").timers()).hasSize(6)
+            .allSatisfy((timer) -> assertThat(timer.getId().getTag("error")).isNull());
         assertThat(this.meters.get("resilience.calls")
-            .tags("name", "payment", "status", "success", "fallback", "false", "error", "none")
+            .tags("name", "payment", "status", "error", "fallback", "false")
+            .timer()
+            .count()).isOne();
+        assertThat(this.meters.get("resilience.calls")
+            .tags("name", "payment", "status", "success", "fallback", "false")
             .timer()
             .count()).isOne();
         assertThat(this.meters.find("resilience.calls.retry").meters()).isEmpty();
         assertThat(this.meters.find("resilience.calls.fallback").meters()).isEmpty();
+        assertThat(this.meters.find("resilience.calls.active").meters()).isEmpty();
     }
 
     private double stateGauge(String state) {
