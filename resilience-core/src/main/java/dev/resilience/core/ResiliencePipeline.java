@@ -139,7 +139,12 @@ public final class ResiliencePipeline {
         long start = this.timeSource.nanoTime();
         RetryBudget budget = (this.retry != null) ? this.retry.budget() : null;
         if (budget != null) {
-            budget.recordCall();
+            if (budget.usesTimeSource(this.timeSource)) {
+                budget.recordCall(start);
+            }
+            else {
+                budget.recordCall();
+            }
         }
         CircuitBreaker breaker = this.circuitBreaker;
         if (breaker != null) {

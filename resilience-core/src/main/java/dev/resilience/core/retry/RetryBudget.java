@@ -120,20 +120,39 @@ public final class RetryBudget {
      * Counts one client call entering, its first attempt. Retries are not calls.
      */
     public void recordCall() {
-        long now = this.timeSource.nanoTime();
-        if (secondOf(now) == this.currentSecond) {
+        recordCall(this.timeSource.nanoTime());
+    }
+
+    /**
+     * Counts one client call entering at a time the caller has just read, saving a read of
+     * the clock.
+     * @param nowNanos the current {@link TimeSource#nanoTime()} of this budget's time source
+     * @see #usesTimeSource(TimeSource)
+     */
+    public void recordCall(long nowNanos) {
+        if (secondOf(nowNanos) == this.currentSecond) {
             this.pendingCalls.incrementAndGet();
             return;
         }
         this.lock.lock();
         try {
-            int bucket = advance(now);
+            int bucket = advance(nowNanos);
             this.calls[bucket]++;
             this.callTotal++;
         }
         finally {
             this.lock.unlock();
         }
+    }
+
+    /**
+     * Returns whether this budget reads time from the given source, so that a time read from
+     * it may be passed to {@link #recordCall(long)}.
+     * @param timeSource a time source
+     * @return {@code true} if it is this budget's
+     */
+    public boolean usesTimeSource(TimeSource timeSource) {
+        return this.timeSource == timeSource;
     }
 
     /**

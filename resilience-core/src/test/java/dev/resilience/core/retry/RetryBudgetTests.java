@@ -34,6 +34,21 @@ class RetryBudgetTests {
     }
 
     @Test
+    void callCountedAtAGivenTimeLandsInThatSecond() {
+        RetryBudget budget = new RetryBudget(1.0, 0, Duration.ofSeconds(2), this.time);
+        assertThat(budget.usesTimeSource(this.time)).isTrue();
+        assertThat(budget.usesTimeSource(new VirtualTimeSource())).isFalse();
+
+        budget.recordCall(this.time.nanoTime());
+        this.time.advance(Duration.ofSeconds(1));
+        budget.recordCall(this.time.nanoTime());
+
+        assertThat(budget.callsInWindow()).isEqualTo(2);
+        this.time.advance(Duration.ofSeconds(1));
+        assertThat(budget.callsInWindow()).isEqualTo(1);
+    }
+
+    @Test
     void ratioOfATenthAllowsTenRetriesPerHundredCalls() {
         RetryBudget budget = new RetryBudget(0.1, 0, WINDOW, this.time);
         recordCalls(budget, 100);
