@@ -246,15 +246,16 @@ abstract class Execution<T> {
     }
 
     /**
-     * Ends the retry stage because the thread was interrupted while waiting to retry.
+     * Ends the retry stage because the thread was interrupted while waiting to retry: the
+     * last attempt's error becomes the call's error, with the interruption suppressed.
      * @param interruption the interruption
      */
     final void interrupted(InterruptedException interruption) {
         Thread.currentThread().interrupt();
-        if (this.error != null) {
-            this.error.addSuppressed(interruption);
-        }
-        this.status = ExecutionStatus.ERROR;
+        Throwable last = (this.failures != null && !this.failures.isEmpty())
+                ? this.failures.get(this.failures.size() - 1).error() : interruption;
+        Suppressed.add(last, interruption);
+        stop(ExecutionStatus.ERROR, last);
     }
 
     /**

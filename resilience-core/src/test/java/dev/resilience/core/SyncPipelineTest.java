@@ -105,6 +105,29 @@ class SyncPipelineTest {
     }
 
     @Test
+    void interruptionDuringTheBackoffEndsTheCallWithTheLastErrorAndKeepsTheFlag() {
+        IOException failure = new IOException("down");
+        AtomicInteger calls = new AtomicInteger();
+        try {
+            ExecutionResult<String> result = pipeline().retry(retry().maxAttempts(5).build()).build().execute(() -> {
+                calls.incrementAndGet();
+                Thread.currentThread().interrupt();
+                throw failure;
+            });
+
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+            assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+            assertThat(result.error()).isSameAs(failure);
+            assertThat(failure.getSuppressed()).hasSize(1).hasOnlyElementsOfType(InterruptedException.class);
+            assertThat(result.attempts()).isEqualTo(1);
+            assertThat(calls).hasValue(1);
+        }
+        finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
     void callThrowsTheFinalErrorWithEarlierAttemptsSuppressed() {
         IOException first = new IOException("1");
         IOException last = new IOException("2");
