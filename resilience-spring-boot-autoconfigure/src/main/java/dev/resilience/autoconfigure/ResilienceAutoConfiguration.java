@@ -12,16 +12,19 @@ import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.registry.ArgumentRenderer;
+import dev.resilience.registry.JsonArgumentRenderer;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import dev.resilience.template.ResilienceTemplate;
 import io.micrometer.observation.ObservationRegistry;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -95,6 +98,17 @@ public final class ResilienceAutoConfiguration {
     @ConditionalOnMissingBean
     ResilienceTemplate resilienceTemplate(ResiliencePolicies policies) {
         return new ResilienceTemplate(policies);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JsonMapper.class)
+    static class JsonArgumentRendererConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ArgumentRenderer argumentRenderer(ObjectProvider<JsonMapper> mapper) {
+            return new JsonArgumentRenderer(mapper.getIfAvailable(() -> JsonMapper.builder().build()));
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -9,6 +9,7 @@ import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
+import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.ResilienceRegistry;
@@ -39,6 +40,9 @@ class AnnotatedMethodsTests {
 
     @Autowired
     private ResilienceRegistry registry;
+
+    @Autowired
+    private DeadLetterStore deadLetters;
 
     private int sleepsBefore;
 
@@ -154,6 +158,27 @@ class AnnotatedMethodsTests {
         assertThatExceptionOfType(IdempotencyKeyMismatchException.class)
             .isThrownBy(() -> this.service.payOnce("o-1", 9999, "idempotent-key-1"));
         assertThat(this.service.downstreamCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void equalRequestObjectsWithoutToStringHaveEqualFingerprints() throws Exception {
+        String first = this.service.payRequest(new PaymentTestService.PaymentRequest("o-7", 700), "request-key-1");
+        String replay = this.service.payRequest(new PaymentTestService.PaymentRequest("o-7", 700), "request-key-1");
+
+        assertThat(replay).isEqualTo(first);
+        assertThat(this.service.downstreamCalls()).isEqualTo(1);
+        assertThatExceptionOfType(IdempotencyKeyMismatchException.class).isThrownBy(
+                () -> this.service.payRequest(new PaymentTestService.PaymentRequest("o-7", 701), "request-key-1"));
+    }
+
+    @Test
+    void deadLettersShowArgumentsAsJson() {
+        assertThatExceptionOfType(IOException.class)
+            .isThrownBy(() -> this.service.payAndFail(new PaymentTestService.PaymentRequest("o-9", 900)));
+
+        assertThat(this.deadLetters.list(10)).filteredOn((letter) -> letter.name().equals("dead-lettered"))
+            .singleElement()
+            .satisfies((letter) -> assertThat(letter.arguments()).containsExactly("{\"amountCents\":900,\"orderId\":\"o-9\"}"));
     }
 
     @Test

@@ -108,7 +108,41 @@ class PaymentTestService {
         return downstream(orderId) + ":" + amountCents;
     }
 
+    @Idempotent(key = "#key")
+    public String payRequest(PaymentRequest request, String key) throws Exception {
+        return downstream(request.getOrderId()) + ":" + request.getAmountCents();
+    }
+
+    @Retryable(value = "dead-lettered", maxAttempts = 2, delay = "1ms")
+    public String payAndFail(PaymentRequest request) throws Exception {
+        this.downstreamCalls.incrementAndGet();
+        throw new java.io.IOException("gateway down for " + request.getOrderId());
+    }
+
     public String unprotected(String orderId) throws Exception {
         return downstream(orderId);
+    }
+
+    /**
+     * A request without {@code toString()}: its identity must not leak into fingerprints.
+     */
+    static final class PaymentRequest {
+
+        private final String orderId;
+
+        private final long amountCents;
+
+        PaymentRequest(String orderId, long amountCents) {
+            this.orderId = orderId;
+            this.amountCents = amountCents;
+        }
+
+        public String getOrderId() {
+            return this.orderId;
+        }
+
+        public long getAmountCents() {
+            return this.amountCents;
+        }
     }
 }
