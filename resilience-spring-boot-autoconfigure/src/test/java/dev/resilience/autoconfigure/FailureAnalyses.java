@@ -15,12 +15,17 @@ import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
  * registered in {@code META-INF/spring.factories} that recognizes it. Analyzers whose optional
  * dependencies are missing are skipped, as Spring Boot skips them.
  */
-final class FailureAnalyses {
+public final class FailureAnalyses {
 
     private FailureAnalyses() {
     }
 
-    static String describe(Throwable failure) {
+    /**
+     * Describes a start failure with the analyzer that recognizes it.
+     * @param failure the failure
+     * @return the description and the action
+     */
+    public static String describe(Throwable failure) {
         ArgumentResolver arguments = ArgumentResolver.of(BeanFactory.class, new DefaultListableBeanFactory())
             .and(Environment.class, new StandardEnvironment());
         for (FailureAnalyzer analyzer : SpringFactoriesLoader.forDefaultResourceLocation()

@@ -12,6 +12,7 @@ import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
+import dev.resilience.autoconfigure.FailureAnalyses;
 import dev.resilience.autoconfigure.ResiliencePolicyFailureAnalyzer;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
@@ -22,22 +23,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
-import org.springframework.core.env.StandardEnvironment;
-import org.springframework.core.io.support.SpringFactoriesLoader;
-import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
-import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -259,23 +252,9 @@ class BadInputCatalogueTests {
         return analysis;
     }
 
-    /**
-     * Renders a start failure as Spring Boot reports it, with the first registered failure
-     * analyzer that recognizes it.
-     */
     private static String describe(Throwable failure) {
         assertThat(failure).isNotNull();
-        ArgumentResolver arguments = ArgumentResolver.of(BeanFactory.class, new DefaultListableBeanFactory())
-            .and(Environment.class, new StandardEnvironment());
-        for (FailureAnalyzer analyzer : SpringFactoriesLoader.forDefaultResourceLocation()
-            .load(FailureAnalyzer.class, arguments, FailureHandler.handleMessage((message, ex) -> {
-            }))) {
-            FailureAnalysis analysis = analyzer.analyze(failure);
-            if (analysis != null) {
-                return analysis.getDescription() + System.lineSeparator() + "Action: " + analysis.getAction();
-            }
-        }
-        throw new AssertionError("No failure analyzer recognizes " + failure);
+        return FailureAnalyses.describe(failure);
     }
 
     @SpringBootConfiguration
