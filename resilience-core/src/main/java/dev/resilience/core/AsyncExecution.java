@@ -7,7 +7,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
-import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
@@ -92,20 +91,15 @@ final class AsyncExecution<T> extends Execution<T> {
             if (timer != null) {
                 timer.cancel();
             }
-            CircuitBreaker breaker = this.pipeline.circuitBreaker();
             long duration = this.time.nanoTime() - start;
             long delay;
             if (failure == null) {
-                if (breaker != null) {
-                    breaker.onSuccess(duration);
-                }
+                recordSuccess(duration);
                 delay = afterValue(value, start);
             }
             else {
                 Throwable cause = unwrap(failure);
-                if (breaker != null) {
-                    breaker.onError(duration, cause);
-                }
+                recordError(duration, cause);
                 if (cause instanceof VirtualMachineError fatal) {
                     throw fatal;
                 }

@@ -64,6 +64,8 @@ abstract class Execution<T> {
 
     private final @Nullable IdempotencyClaim idempotency;
 
+    private CircuitBreaker.@Nullable Permit permit;
+
     ExecutionStatus status = ExecutionStatus.ERROR;
 
     @Nullable T value;
@@ -176,12 +178,35 @@ abstract class Execution<T> {
             return true;
         }
         try {
-            breaker.acquirePermission();
+            this.permit = breaker.acquirePermit();
             return true;
         }
         catch (CallNotPermittedException ex) {
             stop(ExecutionStatus.REJECTED, ex);
             return false;
+        }
+    }
+
+    /**
+     * Reports a successful attempt to the breaker that permitted it, if any.
+     * @param durationNanos how long the attempt took
+     */
+    final void recordSuccess(long durationNanos) {
+        CircuitBreaker breaker = this.pipeline.circuitBreaker();
+        if (breaker != null && this.permit != null) {
+            breaker.onSuccess(this.permit, durationNanos);
+        }
+    }
+
+    /**
+     * Reports a failed attempt to the breaker that permitted it, if any.
+     * @param durationNanos how long the attempt took
+     * @param failure what the attempt threw
+     */
+    final void recordError(long durationNanos, Throwable failure) {
+        CircuitBreaker breaker = this.pipeline.circuitBreaker();
+        if (breaker != null && this.permit != null) {
+            breaker.onError(this.permit, durationNanos, failure);
         }
     }
 

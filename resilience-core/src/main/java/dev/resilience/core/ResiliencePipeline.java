@@ -147,9 +147,10 @@ public final class ResiliencePipeline {
             }
         }
         CircuitBreaker breaker = this.circuitBreaker;
+        CircuitBreaker.Permit permit = null;
         if (breaker != null) {
             try {
-                breaker.acquirePermission();
+                permit = breaker.acquirePermit();
             }
             catch (CallNotPermittedException ex) {
                 return new SyncExecution<T>(this, context, action, start).resumeRejected(ex).getOrThrow();
@@ -160,19 +161,19 @@ public final class ResiliencePipeline {
             value = action.call();
         }
         catch (Exception ex) {
-            if (breaker != null) {
-                breaker.onError(this.timeSource.nanoTime() - start, ex);
+            if (permit != null) {
+                breaker.onError(permit, this.timeSource.nanoTime() - start, ex);
             }
             return new SyncExecution<T>(this, context, action, start).resumeAfter(start, ex).getOrThrow();
         }
         catch (Error ex) {
-            if (breaker != null) {
-                breaker.onError(this.timeSource.nanoTime() - start, ex);
+            if (permit != null) {
+                breaker.onError(permit, this.timeSource.nanoTime() - start, ex);
             }
             throw ex;
         }
-        if (breaker != null) {
-            breaker.onSuccess(this.timeSource.nanoTime() - start);
+        if (permit != null) {
+            breaker.onSuccess(permit, this.timeSource.nanoTime() - start);
         }
         if (this.retry != null && this.retry.shouldRetryResult(value)) {
             return new SyncExecution<T>(this, context, action, start)

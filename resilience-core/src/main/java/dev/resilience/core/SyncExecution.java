@@ -3,7 +3,6 @@ package dev.resilience.core;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
-import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
@@ -101,27 +100,20 @@ final class SyncExecution<T> extends Execution<T> {
         if (!permitted()) {
             return STOP;
         }
-        CircuitBreaker breaker = this.pipeline.circuitBreaker();
         long start = beginAttempt();
         T result;
         try {
             result = invoke();
         }
         catch (Exception ex) {
-            if (breaker != null) {
-                breaker.onError(this.time.nanoTime() - start, ex);
-            }
+            recordError(this.time.nanoTime() - start, ex);
             return afterFailure(ex, start);
         }
         catch (Throwable ex) {
-            if (breaker != null) {
-                breaker.onError(this.time.nanoTime() - start, ex);
-            }
+            recordError(this.time.nanoTime() - start, ex);
             throw ex;
         }
-        if (breaker != null) {
-            breaker.onSuccess(this.time.nanoTime() - start);
-        }
+        recordSuccess(this.time.nanoTime() - start);
         return afterValue(result, start);
     }
 

@@ -12,11 +12,13 @@ import org.jspecify.annotations.Nullable;
  * breaker only by a compare-and-set from itself, so a state the breaker has left can no
  * longer move it, and each state knows only its legal successors.
  *
- * <p>An outcome is recorded by the state current when it arrives, whichever state permitted
- * the call: a closed state records it in its window, a half-open state takes at most as many
- * outcomes as it has let probes through, and the other states drop it.
+ * <p>An outcome reported with a permit is recorded by the state that granted it; one reported
+ * without is recorded by the state current when it arrives. Either way a closed state records
+ * it in its window, a half-open state takes at most as many outcomes as it has let probes
+ * through, and the other states drop it. A state the breaker has left can record outcomes,
+ * but no longer move the breaker.
  */
-abstract sealed class BreakerState {
+abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
     final CircuitBreaker breaker;
 

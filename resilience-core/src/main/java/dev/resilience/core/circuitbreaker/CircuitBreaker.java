@@ -17,12 +17,17 @@ import org.jspecify.annotations.Nullable;
  * open to let a few probe calls decide between OPEN and CLOSED; FORCED_OPEN and DISABLED are
  * set by hand.
  *
- * <p>A caller asks for permission ({@link #acquirePermission()} or
- * {@link #tryAcquirePermission()}), runs the call, then reports exactly one of
- * {@link #onSuccess}, {@link #onError} or {@link #releasePermission()}. An outcome is recorded
- * by the state current when it is reported: a call that ends after the breaker opened is
- * dropped; one that ends in a later CLOSED state is recorded there; a HALF_OPEN state records
- * at most as many outcomes as it let probes through.
+ * <p>A caller asks for a {@link Permit} ({@link #acquirePermit()}), runs the call, then
+ * reports its outcome with that permit ({@link #onSuccess(Permit, long)},
+ * {@link #onError(Permit, long, Throwable)}). The outcome is recorded by the state that
+ * granted the permit: a HALF_OPEN state decides on the outcomes of exactly its own probes,
+ * and a call permitted before a transition cannot take a probe's place after it.
+ *
+ * <p>The permit-less methods ({@link #acquirePermission()}, {@link #tryAcquirePermission()},
+ * {@link #onSuccess(long)}, {@link #onError(long, Throwable)}, {@link #releasePermission()})
+ * record an outcome in the state current when it is reported instead: a call that ends after
+ * the breaker opened is dropped; one that ends in a later CLOSED state is recorded there; a
+ * HALF_OPEN state records at most as many outcomes as it let probes through.
  *
  * <p>Thread-safe without locks on the hot path: the state is one {@link AtomicReference}
  * swapped by compare-and-set, so each transition happens once and its listeners run once,
@@ -106,10 +111,49 @@ public final class CircuitBreaker {
      * permitted and listeners are told
      */
     public void acquirePermission() {
-        BreakerState rejecting = rejectingState();
-        if (rejecting != null) {
-            throw new CallNotPermittedException(this.name, rejecting.kind(), rejecting.probesAllowedAt());
+        acquirePermit();
+    }
+
+    /**
+     * Asks for permission to run one call, and returns the permit whose state will record
+     * the call's outcome. Allocates nothing.
+     * @return the permit, to pass to {@link #onSuccess(Permit, long)} or
+     * {@link #onError(Permit, long, Throwable)}
+     * @throws CallNotPermittedException if the breaker rejects the call; it is counted as not
+     * permitted and listeners are told
+     */
+    public Permit acquirePermit() {
+        BreakerState current = this.state.get();
+        while (!current.tryAcquire()) {
+            BreakerState latest = this.state.get();
+            if (latest == current) {
+                notPermitted();
+                throw new CallNotPermittedException(this.name, current.kind(), current.probesAllowedAt());
+            }
+            current = latest;
         }
+        return current;
+    }
+
+    /**
+     * Records a successful call in the state that permitted it.
+     * @param permit the call's permit
+     * @param durationNanos how long the call took; from the slow-call duration on it counts
+     * as slow
+     */
+    public void onSuccess(Permit permit, long durationNanos) {
+        record((BreakerState) permit, Outcome.of(false, isSlow(durationNanos)));
+    }
+
+    /**
+     * Records a call that ended with an error in the state that permitted it, classified as
+     * {@link #onError(long, Throwable)} does.
+     * @param permit the call's permit
+     * @param durationNanos how long the call took
+     * @param error the error the call ended with
+     */
+    public void onError(Permit permit, long durationNanos, Throwable error) {
+        record((BreakerState) permit, outcomeOf(durationNanos, error));
     }
 
     /**
@@ -118,7 +162,13 @@ public final class CircuitBreaker {
      * @return {@code true} if the call may run
      */
     public boolean tryAcquirePermission() {
-        return rejectingState() == null;
+        try {
+            acquirePermit();
+            return true;
+        }
+        catch (CallNotPermittedException ex) {
+            return false;
+        }
     }
 
     /**
@@ -136,7 +186,7 @@ public final class CircuitBreaker {
      * as slow
      */
     public void onSuccess(long durationNanos) {
-        record(Outcome.of(false, isSlow(durationNanos)));
+        record(this.state.get(), Outcome.of(false, isSlow(durationNanos)));
     }
 
     /**
@@ -148,12 +198,7 @@ public final class CircuitBreaker {
      * @param error the error the call ended with
      */
     public void onError(long durationNanos, Throwable error) {
-        if (this.config.isIgnored(error)) {
-            record(Outcome.IGNORED);
-        }
-        else {
-            record(Outcome.of(this.config.isRecordedAsFailure(error), isSlow(durationNanos)));
-        }
+        record(this.state.get(), outcomeOf(durationNanos, error));
     }
 
     /**
@@ -228,19 +273,6 @@ public final class CircuitBreaker {
         return true;
     }
 
-    private @Nullable BreakerState rejectingState() {
-        BreakerState current = this.state.get();
-        while (!current.tryAcquire()) {
-            BreakerState latest = this.state.get();
-            if (latest == current) {
-                notPermitted();
-                return current;
-            }
-            current = latest;
-        }
-        return null;
-    }
-
     private void notPermitted() {
         this.notPermittedCalls.increment();
         if (!this.listeners.isEmpty()) {
@@ -256,8 +288,15 @@ public final class CircuitBreaker {
         }
     }
 
-    private void record(Outcome outcome) {
-        if (!this.state.get().record(outcome)) {
+    private Outcome outcomeOf(long durationNanos, Throwable error) {
+        if (this.config.isIgnored(error)) {
+            return Outcome.IGNORED;
+        }
+        return Outcome.of(this.config.isRecordedAsFailure(error), isSlow(durationNanos));
+    }
+
+    private void record(BreakerState recorder, Outcome outcome) {
+        if (!recorder.record(outcome)) {
             return;
         }
         if (outcome == Outcome.IGNORED) {
@@ -280,6 +319,13 @@ public final class CircuitBreaker {
             case DISABLED -> new BreakerState.Disabled(this);
             default -> new BreakerState.Closed(this);
         };
+    }
+
+    /**
+     * Proof that a breaker permitted a call, naming the state that will record its outcome.
+     * Obtained from {@link #acquirePermit()}; opaque.
+     */
+    public sealed interface Permit permits BreakerState {
     }
 
     @Override
