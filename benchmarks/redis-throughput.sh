@@ -17,7 +17,9 @@ result=$(java -cp benchmarks/target/benchmarks.jar dev.resilience.benchmarks.red
     --port="$port" --threads="$threads" --seconds="$seconds" | tee /dev/stderr | awk '/^RESULT/')
 new_keys=$(echo "$result" | sed -E 's/.*new_keys_per_s=([0-9.]+).*/\1/')
 replays=$(echo "$result" | sed -E 's/.*replays_per_s=([0-9.]+).*/\1/')
-awk -v set="$set_ops" -v n="$new_keys" -v r="$replays" 'BEGIN {
+client_set=$(echo "$result" | sed -E 's/.*client_set_per_s=([0-9.]+).*/\1/')
+awk -v set="$set_ops" -v n="$new_keys" -v r="$replays" -v c="$client_set" 'BEGIN {
     printf "new keys: %.0f calls/s = %.2fx of two SET round trips (%.0f/s); target >= 0.8x\n", n, n / (set / 2), set / 2
     printf "replays:  %.0f calls/s = %.2fx of one SET round trip (%.0f/s); target >= 0.8x\n", r, r / set, set
+    printf "against the same client'"'"'s own SET (%.0f/s): new keys %.2fx of two, replays %.2fx of one\n", c, n / (c / 2), r / c
 }'

@@ -23,7 +23,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Measures idempotent calls through a {@link ResiliencePipeline} on the
  * {@link RedisIdempotencyStore}: calls with new keys (a claim and a completion, two round
  * trips each) and replays (one claim), from a number of threads for a number of seconds,
- * against a running Redis server. Compare with {@code redis-benchmark -t set} on the same
+ * against a running Redis server; and, as the client's own baseline, plain {@code SET}s
+ * through the same template and connection. Compare with {@code redis-benchmark -t set} on the same
  * server and thread count; {@code benchmarks/redis-throughput.sh} runs both.
  *
  * <p>Arguments: {@code --port=6390 --threads=16 --seconds=10}.
@@ -54,6 +55,10 @@ public final class RedisIdempotencyThroughput {
                 .idempotency(IdempotencyPolicy.of("payment", store).withResultType(String.class))
                 .build();
             AtomicLong next = new AtomicLong();
+            double clientSets = measure("client SET", threads, 2,
+                    () -> redis.opsForValue().set("bench:set:" + next.incrementAndGet(), "receipt"));
+            clientSets = measure("client SET", threads, seconds,
+                    () -> redis.opsForValue().set("bench:set:" + next.incrementAndGet(), "receipt"));
             measure("warm-up", pipeline, threads, 2, () -> "warm-" + next.incrementAndGet());
             double newKeys = measure("new keys", pipeline, threads, seconds, () -> "new-" + next.incrementAndGet());
             for (int i = 0; i < REPLAYED_KEYS; i++) {
@@ -61,7 +66,8 @@ public final class RedisIdempotencyThroughput {
             }
             double replays = measure("replays", pipeline, threads, seconds,
                     () -> "replayed-" + (next.incrementAndGet() % REPLAYED_KEYS));
-            System.out.printf(Locale.ROOT, "RESULT new_keys_per_s=%.0f replays_per_s=%.0f%n", newKeys, replays);
+            System.out.printf(Locale.ROOT, "RESULT new_keys_per_s=%.0f replays_per_s=%.0f client_set_per_s=%.0f%n", newKeys,
+                    replays, clientSets);
         }
         finally {
             connections.destroy();
@@ -70,6 +76,11 @@ public final class RedisIdempotencyThroughput {
 
     private static double measure(String label, ResiliencePipeline pipeline, int threads, int seconds,
             java.util.function.Supplier<String> keys) throws InterruptedException {
+        return measure(label, threads, seconds, () -> call(pipeline, keys.get()));
+    }
+
+    private static double measure(String label, int threads, int seconds, Runnable operation)
+            throws InterruptedException {
         LongAdder calls = new LongAdder();
         long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         CountDownLatch start = new CountDownLatch(1);
@@ -78,7 +89,7 @@ public final class RedisIdempotencyThroughput {
             Thread worker = new Thread(() -> {
                 awaitQuietly(start);
                 while (System.nanoTime() < end) {
-                    call(pipeline, keys.get());
+                    operation.run();
                     calls.increment();
                 }
             });
