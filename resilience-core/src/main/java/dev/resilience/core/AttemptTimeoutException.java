@@ -2,6 +2,8 @@ package dev.resilience.core;
 
 import java.time.Duration;
 
+import dev.resilience.core.time.Durations;
+
 /**
  * Thrown in place of an attempt's outcome when the attempt overran its timeout. A synchronous
  * attempt is interrupted; an asynchronous one is cancelled.

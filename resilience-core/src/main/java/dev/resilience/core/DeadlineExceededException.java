@@ -2,6 +2,8 @@ package dev.resilience.core;
 
 import java.time.Duration;
 
+import dev.resilience.core.time.Durations;
+
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -360,7 +360,7 @@ abstract class Execution<T> {
         ExecutionResult<T> result = new ExecutionResult<>(this.status, this.value, finalError, this.attempts,
                 attemptFailures, Duration.ofNanos(this.time.nanoTime() - this.startNanos), this.fallbackIndex > 0,
                 this.fallbackIndex, this.replayed, metadata);
-        notifyListeners((listener) -> listener.onComplete(this.pipeline.name(), result));
+        completed(result);
         return result;
     }
 
@@ -426,6 +426,28 @@ abstract class Execution<T> {
 
     final void notifyIdempotency(String name, IdempotencyOutcome outcome) {
         notifyListeners((listener) -> listener.onIdempotency(name, outcome));
+    }
+
+    /**
+     * Tells the listeners a call ended, without a capturing lambda: this runs on every call.
+     */
+    private void completed(ExecutionResult<T> result) {
+        List<ExecutionListener> listeners = this.pipeline.listeners();
+        for (int i = 0; i < listeners.size(); i++) {
+            completed(listeners.get(i), result);
+        }
+        if (this.context.listener() != ExecutionListener.NONE) {
+            completed(this.context.listener(), result);
+        }
+    }
+
+    private void completed(ExecutionListener listener, ExecutionResult<T> result) {
+        try {
+            listener.onComplete(this.pipeline.name(), result);
+        }
+        catch (RuntimeException ex) {
+            logger.log(System.Logger.Level.WARNING, "Execution listener failed", ex);
+        }
     }
 
     final void notifyListeners(java.util.function.Consumer<ExecutionListener> event) {

@@ -35,7 +35,7 @@ final class ResilientMethodCompiler {
     }
 
     ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String beanName) {
-        String id = targetClass.getSimpleName() + "#" + method.getName();
+        String id = InstanceNames.defaultName(targetClass, method);
         String subject = "bean '" + beanName + "', method " + id;
         try {
             return compile(method, targetClass, annotations, id, subject);
@@ -62,7 +62,8 @@ final class ResilientMethodCompiler {
         String retryName = (retryable != null) ? name(retryable.value(), retryable.name(), id, "@Retryable", subject) : null;
         String breakerName = (circuitGuarded != null)
                 ? name(circuitGuarded.value(), circuitGuarded.name(), id, "@CircuitGuarded", subject) : null;
-        String idempotencyName = (idempotent != null) ? name("", idempotent.name(), id, "@Idempotent", subject) : null;
+        String idempotencyName = (idempotent != null) ? InstanceNames.idempotencyName(targetClass, method, idempotent)
+                : null;
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName, id);
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         CallStatistics statistics = this.policies.registry().statistics(pipelineName);

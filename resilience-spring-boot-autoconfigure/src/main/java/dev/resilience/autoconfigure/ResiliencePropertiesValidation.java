@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
 
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.SlidingWindowType;
 import org.jspecify.annotations.Nullable;
@@ -71,7 +72,7 @@ final class ResiliencePropertiesValidation {
         Duration delay = settings.getDelay();
         if (delay != null) {
             check(path + ".max-delay", settings.getMaxDelay(), (maxDelay) -> maxDelay.compareTo(delay) >= 0,
-                    "must be >= delay (" + Setting.format(delay) + ")");
+                    "must be >= delay (" + Durations.format(delay) + ")");
         }
         else {
             check(path + ".max-delay", settings.getMaxDelay(), (maxDelay) -> !maxDelay.isNegative(), "must be >= 0");

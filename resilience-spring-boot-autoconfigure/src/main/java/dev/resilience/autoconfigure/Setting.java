@@ -1,14 +1,14 @@
 package dev.resilience.autoconfigure;
 
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
+
+import dev.resilience.core.time.Durations;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.convert.DurationStyle;
 
 /**
  * One resolved setting of a policy: its value and where the value came from, so that an
@@ -20,8 +20,6 @@ import org.springframework.boot.convert.DurationStyle;
  */
 record Setting<T>(String source, @Nullable T value) {
 
-    private static final List<ChronoUnit> UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
-            ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);
 
     /**
      * Returns the value as a user would write it.
@@ -29,7 +27,7 @@ record Setting<T>(String source, @Nullable T value) {
      */
     String text() {
         if (this.value instanceof Duration duration) {
-            return format(duration);
+            return Durations.format(duration);
         }
         if (this.value instanceof List<?> list) {
             return list.stream()
@@ -37,23 +35,6 @@ record Setting<T>(String source, @Nullable T value) {
                 .collect(Collectors.joining(", ", "[", "]"));
         }
         return String.valueOf(this.value);
-    }
-
-    /**
-     * Formats a duration in the simple format, in the largest unit that keeps it exact.
-     * @param duration the duration
-     * @return the duration, such as {@code 2s} or {@code 1500ms}
-     */
-    static String format(Duration duration) {
-        if (duration.isZero()) {
-            return "0s";
-        }
-        for (ChronoUnit unit : UNITS) {
-            if (duration.truncatedTo(unit).equals(duration)) {
-                return DurationStyle.SIMPLE.print(duration, unit);
-            }
-        }
-        return DurationStyle.SIMPLE.print(duration, ChronoUnit.NANOS);
     }
 
     /**

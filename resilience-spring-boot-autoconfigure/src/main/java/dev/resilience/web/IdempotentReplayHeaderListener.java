@@ -1,6 +1,7 @@
 package dev.resilience.web;
 
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.aop.InstanceNames;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import jakarta.servlet.http.HttpServletResponse;
@@ -59,7 +60,6 @@ public final class IdempotentReplayHeaderListener implements ExecutionListener {
         if (idempotent == null) {
             return null;
         }
-        return idempotent.name().isEmpty() ? method.getBeanType().getSimpleName() + "#" + method.getMethod().getName()
-                : idempotent.name();
+        return InstanceNames.idempotencyName(method.getBeanType(), method.getMethod(), idempotent);
     }
 }

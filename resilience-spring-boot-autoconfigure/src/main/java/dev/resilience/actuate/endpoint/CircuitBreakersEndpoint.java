@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerMetrics;
@@ -116,8 +117,8 @@ public class CircuitBreakersEndpoint {
         CircuitBreakerConfig config = breaker.config();
         ConfigDescriptor configDescriptor = new ConfigDescriptor(
                 config.slidingWindowType().name().toLowerCase(Locale.ROOT), config.slidingWindowSize(),
-                config.minimumCalls(), config.failureRateThreshold(), Descriptors.duration(config.slowCallDuration()),
-                config.slowCallRateThreshold(), Descriptors.duration(config.waitInOpen()), config.halfOpenCalls(),
+                config.minimumCalls(), config.failureRateThreshold(), Durations.format(config.slowCallDuration()),
+                config.slowCallRateThreshold(), Durations.format(config.waitInOpen()), config.halfOpenCalls(),
                 Descriptors.classNames(config.recordOn()), Descriptors.classNames(config.ignoreOn()));
         List<EventDescriptor> events = (this.events != null)
                 ? this.events.events(breaker.name()).stream().map(EventDescriptor::of).toList() : List.of();

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.RetryBudget;
@@ -56,12 +57,12 @@ public class RetriesEndpoint {
         for (ExecutionStatus status : ExecutionStatus.values()) {
             calls.put(status.name().toLowerCase(Locale.ROOT), statistics.calls(status));
         }
-        return new RetryDescriptor(policy.maxAttempts(), Descriptors.duration(backoff.delay()), backoff.multiplier(),
-                Descriptors.duration(backoff.maxDelay()), backoff.jitter().name().toLowerCase(Locale.ROOT),
+        return new RetryDescriptor(policy.maxAttempts(), Durations.format(backoff.delay()), backoff.multiplier(),
+                Durations.format(backoff.maxDelay()), backoff.jitter().name().toLowerCase(Locale.ROOT),
                 Descriptors.classNames(policy.retryOn()), Descriptors.classNames(policy.abortOn()),
                 Descriptors.durationOrNull(policy.attemptTimeout()), Descriptors.durationOrNull(policy.maxDuration()),
                 (budget != null) ? new BudgetDescriptor(budget.ratio(), budget.minRetriesPerSecond(),
-                        Descriptors.duration(budget.window())) : null,
+                        Durations.format(budget.window())) : null,
                 calls, statistics.retries(), statistics.fallbacksUsed(), statistics.budgetRefused());
     }
 
