@@ -90,6 +90,19 @@ public class CoreSuccessPathBenchmark {
     }
 
     /**
+     * The task called between two {@code System.nanoTime()} reads, the pair a breaker needs to
+     * time a call for slow-call detection: the floor of every library here that times calls.
+     * @param blackhole consumes the value and the duration
+     * @throws Exception never
+     */
+    @Benchmark
+    public void clockReads(Blackhole blackhole) throws Exception {
+        long start = System.nanoTime();
+        blackhole.consume(this.task.call());
+        blackhole.consume(System.nanoTime() - start);
+    }
+
+    /**
      * Ours through {@link ResiliencePipeline#call}: retry without budget, then the breaker.
      * @param blackhole consumes the value
      * @throws Exception never

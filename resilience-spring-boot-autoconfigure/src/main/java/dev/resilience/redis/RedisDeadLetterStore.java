@@ -45,12 +45,12 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     private static final Log logger = LogFactory.getLog(RedisDeadLetterStore.class);
 
-    private static final RedisScript<Long> WRITE = LuaScripts.load("deadletter-write.lua", Long.class);
+    private static final RedisScript<Long> WRITE = LuaScript.load("deadletter-write.lua", Long.class);
 
-    private static final RedisScript<List<Object>> LIST = LuaScripts.load("deadletter-list.lua",
+    private static final RedisScript<List<Object>> LIST = LuaScript.load("deadletter-list.lua",
             List.class);
 
-    private static final RedisScript<Long> DELETE = LuaScripts.load("deadletter-delete.lua", Long.class);
+    private static final RedisScript<Long> DELETE = LuaScript.load("deadletter-delete.lua", Long.class);
 
     private final StringRedisTemplate redis;
 

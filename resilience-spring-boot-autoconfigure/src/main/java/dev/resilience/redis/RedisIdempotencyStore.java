@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.IdempotencyStore;
@@ -21,10 +22,10 @@ import org.springframework.util.ClassUtils;
  * An {@link IdempotencyStore} in Redis, shared by every instance of an application.
  *
  * <p><b>Layout.</b> Each key is one hash, {@code <keyPrefix><key>}, with the fields
- * {@code state} ({@code IN_PROGRESS} or {@code COMPLETED}), {@code owner} (a random UUID),
- * {@code fingerprint}, {@code lease} (when the lease expires, in epoch milliseconds of the
- * Redis server's clock) and, once completed, {@code value} (the result as JSON) and
- * {@code type} (the result's class, empty for {@code null}). The Redis key expires with the
+ * {@code state} ({@code IN_PROGRESS} or {@code COMPLETED}), {@code owner} (the claim's token:
+ * a random UUID drawn once per store, then a sequence number), {@code fingerprint} and, once
+ * completed, {@code value} (the result as JSON) and {@code type} (the result's class, empty
+ * for {@code null}). The Redis key expires with the
  * lease while the entry is IN_PROGRESS and after the time to live once it is COMPLETED, so
  * an expired entry is gone and blocks nothing: the next claim takes the key over with a new
  * owner token, and the stale owner's {@link #complete} and {@link #release} are refused.
@@ -34,7 +35,8 @@ import org.springframework.util.ClassUtils;
  * <p><b>Cost.</b> {@link #claim}, {@link #complete} and {@link #release} are each one Lua
  * script, run atomically by Redis in one round trip ({@code EVALSHA}, falling back to
  * {@code EVAL} once after a Redis restart). Every field and the expiry are written by the same
- * script, so no call leaves a half-written entry.
+ * script, so no call leaves a half-written entry. The scripts are read and hashed once, and
+ * owner tokens come from a counter, so concurrent calls share no lock in this class.
  *
  * <p><b>Failures.</b> Every Redis failure (refused connection, command timeout, script error,
  * a reply of unexpected shape) is thrown as {@link IdempotencyStoreException} naming the
@@ -53,17 +55,21 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private static final String RESPONSE_ENTITY = "org.springframework.http.ResponseEntity";
 
-    private static final RedisScript<List<Object>> CLAIM = LuaScripts.load("idempotency-claim.lua", List.class);
+    private static final RedisScript<List<Object>> CLAIM = LuaScript.load("idempotency-claim.lua", List.class);
 
-    private static final RedisScript<Long> COMPLETE = LuaScripts.load("idempotency-complete.lua", Long.class);
+    private static final RedisScript<Long> COMPLETE = LuaScript.load("idempotency-complete.lua", Long.class);
 
-    private static final RedisScript<Long> RELEASE = LuaScripts.load("idempotency-release.lua", Long.class);
+    private static final RedisScript<Long> RELEASE = LuaScript.load("idempotency-release.lua", Long.class);
 
     private final StringRedisTemplate redis;
 
     private final JsonMapper mapper;
 
     private final String keyPrefix;
+
+    private final String tokenPrefix = UUID.randomUUID() + "-";
+
+    private final AtomicLong claims = new AtomicLong();
 
     /**
      * Creates a store.
@@ -80,8 +86,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     /**
      * {@inheritDoc}
-     * <p>The lease expiry of an {@link ClaimResult.InProgress} is read from the Redis server's
-     * clock, the one that expires the entry. A {@link ClaimResult.Completed} holds an
+     * <p>The lease expiry of an {@link ClaimResult.InProgress} is the time left on the lease as
+     * Redis counts it (the entry's own expiry) added to this JVM's clock, so a clock skew
+     * between the two machines does not shift it. A {@link ClaimResult.Completed} holds an
      * {@link dev.resilience.core.idempotency.EncodedResult}.
      * @throws IllegalArgumentException if {@code lease} is not positive
      */
@@ -90,13 +97,14 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(fingerprint, "fingerprint");
         String leaseMillis = millis(lease, "lease");
-        String token = UUID.randomUUID().toString();
+        String token = this.tokenPrefix + Long.toHexString(this.claims.incrementAndGet());
         List<?> reply = run("claim", CLAIM, key, fingerprint, token, leaseMillis);
         try {
             return switch (text(reply, 0)) {
                 case "ACQUIRED" -> new ClaimResult.Acquired(token);
                 case "COMPLETED" -> new ClaimResult.Completed(new JsonResult(this.mapper, text(reply, 1), text(reply, 2)));
-                case "IN_PROGRESS" -> new ClaimResult.InProgress(Instant.ofEpochMilli(Long.parseLong(text(reply, 1))));
+                case "IN_PROGRESS" -> new ClaimResult.InProgress(
+                        Instant.now().plusMillis(Math.max(0, Long.parseLong(text(reply, 1)))));
                 case "MISMATCH" -> new ClaimResult.Mismatch();
                 default -> throw new IllegalStateException("unknown state " + reply.get(0));
             };

@@ -1,21 +1,17 @@
 -- Claims an idempotency key, or reports who holds it.
 -- KEYS[1] the entry hash; ARGV[1] fingerprint, ARGV[2] new owner token, ARGV[3] lease (ms)
--- Returns {'ACQUIRED', token} | {'COMPLETED', json, type} | {'IN_PROGRESS', leaseExpiresAtMillis} | {'MISMATCH'}
+-- Returns {'ACQUIRED'} | {'COMPLETED', json, type} | {'IN_PROGRESS', leaseMillisLeft} | {'MISMATCH'}
 -- An expired lease or ttl is the key's own expiry: Redis has already removed such an entry.
-local entry = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'lease', 'value', 'type')
+local entry = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'value', 'type')
 if entry[1] == 'COMPLETED' or entry[1] == 'IN_PROGRESS' then
     if entry[2] ~= ARGV[1] then
         return {'MISMATCH'}
     end
     if entry[1] == 'COMPLETED' then
-        return {'COMPLETED', entry[4], entry[5]}
+        return {'COMPLETED', entry[3], entry[4]}
     end
-    return {'IN_PROGRESS', entry[3]}
+    return {'IN_PROGRESS', tostring(redis.call('PTTL', KEYS[1]))}
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'state', 'IN_PROGRESS', 'owner', ARGV[2], 'fingerprint', ARGV[1],
-    'lease', string.format('%d', now + tonumber(ARGV[3])))
+redis.call('HSET', KEYS[1], 'state', 'IN_PROGRESS', 'owner', ARGV[2], 'fingerprint', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return {'ACQUIRED', ARGV[2]}
+return {'ACQUIRED'}

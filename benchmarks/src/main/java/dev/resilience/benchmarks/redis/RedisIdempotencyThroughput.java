@@ -1,9 +1,13 @@
 package dev.resilience.benchmarks.redis;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -15,77 +19,155 @@ import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.redis.RedisIdempotencyStore;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Measures idempotent calls through a {@link ResiliencePipeline} on the
- * {@link RedisIdempotencyStore}: calls with new keys (a claim and a completion, two round
- * trips each) and replays (one claim), from a number of threads for a number of seconds,
- * against a running Redis server; and, as the client's own baseline, plain {@code SET}s
- * through the same template and connection. Compare with {@code redis-benchmark -t set} on the same
- * server and thread count; {@code benchmarks/redis-throughput.sh} runs both.
+ * {@link RedisIdempotencyStore} against a running Redis server: calls with new keys (a claim
+ * and a completion, two round trips each) and replays (one claim), from a number of threads.
+ * Each round also measures the two baselines on the same server, just before: the
+ * {@code redis-benchmark} tool's {@code SET} with as many connections as there are threads,
+ * and plain {@code SET}s of 1,000 keys through the same template and connection as the store. Every ratio
+ * is taken within a round and the median over the rounds is reported, so a drift of the
+ * machine between rounds moves a baseline and its measurement together. Each operation first
+ * runs once, unmeasured, as long as a measurement, to warm the JIT up.
+ * {@code benchmarks/redis-throughput.sh} starts a server and runs this.
  *
- * <p>Arguments: {@code --port=6390 --threads=16 --seconds=10}.
+ * <p>Arguments: {@code --port=6390 --threads=16 --seconds=10 --rounds=3
+ * --redis-benchmark=redis-benchmark}.
  */
 public final class RedisIdempotencyThroughput {
 
     private static final int REPLAYED_KEYS = 1_000;
 
-    private RedisIdempotencyThroughput() {
+    private final int threads;
+
+    private final int seconds;
+
+    private final List<String> redisBenchmark;
+
+    private final StringRedisTemplate redis;
+
+    private final ResiliencePipeline pipeline;
+
+    private final AtomicLong next = new AtomicLong();
+
+    private RedisIdempotencyThroughput(int threads, int seconds, List<String> redisBenchmark, StringRedisTemplate redis) {
+        this.threads = threads;
+        this.seconds = seconds;
+        this.redisBenchmark = redisBenchmark;
+        this.redis = redis;
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis, JsonMapper.builder().build(), "bench:");
+        this.pipeline = ResiliencePipeline.builder("payment")
+            .idempotency(IdempotencyPolicy.of("payment", store).withResultType(String.class))
+            .build();
     }
 
     /**
-     * Runs both measurements and prints calls per second.
-     * @param args {@code --port=}, {@code --threads=}, {@code --seconds=}
+     * Runs the rounds and prints every measurement, then the median ratios.
+     * @param args {@code --port=}, {@code --threads=}, {@code --seconds=}, {@code --rounds=},
+     * {@code --redis-benchmark=} (the tool's path)
      * @throws Exception if a measurement fails
      */
     public static void main(String[] args) throws Exception {
-        int port = argument(args, "port", 6390);
-        int threads = argument(args, "threads", 16);
-        int seconds = argument(args, "seconds", 10);
+        int port = Integer.parseInt(argument(args, "port", "6390"));
+        int threads = Integer.parseInt(argument(args, "threads", "16"));
+        int seconds = Integer.parseInt(argument(args, "seconds", "10"));
+        int rounds = Integer.parseInt(argument(args, "rounds", "3"));
+        List<String> redisBenchmark = List.of(argument(args, "redis-benchmark", "redis-benchmark"), "-p",
+                Integer.toString(port), "-t", "set", "-c", Integer.toString(threads), "-n",
+                Integer.toString(threads * 20_000), "--csv");
         LettuceConnectionFactory connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
         connections.afterPropertiesSet();
         connections.start();
         try {
-            StringRedisTemplate redis = new StringRedisTemplate(connections);
-            RedisIdempotencyStore store = new RedisIdempotencyStore(redis, JsonMapper.builder().build(), "bench:");
-            ResiliencePipeline pipeline = ResiliencePipeline.builder("payment")
-                .idempotency(IdempotencyPolicy.of("payment", store).withResultType(String.class))
-                .build();
-            AtomicLong next = new AtomicLong();
-            double clientSets = measure("client SET", threads, 2,
-                    () -> redis.opsForValue().set("bench:set:" + next.incrementAndGet(), "receipt"));
-            clientSets = measure("client SET", threads, seconds,
-                    () -> redis.opsForValue().set("bench:set:" + next.incrementAndGet(), "receipt"));
-            measure("warm-up", pipeline, threads, 2, () -> "warm-" + next.incrementAndGet());
-            double newKeys = measure("new keys", pipeline, threads, seconds, () -> "new-" + next.incrementAndGet());
-            for (int i = 0; i < REPLAYED_KEYS; i++) {
-                call(pipeline, "replayed-" + i);
-            }
-            double replays = measure("replays", pipeline, threads, seconds,
-                    () -> "replayed-" + (next.incrementAndGet() % REPLAYED_KEYS));
-            System.out.printf(Locale.ROOT, "RESULT new_keys_per_s=%.0f replays_per_s=%.0f client_set_per_s=%.0f%n", newKeys,
-                    replays, clientSets);
+            new RedisIdempotencyThroughput(threads, seconds, redisBenchmark, new StringRedisTemplate(connections))
+                .run(rounds, connections);
         }
         finally {
             connections.destroy();
         }
     }
 
-    private static double measure(String label, ResiliencePipeline pipeline, int threads, int seconds,
-            java.util.function.Supplier<String> keys) throws InterruptedException {
-        return measure(label, threads, seconds, () -> call(pipeline, keys.get()));
+    private void run(int rounds, LettuceConnectionFactory connections) throws Exception {
+        for (int i = 0; i < REPLAYED_KEYS; i++) {
+            call("replayed-" + i);
+        }
+        measure("warm-up SET", this.seconds, this::clientSet);
+        measure("warm-up new keys", this.seconds, () -> call("warm-" + this.next.incrementAndGet()));
+        measure("warm-up replays", this.seconds,
+                () -> call("replayed-" + (this.next.incrementAndGet() % REPLAYED_KEYS)));
+        try (RedisConnection connection = connections.getConnection()) {
+            connection.serverCommands().resetConfigStats();
+        }
+        double[] newKeysOfTwo = new double[rounds];
+        double[] replaysOfOne = new double[rounds];
+        double[] newKeysOfTwoClient = new double[rounds];
+        double[] replaysOfOneClient = new double[rounds];
+        for (int round = 0; round < rounds; round++) {
+            System.out.printf(Locale.ROOT, "round %d of %d%n", round + 1, rounds);
+            double tool = redisBenchmarkSets();
+            double clientSets = measure("client SET", this.seconds, this::clientSet);
+            double newKeys = measure("new keys", this.seconds, () -> call("new-" + this.next.incrementAndGet()));
+            double replays = measure("replays", this.seconds,
+                    () -> call("replayed-" + (this.next.incrementAndGet() % REPLAYED_KEYS)));
+            newKeysOfTwo[round] = newKeys / (tool / 2);
+            replaysOfOne[round] = replays / tool;
+            newKeysOfTwoClient[round] = newKeys / (clientSets / 2);
+            replaysOfOneClient[round] = replays / clientSets;
+        }
+        try (RedisConnection connection = connections.getConnection()) {
+            System.out.printf(Locale.ROOT, "keys on the server at the end: %,d%n", connection.serverCommands().dbSize());
+            Properties stats = connection.serverCommands().info("commandstats");
+            System.out.println("server time per command (INFO commandstats, all rounds):");
+            for (String command : List.of("set", "evalsha", "hmget", "hset", "pexpire")) {
+                String line = stats.getProperty("cmdstat_" + command);
+                if (line != null) {
+                    System.out.printf(Locale.ROOT, "  %-8s %s%n", command, line);
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "RESULT new_keys_of_two_sets=%.2f replays_of_one_set=%.2f "
+                + "new_keys_of_two_client_sets=%.2f replays_of_one_client_set=%.2f (medians of %d rounds)%n",
+                median(newKeysOfTwo), median(replaysOfOne), median(newKeysOfTwoClient), median(replaysOfOneClient),
+                rounds);
     }
 
-    private static double measure(String label, int threads, int seconds, Runnable operation)
-            throws InterruptedException {
+    private double redisBenchmarkSets() throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(this.redisBenchmark).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("redis-benchmark failed: " + output);
+        }
+        double perSecond = output.lines()
+            .filter((line) -> line.startsWith("\"SET\""))
+            .mapToDouble((line) -> Double.parseDouble(line.split(",")[1].replace("\"", "")))
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("No SET line in redis-benchmark's output: " + output));
+        System.out.printf(Locale.ROOT, "%-20s %,10.0f requests/s%n", "redis-benchmark SET", perSecond);
+        return perSecond;
+    }
+
+    private void clientSet() {
+        this.redis.opsForValue().set("bench:set:" + (this.next.incrementAndGet() % REPLAYED_KEYS), "receipt");
+    }
+
+    private void call(String key) {
+        ExecutionResult<String> result = this.pipeline.execute(CallContext.idempotent(key, "fingerprint"), () -> "receipt");
+        if (!result.isSuccess()) {
+            throw new IllegalStateException("Call with key " + key + " ended " + result.status(), result.error());
+        }
+    }
+
+    private double measure(String label, int seconds, Runnable operation) throws InterruptedException {
         LongAdder calls = new LongAdder();
         long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> workers = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
+        for (int i = 0; i < this.threads; i++) {
             Thread worker = new Thread(() -> {
                 awaitQuietly(start);
                 while (System.nanoTime() < end) {
@@ -102,15 +184,15 @@ public final class RedisIdempotencyThroughput {
             worker.join();
         }
         double perSecond = calls.sum() / ((System.nanoTime() - began) / 1e9);
-        System.out.printf(Locale.ROOT, "%-8s %2d threads: %,.0f calls/s%n", label, threads, perSecond);
+        System.out.printf(Locale.ROOT, "%-20s %,10.0f calls/s (%d threads)%n", label, perSecond, this.threads);
         return perSecond;
     }
 
-    private static void call(ResiliencePipeline pipeline, String key) {
-        ExecutionResult<String> result = pipeline.execute(CallContext.idempotent(key, "fingerprint"), () -> "receipt");
-        if (!result.isSuccess()) {
-            throw new IllegalStateException("Call with key " + key + " ended " + result.status(), result.error());
-        }
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
@@ -122,10 +204,10 @@ public final class RedisIdempotencyThroughput {
         }
     }
 
-    private static int argument(String[] args, String name, int defaultValue) {
+    private static String argument(String[] args, String name, String defaultValue) {
         for (String arg : args) {
             if (arg.startsWith("--" + name + "=")) {
-                return Integer.parseInt(arg.substring(name.length() + 3));
+                return arg.substring(name.length() + 3);
             }
         }
         return defaultValue;
