@@ -17,12 +17,18 @@ import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.redis.RedisIdempotencyStore;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.DigestUtils;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.core.types.Expiration;
 
 /**
  * Measures idempotent calls through a {@link ResiliencePipeline} on the
@@ -34,6 +40,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * is taken within a round and the median over the rounds is reported, so a drift of the
  * machine between rounds moves a baseline and its measurement together. Each operation first
  * runs once, unmeasured, as long as a measurement, to warm the JIT up.
+ *
+ * <p>Each round also measures the floor of any idempotency store on this client, through the
+ * same template: a replay as one native {@code SET key entry NX PX lease GET} on an existing
+ * key, and a new key as that command followed by the smallest owner-checked completion, a
+ * script of one {@code GET} and one {@code SET}. Needs Redis 7.0 or later ({@code NX} with
+ * {@code GET}).
+
  * {@code benchmarks/redis-throughput.sh} starts a server and runs this.
  *
  * <p>Arguments: {@code --port=6390 --threads=16 --seconds=10 --rounds=3
@@ -42,6 +55,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public final class RedisIdempotencyThroughput {
 
     private static final int REPLAYED_KEYS = 1_000;
+
+    private static final Expiration LEASE = Expiration.milliseconds(30_000);
+
+    private static final byte[] IN_PROGRESS = "in-progress".getBytes(StandardCharsets.UTF_8);
+
+    private static final RedisScript<Long> COMPARE_AND_SET = new FixedScript<>(
+            "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) "
+                    + "return 1 end return 0", Long.class);
 
     private final int threads;
 
@@ -96,7 +117,12 @@ public final class RedisIdempotencyThroughput {
         for (int i = 0; i < REPLAYED_KEYS; i++) {
             call("replayed-" + i);
         }
+        for (int i = 0; i < REPLAYED_KEYS; i++) {
+            this.redis.opsForValue().set("bench:floor:replayed-" + i, "\"receipt\"", Duration.ofDays(1));
+        }
         measure("warm-up SET", this.seconds, this::clientSet);
+        measure("warm-up floor new", this.seconds, this::floorNewKey);
+        measure("warm-up floor replay", this.seconds, this::floorReplay);
         measure("warm-up new keys", this.seconds, () -> call("warm-" + this.next.incrementAndGet()));
         measure("warm-up replays", this.seconds,
                 () -> call("replayed-" + (this.next.incrementAndGet() % REPLAYED_KEYS)));
@@ -107,6 +133,8 @@ public final class RedisIdempotencyThroughput {
         double[] replaysOfOne = new double[rounds];
         double[] newKeysOfTwoClient = new double[rounds];
         double[] replaysOfOneClient = new double[rounds];
+        double[] floorNewKeysOfTwo = new double[rounds];
+        double[] floorReplaysOfOne = new double[rounds];
         for (int round = 0; round < rounds; round++) {
             System.out.printf(Locale.ROOT, "round %d of %d%n", round + 1, rounds);
             double tool = redisBenchmarkSets();
@@ -114,6 +142,10 @@ public final class RedisIdempotencyThroughput {
             double newKeys = measure("new keys", this.seconds, () -> call("new-" + this.next.incrementAndGet()));
             double replays = measure("replays", this.seconds,
                     () -> call("replayed-" + (this.next.incrementAndGet() % REPLAYED_KEYS)));
+            double floorNewKeys = measure("floor new keys", this.seconds, this::floorNewKey);
+            double floorReplays = measure("floor replays", this.seconds, this::floorReplay);
+            floorNewKeysOfTwo[round] = floorNewKeys / (tool / 2);
+            floorReplaysOfOne[round] = floorReplays / tool;
             newKeysOfTwo[round] = newKeys / (tool / 2);
             replaysOfOne[round] = replays / tool;
             newKeysOfTwoClient[round] = newKeys / (clientSets / 2);
@@ -123,7 +155,7 @@ public final class RedisIdempotencyThroughput {
             System.out.printf(Locale.ROOT, "keys on the server at the end: %,d%n", connection.serverCommands().dbSize());
             Properties stats = connection.serverCommands().info("commandstats");
             System.out.println("server time per command (INFO commandstats, all rounds):");
-            for (String command : List.of("set", "evalsha", "hmget", "hset", "pexpire")) {
+            for (String command : List.of("set", "evalsha", "hmget", "hset", "pexpire", "get")) {
                 String line = stats.getProperty("cmdstat_" + command);
                 if (line != null) {
                     System.out.printf(Locale.ROOT, "  %-8s %s%n", command, line);
@@ -131,8 +163,10 @@ public final class RedisIdempotencyThroughput {
             }
         }
         System.out.printf(Locale.ROOT, "RESULT new_keys_of_two_sets=%.2f replays_of_one_set=%.2f "
-                + "new_keys_of_two_client_sets=%.2f replays_of_one_client_set=%.2f (medians of %d rounds)%n",
+                + "new_keys_of_two_client_sets=%.2f replays_of_one_client_set=%.2f "
+                + "floor_new_keys_of_two_sets=%.2f floor_replays_of_one_set=%.2f (medians of %d rounds)%n",
                 median(newKeysOfTwo), median(replaysOfOne), median(newKeysOfTwoClient), median(replaysOfOneClient),
+                median(floorNewKeysOfTwo), median(floorReplaysOfOne),
                 rounds);
     }
 
@@ -153,6 +187,29 @@ public final class RedisIdempotencyThroughput {
 
     private void clientSet() {
         this.redis.opsForValue().set("bench:set:" + (this.next.incrementAndGet() % REPLAYED_KEYS), "receipt");
+    }
+
+    private void floorNewKey() {
+        String key = "bench:floor:" + this.next.incrementAndGet();
+        if (claimNatively(key) != null) {
+            throw new IllegalStateException("Key " + key + " existed");
+        }
+        Long completed = this.redis.execute(COMPARE_AND_SET, List.of(key), "in-progress", "\"receipt\"", "86400000");
+        if (completed == null || completed != 1) {
+            throw new IllegalStateException("Key " + key + " was not completed");
+        }
+    }
+
+    private void floorReplay() {
+        if (claimNatively("bench:floor:replayed-" + (this.next.incrementAndGet() % REPLAYED_KEYS)) == null) {
+            throw new IllegalStateException("A replayed key was missing");
+        }
+    }
+
+    private byte @Nullable [] claimNatively(String key) {
+        byte[] name = key.getBytes(StandardCharsets.UTF_8);
+        return this.redis.execute((RedisCallback<byte[]>) (connection) -> connection.stringCommands()
+            .setGet(name, IN_PROGRESS, LEASE, SetOption.SET_IF_ABSENT));
     }
 
     private void call(String key) {
@@ -211,5 +268,31 @@ public final class RedisIdempotencyThroughput {
             }
         }
         return defaultValue;
+    }
+
+    /**
+     * A script given as text, its digest computed once; unlike {@code DefaultRedisScript}, it
+     * takes no lock per call, which would lower the floor.
+     */
+    private record FixedScript<T>(String text, String sha1, Class<T> resultType) implements RedisScript<T> {
+
+        FixedScript(String text, Class<T> resultType) {
+            this(text, DigestUtils.sha1DigestAsHex(text), resultType);
+        }
+
+        @Override
+        public String getSha1() {
+            return this.sha1;
+        }
+
+        @Override
+        public Class<T> getResultType() {
+            return this.resultType;
+        }
+
+        @Override
+        public String getScriptAsString() {
+            return this.text;
+        }
     }
 }
