@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,11 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.DigestUtils;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.core.types.Expiration;
 
 /**
@@ -44,8 +44,8 @@ import org.springframework.data.redis.core.types.Expiration;
  * <p>Each round also measures the floor of any idempotency store on this client, through the
  * same template: a replay as one native {@code SET key entry NX PX lease GET} on an existing
  * key, and a new key as that command followed by the smallest owner-checked completion, a
- * script of one {@code GET} and one {@code SET}. Needs Redis 7.0 or later ({@code NX} with
- * {@code GET}).
+ * script of one {@code GET} and one {@code SET}, loaded once and run by its digest. Needs
+ * Redis 7.0 or later ({@code NX} with {@code GET}).
 
  * {@code benchmarks/redis-throughput.sh} starts a server and runs this.
  *
@@ -60,9 +60,12 @@ public final class RedisIdempotencyThroughput {
 
     private static final byte[] IN_PROGRESS = "in-progress".getBytes(StandardCharsets.UTF_8);
 
-    private static final RedisScript<Long> COMPARE_AND_SET = new FixedScript<>(
-            "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) "
-                    + "return 1 end return 0", Long.class);
+    private static final String COMPARE_AND_SET = "if redis.call('GET', KEYS[1]) == ARGV[1] then "
+            + "redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0";
+
+    private static final byte[] RECEIPT = "\"receipt\"".getBytes(StandardCharsets.UTF_8);
+
+    private static final byte[] TTL_MILLIS = "86400000".getBytes(StandardCharsets.UTF_8);
 
     private final int threads;
 
@@ -75,6 +78,8 @@ public final class RedisIdempotencyThroughput {
     private final ResiliencePipeline pipeline;
 
     private final AtomicLong next = new AtomicLong();
+
+    private @Nullable String compareAndSetSha;
 
     private RedisIdempotencyThroughput(int threads, int seconds, List<String> redisBenchmark, StringRedisTemplate redis) {
         this.threads = threads;
@@ -119,6 +124,10 @@ public final class RedisIdempotencyThroughput {
         }
         for (int i = 0; i < REPLAYED_KEYS; i++) {
             this.redis.opsForValue().set("bench:floor:replayed-" + i, "\"receipt\"", Duration.ofDays(1));
+        }
+        try (RedisConnection connection = connections.getConnection()) {
+            this.compareAndSetSha = connection.scriptingCommands()
+                .scriptLoad(COMPARE_AND_SET.getBytes(StandardCharsets.UTF_8));
         }
         measure("warm-up SET", this.seconds, this::clientSet);
         measure("warm-up floor new", this.seconds, this::floorNewKey);
@@ -194,7 +203,10 @@ public final class RedisIdempotencyThroughput {
         if (claimNatively(key) != null) {
             throw new IllegalStateException("Key " + key + " existed");
         }
-        Long completed = this.redis.execute(COMPARE_AND_SET, List.of(key), "in-progress", "\"receipt\"", "86400000");
+        byte[] name = key.getBytes(StandardCharsets.UTF_8);
+        String sha = Objects.requireNonNull(this.compareAndSetSha);
+        Long completed = this.redis.execute((RedisCallback<Long>) (connection) -> connection.scriptingCommands()
+            .evalSha(sha, ReturnType.INTEGER, 1, name, IN_PROGRESS, RECEIPT, TTL_MILLIS));
         if (completed == null || completed != 1) {
             throw new IllegalStateException("Key " + key + " was not completed");
         }
@@ -268,31 +280,5 @@ public final class RedisIdempotencyThroughput {
             }
         }
         return defaultValue;
-    }
-
-    /**
-     * A script given as text, its digest computed once; unlike {@code DefaultRedisScript}, it
-     * takes no lock per call, which would lower the floor.
-     */
-    private record FixedScript<T>(String text, String sha1, Class<T> resultType) implements RedisScript<T> {
-
-        FixedScript(String text, Class<T> resultType) {
-            this(text, DigestUtils.sha1DigestAsHex(text), resultType);
-        }
-
-        @Override
-        public String getSha1() {
-            return this.sha1;
-        }
-
-        @Override
-        public Class<T> getResultType() {
-            return this.resultType;
-        }
-
-        @Override
-        public String getScriptAsString() {
-            return this.text;
-        }
     }
 }
