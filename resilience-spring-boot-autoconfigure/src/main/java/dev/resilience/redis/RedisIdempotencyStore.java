@@ -25,10 +25,10 @@ import org.springframework.util.ClassUtils;
  * {@code state} ({@code IN_PROGRESS} or {@code COMPLETED}), {@code owner} (the claim's token:
  * a random UUID drawn once per store, then a sequence number), {@code fingerprint} and, once
  * completed, {@code value} (the result as JSON) and {@code type} (the result's class, empty
- * for {@code null}). The Redis key expires with the
- * lease while the entry is IN_PROGRESS and after the time to live once it is COMPLETED, so
- * an expired entry is gone and blocks nothing: the next claim takes the key over with a new
- * owner token, and the stale owner's {@link #complete} and {@link #release} are refused.
+ * for {@code null}). The Redis key expires with the lease while the entry is IN_PROGRESS and
+ * after the time to live once it is COMPLETED, so an expired entry is gone and blocks nothing:
+ * the next claim takes the key over with a new owner token, and the stale owner's
+ * {@link #complete} and {@link #release} are refused.
  * Unlike the in-memory store, an owner whose lease expired cannot complete even when no other
  * call took the key over: its entry no longer exists.
  *
