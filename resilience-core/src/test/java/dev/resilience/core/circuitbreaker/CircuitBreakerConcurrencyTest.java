@@ -43,13 +43,7 @@ class CircuitBreakerConcurrencyTest {
     void halfOpenAdmitsExactlyItsProbesWhenSixteenThreadsAskAtOnce() throws Exception {
         for (int round = 0; round < 50; round++) {
             BreakerFixture fixture = new BreakerFixture(SlidingWindowType.COUNT);
-            List<CircuitBreakerTransition> transitions = new CopyOnWriteArrayList<>();
-            fixture.breaker.addListener(new CircuitBreakerListener() {
-                @Override
-                public void onStateTransition(CircuitBreakerTransition transition) {
-                    transitions.add(transition);
-                }
-            });
+            List<CircuitBreakerTransition> transitions = recordTransitions(fixture.breaker);
             fixture.openThenWait();
 
             List<Boolean> permitted = runTogether(16, () -> fixture.breaker.tryAcquirePermission());
@@ -66,13 +60,7 @@ class CircuitBreakerConcurrencyTest {
     void concurrentFailuresOpenTheBreakerExactlyOnce() throws Exception {
         for (int round = 0; round < 20; round++) {
             BreakerFixture fixture = new BreakerFixture(SlidingWindowType.COUNT);
-            List<CircuitBreakerTransition> transitions = new CopyOnWriteArrayList<>();
-            fixture.breaker.addListener(new CircuitBreakerListener() {
-                @Override
-                public void onStateTransition(CircuitBreakerTransition transition) {
-                    transitions.add(transition);
-                }
-            });
+            List<CircuitBreakerTransition> transitions = recordTransitions(fixture.breaker);
 
             runTogether(16, () -> {
                 for (int i = 0; i < 100; i++) {
@@ -153,6 +141,17 @@ class CircuitBreakerConcurrencyTest {
         return true;
     }
 
+
+    private static List<CircuitBreakerTransition> recordTransitions(CircuitBreaker breaker) {
+        List<CircuitBreakerTransition> transitions = new CopyOnWriteArrayList<>();
+        breaker.addListener(new CircuitBreakerListener() {
+            @Override
+            public void onStateTransition(CircuitBreakerTransition transition) {
+                transitions.add(transition);
+            }
+        });
+        return transitions;
+    }
     private <T> List<T> runTogether(int threads, Callable<T> task) throws Exception {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch start = new CountDownLatch(1);
