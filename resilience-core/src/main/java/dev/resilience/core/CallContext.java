@@ -2,6 +2,7 @@ package dev.resilience.core;
 
 import java.util.List;
 
+import dev.resilience.core.idempotency.IdempotencyKeyException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +15,9 @@ import org.jspecify.annotations.Nullable;
  * action
  * @param arguments the call's arguments, used as given (not copied)
  * @param idempotencyKey the idempotency key, validated by the pipeline; {@code null} when the
- * pipeline has no idempotency policy
+ * pipeline has no idempotency policy; or the {@link IdempotencyKeyException} met while
+ * working out the key or the fingerprint, which ends the call with status
+ * {@link ExecutionStatus#FAILURE} without running it
  * @param fingerprint what must match between calls with the same key
  * @param listener notified of this call's retries, fallbacks and outcome, after the
  * pipeline's own listener

@@ -12,7 +12,10 @@ import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
 import dev.resilience.core.idempotency.IdempotencyKeys;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.idempotency.IdempotencyResultNotStorableException;
+import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
+import dev.resilience.core.idempotency.NotReplayableResult;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -55,6 +58,10 @@ final class IdempotencyClaim {
      */
     long claim(Execution<?> execution) {
         if (this.key == null) {
+            if (execution.context.idempotencyKey() instanceof IdempotencyKeyException refused) {
+                execution.stop(ExecutionStatus.FAILURE, refused);
+                return SETTLED;
+            }
             try {
                 this.key = IdempotencyKeys.validate(execution.context.idempotencyKey());
             }
@@ -80,16 +87,39 @@ final class IdempotencyClaim {
             return CLAIMED;
         }
         if (claim instanceof ClaimResult.Completed completed) {
-            execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.REPLAYED);
-            Object value = completed.value();
-            execution.replay((value instanceof EncodedResult encoded) ? encoded.decode(this.policy.resultType()) : value);
-            return SETTLED;
+            return replay(execution, completed.value());
         }
         if (claim instanceof ClaimResult.InProgress inProgress) {
             return whileInProgress(execution, inProgress.leaseExpiresAt());
         }
         execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.MISMATCH);
         execution.stop(ExecutionStatus.FAILURE, new IdempotencyKeyMismatchException(this.key));
+        return SETTLED;
+    }
+
+    private long replay(Execution<?> execution, @Nullable Object stored) {
+        Object value;
+        try {
+            if (stored instanceof NotReplayableResult notReplayable) {
+                throw new IdempotencyResultUnavailableException(this.key, notReplayable.reason());
+            }
+            value = (stored instanceof EncodedResult encoded) ? encoded.decode(this.policy.resultType()) : stored;
+        }
+        catch (IdempotencyResultUnavailableException ex) {
+            return unavailable(execution, ex);
+        }
+        catch (RuntimeException ex) {
+            return unavailable(execution, new IdempotencyResultUnavailableException(this.key,
+                    "the stored result cannot be read as " + this.policy.resultType().getTypeName(), ex));
+        }
+        execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.REPLAYED);
+        execution.replay(value);
+        return SETTLED;
+    }
+
+    private long unavailable(Execution<?> execution, IdempotencyResultUnavailableException error) {
+        execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.UNAVAILABLE);
+        execution.stop(ExecutionStatus.REJECTED, error);
         return SETTLED;
     }
 
@@ -122,8 +152,7 @@ final class IdempotencyClaim {
         this.ownerToken = null;
         String storeKey = this.policy.storeKey(this.key);
         try {
-            boolean settled = success ? this.policy.store().complete(storeKey, token, value, this.policy.ttl())
-                    : this.policy.store().release(storeKey, token);
+            boolean settled = success ? complete(storeKey, token, value) : this.policy.store().release(storeKey, token);
             if (!settled) {
                 logger.log(System.Logger.Level.WARNING, "Idempotency lease of a key of ''{0}'' expired before its call "
                         + "ended; another caller owns the key now", this.policy.name());
@@ -131,6 +160,18 @@ final class IdempotencyClaim {
         }
         catch (RuntimeException ex) {
             logger.log(System.Logger.Level.ERROR, "Idempotency store failed to settle a key of '" + this.policy.name() + "'", ex);
+        }
+    }
+
+    private boolean complete(String storeKey, String token, @Nullable Object value) {
+        try {
+            return this.policy.store().complete(storeKey, token, value, this.policy.ttl());
+        }
+        catch (IdempotencyResultNotStorableException ex) {
+            logger.log(System.Logger.Level.WARNING, "The result of a call of ''{0}'' cannot be stored ({1}); its key is "
+                    + "completed as not replayable", this.policy.name(), ex.getMessage());
+            return this.policy.store().complete(storeKey, token, new NotReplayableResult(ex.getMessage()),
+                    this.policy.ttl());
         }
     }
 

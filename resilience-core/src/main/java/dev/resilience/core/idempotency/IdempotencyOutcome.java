@@ -19,5 +19,17 @@ public enum IdempotencyOutcome {
     MISMATCH,
 
     /** The store could not be reached: the method did not run. */
-    STORE_ERROR
+    STORE_ERROR,
+
+    /**
+     * The key was completed, but its result cannot be given back (see
+     * {@link IdempotencyResultUnavailableException}): the method did not run.
+     */
+    UNAVAILABLE,
+
+    /**
+     * The method ran, but storing its result failed at first; the completion is retried until
+     * the lease ends.
+     */
+    COMPLETE_FAILED
 }

@@ -36,10 +36,14 @@ public interface IdempotencyStore {
      * call has taken over may still complete, one that was taken over may not.
      * @param key the key
      * @param ownerToken the token from {@link ClaimResult.Acquired}
-     * @param value the value to replay, may be {@code null}
+     * @param value the value to replay, may be {@code null}; a {@link NotReplayableResult}
+     * must come back from {@link #claim} as one (or as an {@link EncodedResult} whose decoding
+     * throws {@link IdempotencyResultUnavailableException})
      * @param ttl how long the value is replayed; positive
      * @return {@code true} if the entry is now COMPLETED; {@code false}, with nothing
      * changed, otherwise
+     * @throws IdempotencyResultNotStorableException when the value cannot be stored (it cannot
+     * be encoded, or is too large), with nothing changed
      * @throws IdempotencyStoreException when the store cannot answer
      */
     boolean complete(String key, String ownerToken, @Nullable Object value, Duration ttl);
