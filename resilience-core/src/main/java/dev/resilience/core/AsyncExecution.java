@@ -1,19 +1,39 @@
 package dev.resilience.core;
 
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One asynchronous call: attempts are started by the action's supplier, and every wait is
- * scheduled on the time source instead of blocking a thread. Breaker outcomes are recorded
- * when each attempt's stage completes.
+ * One asynchronous call: attempts are started by the action's supplier, and no thread is
+ * blocked while the call waits.
+ *
+ * <p>The first step runs on the caller's thread. A wait (backoff, a key in progress) is a
+ * timer on the time source; when it fires, the next step is handed to the pipeline's
+ * executor, as is the handling of a stage that completes later: the timer thread and the
+ * threads completing the stages never run an attempt, a fallback, a store call or a
+ * listener. Stages that are already complete are handled in a loop on the same thread, so
+ * immediate retries do not grow the stack. An attempt timeout completes the attempt's
+ * outcome on the timer and cancels the stage on the executor; a late value is discarded.
+ *
+ * <p>Cancelling (or otherwise completing) the returned future stops the call: no further
+ * attempt or fallback starts, the awaited stage is cancelled, a wait is cut short, the
+ * idempotency claim is released, and the call ends with status {@link ExecutionStatus#ERROR}
+ * and a {@link CancellationException}, which listeners are told of. An {@link Error} is
+ * never retried nor handed to a fallback: the returned future completes exceptionally with
+ * it. Whatever else fails in the machinery (a null stage, a rejected timer or executor
+ * task) ends the call with status ERROR: the returned future always completes, and a permit
+ * or claim taken is always given back or recorded.
  *
  * @param <T> the type of the call's value
  */
@@ -21,164 +41,362 @@ final class AsyncExecution<T> extends Execution<T> {
 
     private final Supplier<? extends CompletionStage<? extends T>> action;
 
+    private final Executor executor;
+
     private final CompletableFuture<ExecutionResult<T>> result = new CompletableFuture<>();
+
+    private final AtomicBoolean ended = new AtomicBoolean();
+
+    private volatile boolean cancelled;
+
+    private volatile @Nullable Wait pendingWait;
+
+    private volatile @Nullable CompletableFuture<?> awaited;
 
     AsyncExecution(ResiliencePipeline pipeline, CallContext context,
             Supplier<? extends CompletionStage<? extends T>> action) {
         super(pipeline, context, pipeline.timeSource().nanoTime());
         this.action = action;
+        this.executor = pipeline.executor();
     }
 
     CompletableFuture<ExecutionResult<T>> start() {
-        claimKey();
+        this.result.whenComplete((outcome, failure) -> {
+            if (!this.ended.get()) {
+                cancel();
+            }
+        });
+        run(this::claimKey);
         return this.result;
     }
 
-    private void claimKey() {
+    /**
+     * Runs one step on this thread; whatever escapes it ends the call.
+     */
+    private void run(Runnable step) {
         try {
-            long next = claim();
-            if (next >= 0) {
-                this.time.schedule(this::claimKey, Duration.ofNanos(next));
-            }
-            else if (next == CLAIMED) {
-                startRetryStage();
-                attempt();
+            if (this.cancelled) {
+                endCancelled();
             }
             else {
-                complete();
+                step.run();
             }
         }
-        catch (Throwable ex) {
-            fail(ex);
+        catch (Error ex) {
+            fatal(ex);
+        }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.ERROR, ex);
+            end();
         }
     }
 
-    private void attempt() {
-        if (!permitted()) {
-            retryStageEnded();
-            fallback(0);
+    private void handOver(Runnable step) {
+        try {
+            this.executor.execute(() -> run(step));
+        }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.ERROR, ex);
+            end();
+        }
+    }
+
+    private void waitThen(Runnable step, long delayNanos) {
+        Wait wait = new Wait(step);
+        this.pendingWait = wait;
+        try {
+            wait.task = this.time.schedule(wait, Duration.ofNanos(delayNanos));
+        }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.ERROR, ex);
+            end();
             return;
         }
-        long start = beginAttempt();
-        CompletableFuture<T> outcome = new CompletableFuture<>();
-        long limit = attemptLimitNanos();
+        if (this.cancelled && wait.cancel()) {
+            endCancelled();
+        }
+    }
+
+    private void claimKey() {
+        long next = claim();
+        if (next >= 0) {
+            waitThen(this::claimKey, next);
+        }
+        else if (next == CLAIMED) {
+            startRetryStage();
+            attempts();
+        }
+        else {
+            end();
+        }
+    }
+
+    /**
+     * Runs attempts while their stages are already complete and the next one follows at once;
+     * returns when one must be awaited or waited for, or the retry stage is over.
+     */
+    private void attempts() {
+        while (true) {
+            if (this.cancelled) {
+                endCancelled();
+                return;
+            }
+            if (!permitted()) {
+                retryStageEnded();
+                fallbacks(0);
+                return;
+            }
+            long start = beginAttempt();
+            long limit = attemptLimitNanos();
+            CompletableFuture<? extends T> stage = startAttempt();
+            if (!stage.isDone()) {
+                await(new PendingAttempt(stage, start, limit));
+                return;
+            }
+            long delay = attempted(valueOf(stage), failureOf(stage), start);
+            if (delay != 0) {
+                continueAfter(delay);
+                return;
+            }
+        }
+    }
+
+    private CompletableFuture<? extends T> startAttempt() {
         CompletionStage<? extends T> stage;
         try {
             stage = this.action.get();
         }
         catch (Throwable ex) {
-            attempted(null, ex, start, null);
-            return;
+            return CompletableFuture.failedFuture(ex);
         }
-        ScheduledTask timer = (limit > 0) ? this.time.schedule(() -> {
-            if (outcome.completeExceptionally(attemptTimeout(limit))) {
-                cancel(stage);
-            }
-        }, Duration.ofNanos(limit)) : null;
-        stage.whenComplete((value, failure) -> {
-            if (failure == null) {
-                outcome.complete(value);
-            }
-            else {
-                outcome.completeExceptionally(failure);
-            }
-        });
-        outcome.whenComplete((value, failure) -> attempted(value, failure, start, timer));
+        if (stage == null) {
+            return CompletableFuture.failedFuture(new NullPointerException(
+                    "The action of '" + this.pipeline.name() + "' returned null instead of a CompletionStage"));
+        }
+        return future(stage);
     }
 
-    private void attempted(@Nullable T value, @Nullable Throwable failure, long start, @Nullable ScheduledTask timer) {
-        try {
-            if (timer != null) {
-                timer.cancel();
+    private void await(PendingAttempt pending) {
+        this.awaited = pending.stage;
+        if (pending.limit > 0) {
+            try {
+                pending.timeoutTask = this.time.schedule(pending, Duration.ofNanos(pending.limit));
             }
-            long duration = this.time.nanoTime() - start;
-            long delay;
-            if (failure == null) {
-                recordSuccess(duration);
-                delay = afterValue(value, start);
-            }
-            else {
-                Throwable cause = unwrap(failure);
-                recordError(duration, cause);
-                if (cause instanceof VirtualMachineError fatal) {
-                    throw fatal;
-                }
-                delay = afterFailure(cause, start);
-            }
-            if (delay == STOP) {
-                retryStageEnded();
-                fallback(0);
-            }
-            else if (delay == 0) {
-                attempt();
-            }
-            else {
-                this.time.schedule(this::attempt, Duration.ofNanos(delay));
+            catch (RuntimeException ex) {
+                pending.decided.set(true);
+                cancelQuietly(pending.stage);
+                throw ex;
             }
         }
-        catch (Throwable ex) {
-            fail(ex);
+        pending.stage.whenComplete(pending);
+        if (this.cancelled) {
+            cancelQuietly(pending.stage);
         }
     }
 
-    private void fallback(int from) {
-        int index = nextFallback(from);
-        if (index < 0) {
-            complete();
-            return;
+    private void attemptEnded(@Nullable T value, @Nullable Throwable failure, long start, boolean timedOut) {
+        if (timedOut && failure != null) {
+            own(failure);
         }
-        Object fallbackValue;
-        try {
-            fallbackValue = fallbackHandler(index).apply(this.error, this.context);
+        continueAfter(attempted(value, failure, start));
+    }
+
+    private long attempted(@Nullable T value, @Nullable Throwable failure, long start) {
+        long duration = this.time.nanoTime() - start;
+        if (failure == null) {
+            recordSuccess(duration);
+            return afterValue(value, start);
         }
-        catch (VirtualMachineError ex) {
-            fail(ex);
-            return;
+        Throwable cause = unwrap(failure);
+        recordError(duration, cause);
+        if (cause instanceof Error fatal) {
+            throw fatal;
         }
-        catch (Throwable ex) {
-            fallbackFailed(index, ex);
-            fallback(index + 1);
-            return;
+        return afterFailure(cause, start);
+    }
+
+    private void continueAfter(long delay) {
+        if (delay == STOP) {
+            retryStageEnded();
+            fallbacks(0);
         }
-        if (fallbackValue instanceof CompletionStage<?> stage) {
-            stage.whenComplete((value, failure) -> {
-                if (failure == null) {
-                    fallbackSucceeded(index, value);
-                    complete();
-                }
-                else {
-                    fallbackFailed(index, unwrap(failure));
-                    fallback(index + 1);
-                }
-            });
+        else if (delay == 0) {
+            attempts();
         }
         else {
-            fallbackSucceeded(index, fallbackValue);
-            complete();
+            waitThen(this::attempts, delay);
         }
     }
 
-    private void complete() {
+    private void fallbacks(int from) {
+        int index = nextFallback(from);
+        while (index >= 0) {
+            if (this.cancelled) {
+                endCancelled();
+                return;
+            }
+            Object fallbackValue;
+            try {
+                fallbackValue = fallbackHandler(index).apply(this.error, this.context);
+            }
+            catch (Error ex) {
+                throw ex;
+            }
+            catch (Throwable ex) {
+                fallbackFailed(index, ex);
+                index = nextFallback(index + 1);
+                continue;
+            }
+            if (!(fallbackValue instanceof CompletionStage<?> stage)) {
+                fallbackSucceeded(index, fallbackValue);
+                end();
+                return;
+            }
+            CompletableFuture<?> future = future(stage);
+            if (!future.isDone()) {
+                awaitFallback(future, index);
+                return;
+            }
+            if (fallbackEnded(index, valueOf(future), failureOf(future))) {
+                return;
+            }
+            index = nextFallback(index + 1);
+        }
+        end();
+    }
+
+    private void awaitFallback(CompletableFuture<?> future, int index) {
+        this.awaited = future;
+        future.whenComplete((fallbackValue, failure) -> handOver(() -> {
+            if (!fallbackEnded(index, fallbackValue, failure)) {
+                fallbacks(index + 1);
+            }
+        }));
+        if (this.cancelled) {
+            cancelQuietly(future);
+        }
+    }
+
+    /**
+     * Takes the outcome of a fallback's stage.
+     * @return {@code true} if it ended the call
+     */
+    private boolean fallbackEnded(int index, @Nullable Object fallbackValue, @Nullable Throwable failure) {
+        if (failure == null) {
+            fallbackSucceeded(index, fallbackValue);
+            end();
+            return true;
+        }
+        Throwable cause = unwrap(failure);
+        if (cause instanceof Error fatal) {
+            throw fatal;
+        }
+        fallbackFailed(index, cause);
+        return false;
+    }
+
+    private void end() {
+        if (!this.ended.compareAndSet(false, true)) {
+            return;
+        }
         try {
+            releasePermit();
             settleClaim();
             this.result.complete(finish());
         }
-        catch (Throwable ex) {
+        catch (RuntimeException | Error ex) {
             this.result.completeExceptionally(ex);
         }
     }
 
-    private void fail(Throwable failure) {
-        stop(ExecutionStatus.ERROR, failure);
-        settleClaim();
-        this.result.completeExceptionally(failure);
+    private void endCancelled() {
+        stop(ExecutionStatus.ERROR, own(new CancellationException("Call of '" + this.pipeline.name() + "' was cancelled")));
+        end();
     }
 
-    private static void cancel(CompletionStage<?> stage) {
+    private void fatal(Error error) {
+        if (!this.ended.compareAndSet(false, true)) {
+            return;
+        }
+        stop(ExecutionStatus.ERROR, error);
         try {
-            stage.toCompletableFuture().cancel(true);
+            releasePermit();
+            settleClaim();
+        }
+        finally {
+            this.result.completeExceptionally(error);
+        }
+    }
+
+    /**
+     * Stops the call after its returned future was completed by someone else: runs on that
+     * someone's thread, so it only cuts the current wait short and cancels the awaited stage
+     * on the executor; the step that notices ends the call.
+     */
+    private void cancel() {
+        this.cancelled = true;
+        Wait wait = this.pendingWait;
+        if (wait != null && wait.cancel()) {
+            handOver(this::endCancelled);
+        }
+        CompletableFuture<?> stage = this.awaited;
+        if (stage != null && !stage.isDone()) {
+            try {
+                this.executor.execute(() -> cancelQuietly(stage));
+            }
+            catch (RuntimeException ex) {
+                cancelQuietly(stage);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <V> CompletableFuture<V> future(CompletionStage<V> stage) {
+        if (stage instanceof CompletableFuture<?> future) {
+            return (CompletableFuture<V>) future;
+        }
+        try {
+            return stage.toCompletableFuture();
         }
         catch (UnsupportedOperationException ex) {
+            CompletableFuture<V> future = new CompletableFuture<>();
+            stage.whenComplete((value, failure) -> {
+                if (failure == null) {
+                    future.complete(value);
+                }
+                else {
+                    future.completeExceptionally(failure);
+                }
+            });
+            return future;
+        }
+    }
+
+    private static <V> @Nullable V valueOf(CompletableFuture<V> done) {
+        return done.isCompletedExceptionally() ? null : done.join();
+    }
+
+    private static @Nullable Throwable failureOf(CompletableFuture<?> done) {
+        if (!done.isCompletedExceptionally()) {
+            return null;
+        }
+        try {
+            done.join();
+            return null;
+        }
+        catch (CompletionException ex) {
+            return ex.getCause();
+        }
+        catch (CancellationException ex) {
+            return ex;
+        }
+    }
+
+    private static void cancelQuietly(CompletableFuture<?> stage) {
+        try {
+            stage.cancel(true);
+        }
+        catch (RuntimeException ex) {
             // a stage that cannot be cancelled runs on; its outcome is no longer awaited
         }
     }
@@ -190,5 +408,85 @@ final class AsyncExecution<T> extends Execution<T> {
             current = current.getCause();
         }
         return current;
+    }
+
+    /**
+     * A wait of the call: fired by the timer, or cut short by a cancellation; whichever comes
+     * first takes it.
+     */
+    private final class Wait implements Runnable {
+
+        private final Runnable step;
+
+        private final AtomicBoolean taken = new AtomicBoolean();
+
+        private volatile @Nullable ScheduledTask task;
+
+        Wait(Runnable step) {
+            this.step = step;
+        }
+
+        @Override
+        public void run() {
+            if (this.taken.compareAndSet(false, true)) {
+                handOver(this.step);
+            }
+        }
+
+        boolean cancel() {
+            if (!this.taken.compareAndSet(false, true)) {
+                return false;
+            }
+            ScheduledTask scheduled = this.task;
+            if (scheduled != null) {
+                scheduled.cancel();
+            }
+            return true;
+        }
+    }
+
+    /**
+     * An attempt whose stage is awaited: the stage's completion or the attempt's timeout,
+     * whichever comes first, decides it.
+     */
+    private final class PendingAttempt implements BiConsumer<T, Throwable>, Runnable {
+
+        private final CompletableFuture<? extends T> stage;
+
+        private final long start;
+
+        private final long limit;
+
+        private final AtomicBoolean decided = new AtomicBoolean();
+
+        private volatile @Nullable ScheduledTask timeoutTask;
+
+        PendingAttempt(CompletableFuture<? extends T> stage, long start, long limit) {
+            this.stage = stage;
+            this.start = start;
+            this.limit = limit;
+        }
+
+        @Override
+        public void accept(@Nullable T value, @Nullable Throwable failure) {
+            if (this.decided.compareAndSet(false, true)) {
+                ScheduledTask timer = this.timeoutTask;
+                if (timer != null) {
+                    timer.cancel();
+                }
+                handOver(() -> attemptEnded(value, failure, this.start, false));
+            }
+        }
+
+        @Override
+        public void run() {
+            if (this.decided.compareAndSet(false, true)) {
+                AttemptTimeoutException timeout = attemptTimeout(this.limit);
+                handOver(() -> {
+                    cancelQuietly(this.stage);
+                    attemptEnded(null, timeout, this.start, true);
+                });
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
@@ -23,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  * The state of one call through a {@link ResiliencePipeline}, and the decisions shared by its
  * synchronous and asynchronous runs: idempotency claim, whether and when to retry, which
  * fallback to try, and the final account.
+ *
+ * <p>Only one thread works on an execution at a time: the caller's, or, for an asynchronous
+ * call, the thread each step was handed to; every hand-over publishes the state.
  *
  * @param <T> the type of the call's value
  */
@@ -64,13 +68,16 @@ abstract class Execution<T> {
 
     private final @Nullable IdempotencyClaim idempotency;
 
-    private CircuitBreaker.@Nullable Permit permit;
+    CircuitBreaker.@Nullable Permit permit;
 
     ExecutionStatus status = ExecutionStatus.ERROR;
 
     @Nullable T value;
 
     @Nullable Throwable error;
+
+    /** The last exception this call created itself; only that one may carry others as suppressed. */
+    private @Nullable Throwable ownError;
 
     private int fallbackIndex;
 
@@ -84,7 +91,7 @@ abstract class Execution<T> {
         this.time = pipeline.timeSource();
         this.startNanos = startNanos;
         IdempotencyPolicy policy = pipeline.idempotency();
-        this.idempotency = (policy != null) ? new IdempotencyClaim(policy, this.time) : null;
+        this.idempotency = (policy != null) ? new IdempotencyClaim(policy, this.time, pipeline.executor()) : null;
     }
 
     /**
@@ -98,10 +105,11 @@ abstract class Execution<T> {
 
     /**
      * Completes the claimed key with the call's value, or releases it when the call failed.
+     * Never throws.
      */
     final void settleClaim() {
         if (this.idempotency != null) {
-            this.idempotency.settle(this.status == ExecutionStatus.SUCCESS, this.value);
+            this.idempotency.settle(this, this.status == ExecutionStatus.SUCCESS, this.value);
         }
     }
 
@@ -144,6 +152,18 @@ abstract class Execution<T> {
 
     final AttemptTimeoutException attemptTimeout(long limitNanos) {
         return new AttemptTimeoutException(this.pipeline.name(), Duration.ofNanos(limitNanos));
+    }
+
+    /**
+     * Marks an exception as created by this call, so that it may carry the call's earlier
+     * errors as suppressed exceptions if it becomes the final error.
+     * @param created the exception
+     * @param <E> its type
+     * @return the exception
+     */
+    final <E extends Throwable> E own(E created) {
+        this.ownError = created;
+        return created;
     }
 
     /**
@@ -192,9 +212,9 @@ abstract class Execution<T> {
      * @param durationNanos how long the attempt took
      */
     final void recordSuccess(long durationNanos) {
-        CircuitBreaker breaker = this.pipeline.circuitBreaker();
-        if (breaker != null && this.permit != null) {
-            breaker.onSuccess(this.permit, durationNanos);
+        CircuitBreaker.Permit taken = takePermit();
+        if (taken != null) {
+            this.pipeline.circuitBreaker().onSuccess(taken, durationNanos);
         }
     }
 
@@ -204,10 +224,27 @@ abstract class Execution<T> {
      * @param failure what the attempt threw
      */
     final void recordError(long durationNanos, Throwable failure) {
-        CircuitBreaker breaker = this.pipeline.circuitBreaker();
-        if (breaker != null && this.permit != null) {
-            breaker.onError(this.permit, durationNanos, failure);
+        CircuitBreaker.Permit taken = takePermit();
+        if (taken != null) {
+            this.pipeline.circuitBreaker().onError(taken, durationNanos, failure);
         }
+    }
+
+    /**
+     * Gives the breaker back the permit of an attempt that ends without an outcome, as a
+     * cancelled one does.
+     */
+    final void releasePermit() {
+        CircuitBreaker.Permit taken = takePermit();
+        if (taken != null) {
+            this.pipeline.circuitBreaker().release(taken);
+        }
+    }
+
+    private CircuitBreaker.@Nullable Permit takePermit() {
+        CircuitBreaker.Permit taken = this.permit;
+        this.permit = null;
+        return taken;
     }
 
     /**
@@ -219,20 +256,29 @@ abstract class Execution<T> {
     final long afterValue(@Nullable T result, long attemptStart) {
         RetryPolicy retry = this.pipeline.retry();
         if (retry != null && retry.shouldRetryResult(result)) {
-            return afterFailure(new RejectedResultException(this.pipeline.name(), result), attemptStart);
+            return afterFailure(own(new RejectedResultException(this.pipeline.name(), result)), attemptStart);
         }
         succeed(result);
         return STOP;
     }
 
     /**
-     * Decides what follows a failed attempt.
-     * @param failure what the attempt threw
+     * Decides what follows a failed attempt. An interruption and a rejection by a breaker
+     * inside the attempt end the call at once; they are never retried.
+     * @param failure what the attempt threw; never an {@link Error}
      * @param attemptStart the attempt's start
      * @return the delay before the next attempt in nanoseconds, or {@link #STOP}
      */
     final long afterFailure(Throwable failure, long attemptStart) {
         recordFailure(failure, attemptStart);
+        if (failure instanceof CallNotPermittedException) {
+            stop(ExecutionStatus.REJECTED, failure);
+            return STOP;
+        }
+        if (failure instanceof InterruptedException) {
+            stop(ExecutionStatus.ERROR, failure);
+            return STOP;
+        }
         boolean timeout = failure instanceof AttemptTimeoutException;
         RetryPolicy retry = this.pipeline.retry();
         if (retry == null) {
@@ -247,13 +293,10 @@ abstract class Execution<T> {
             stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
             return STOP;
         }
-        long delay = retry.nextDelayNanos(this.attempts, this.previousDelayNanos);
-        if (failure instanceof RetryAfter hint) {
-            delay = Math.max(delay, hint.retryAfter().toNanos());
-        }
+        long delay = withRetryAfter(retry.nextDelayNanos(this.attempts, this.previousDelayNanos), failure, retry);
         Duration maxDuration = retry.maxDuration();
-        if (maxDuration != null && this.time.nanoTime() + delay >= this.deadlineNanos) {
-            stop(ExecutionStatus.TIMEOUT, new DeadlineExceededException(this.pipeline.name(), maxDuration, failure));
+        if (maxDuration != null && delay >= this.deadlineNanos - this.time.nanoTime()) {
+            stop(ExecutionStatus.TIMEOUT, own(new DeadlineExceededException(this.pipeline.name(), maxDuration, failure)));
             return STOP;
         }
         RetryBudget budget = retry.budget();
@@ -271,16 +314,35 @@ abstract class Execution<T> {
     }
 
     /**
-     * Ends the retry stage because the thread was interrupted while waiting to retry: the
-     * last attempt's error becomes the call's error, with the interruption suppressed.
+     * Makes a drawn delay at least as long as the wait a {@link RetryAfter} failure asks for,
+     * that wait capped by the backoff's longest delay.
+     */
+    private static long withRetryAfter(long delay, Throwable failure, RetryPolicy retry) {
+        if (!(failure instanceof RetryAfter hint)) {
+            return delay;
+        }
+        Duration wait;
+        try {
+            wait = hint.retryAfter();
+        }
+        catch (RuntimeException ex) {
+            return delay;
+        }
+        if (wait == null || wait.isNegative()) {
+            return delay;
+        }
+        Duration maxDelay = retry.backoff().maxDelay();
+        long hinted = (wait.compareTo(maxDelay) >= 0) ? maxDelay.toNanos() : wait.toNanos();
+        return Math.max(delay, hinted);
+    }
+
+    /**
+     * Ends the call because its thread was interrupted while it waited.
+     * @param status the status to end with: {@link ExecutionStatus#ERROR} when attempts ran
      * @param interruption the interruption
      */
-    final void interrupted(InterruptedException interruption) {
-        Thread.currentThread().interrupt();
-        Throwable last = (this.failures != null && !this.failures.isEmpty())
-                ? this.failures.get(this.failures.size() - 1).error() : interruption;
-        Suppressed.add(last, interruption);
-        stop(ExecutionStatus.ERROR, last);
+    final void interrupted(ExecutionStatus status, InterruptedException interruption) {
+        stop(status, own(new CallInterruptedException(this.pipeline.name(), interruption)));
     }
 
     /**
@@ -353,7 +415,10 @@ abstract class Execution<T> {
     final ExecutionResult<T> finish() {
         Throwable finalError = (this.status == ExecutionStatus.SUCCESS) ? null : this.error;
         if (finalError != null) {
-            attachSuppressed(finalError);
+            if (finalError == this.ownError) {
+                attachSuppressed(finalError);
+            }
+            logEarlierErrors(finalError);
         }
         Map<String, Object> metadata = metadata(writeDeadLetter(finalError));
         List<AttemptFailure> attemptFailures = (this.failures != null) ? this.failures : List.of();
@@ -387,6 +452,30 @@ abstract class Execution<T> {
                 Suppressed.add(finalError, fallbackError);
             }
         }
+    }
+
+    /**
+     * Logs, at DEBUG, the errors met before the final one: the final error is thrown as it is,
+     * so they are not attached to it.
+     */
+    private void logEarlierErrors(Throwable finalError) {
+        boolean earlierAttempts = this.failures != null && (this.failures.size() > 1
+                || this.failures.get(0).error() != finalError);
+        if ((!earlierAttempts && this.fallbackErrors == null) || !logger.isLoggable(System.Logger.Level.DEBUG)) {
+            return;
+        }
+        List<String> earlier = new ArrayList<>();
+        if (this.failures != null) {
+            this.failures.stream()
+                .filter((failure) -> failure.error() != finalError)
+                .map((failure) -> "attempt " + failure.attempt() + ": " + failure.error())
+                .forEach(earlier::add);
+        }
+        if (this.fallbackErrors != null) {
+            this.fallbackErrors.stream().map((failure) -> "fallback: " + failure).forEach(earlier::add);
+        }
+        logger.log(System.Logger.Level.DEBUG, "Call of ''{0}'' ended {1} with {2}; before it: {3}", this.pipeline.name(),
+                this.status, finalError.getClass().getName(), earlier.stream().collect(Collectors.joining("; ")));
     }
 
     private @Nullable String writeDeadLetter(@Nullable Throwable finalError) {

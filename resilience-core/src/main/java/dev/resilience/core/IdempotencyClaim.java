@@ -2,6 +2,7 @@ package dev.resilience.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.Executor;
 
 import dev.resilience.annotation.OnInProgress;
 import dev.resilience.core.idempotency.ClaimResult;
@@ -12,7 +13,6 @@ import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
 import dev.resilience.core.idempotency.IdempotencyKeys;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
-import dev.resilience.core.idempotency.IdempotencyResultNotStorableException;
 import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
 import dev.resilience.core.idempotency.NotReplayableResult;
@@ -31,8 +31,6 @@ final class IdempotencyClaim {
     /** The call is over: replayed or refused. */
     static final long SETTLED = -2;
 
-    private static final System.Logger logger = System.getLogger(IdempotencyClaim.class.getName());
-
     private static final long IN_PROGRESS_POLL_NANOS = Duration.ofMillis(50).toNanos();
 
     private final IdempotencyPolicy policy;
@@ -45,9 +43,14 @@ final class IdempotencyClaim {
 
     private long waitUntilNanos = Long.MIN_VALUE;
 
-    IdempotencyClaim(IdempotencyPolicy policy, TimeSource time) {
+    private final Executor executor;
+
+    private long claimedAtNanos;
+
+    IdempotencyClaim(IdempotencyPolicy policy, TimeSource time, Executor executor) {
         this.policy = policy;
         this.time = time;
+        this.executor = executor;
     }
 
     /**
@@ -71,6 +74,7 @@ final class IdempotencyClaim {
             }
         }
         ClaimResult claim;
+        this.claimedAtNanos = this.time.nanoTime();
         try {
             claim = this.policy.store().claim(this.policy.storeKey(this.key), execution.context.fingerprint(),
                     this.policy.inProgressTtl());
@@ -140,38 +144,24 @@ final class IdempotencyClaim {
 
     /**
      * Completes the claimed key with the call's value, or releases it when the call failed. A
-     * store failure here is logged: the call's outcome stands.
+     * value the store cannot keep completes the key as not replayable. When the store fails,
+     * the call's outcome stands and the settlement is retried in the background until the
+     * lease ends; a failed completion is counted as {@link IdempotencyOutcome#COMPLETE_FAILED}.
+     * Never throws.
+     * @param execution the call
      * @param success whether the call produced a value
      * @param value the value
      */
-    void settle(boolean success, @Nullable Object value) {
+    void settle(Execution<?> execution, boolean success, @Nullable Object value) {
         String token = this.ownerToken;
         if (token == null || this.key == null) {
             return;
         }
         this.ownerToken = null;
-        String storeKey = this.policy.storeKey(this.key);
-        try {
-            boolean settled = success ? complete(storeKey, token, value) : this.policy.store().release(storeKey, token);
-            if (!settled) {
-                logger.log(System.Logger.Level.WARNING, "Idempotency lease of a key of ''{0}'' expired before its call "
-                        + "ended; another caller owns the key now", this.policy.name());
-            }
-        }
-        catch (RuntimeException ex) {
-            logger.log(System.Logger.Level.ERROR, "Idempotency store failed to settle a key of '" + this.policy.name() + "'", ex);
-        }
-    }
-
-    private boolean complete(String storeKey, String token, @Nullable Object value) {
-        try {
-            return this.policy.store().complete(storeKey, token, value, this.policy.ttl());
-        }
-        catch (IdempotencyResultNotStorableException ex) {
-            logger.log(System.Logger.Level.WARNING, "The result of a call of ''{0}'' cannot be stored ({1}); its key is "
-                    + "completed as not replayable", this.policy.name(), ex.getMessage());
-            return this.policy.store().complete(storeKey, token, new NotReplayableResult(ex.getMessage()),
-                    this.policy.ttl());
+        ClaimSettlement settlement = new ClaimSettlement(this.policy, this.key, token, success, value, this.time,
+                this.executor, this.claimedAtNanos + this.policy.inProgressTtl().toNanos());
+        if (!settlement.tryOnce() && success) {
+            execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.COMPLETE_FAILED);
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -32,16 +33,27 @@ import org.jspecify.annotations.Nullable;
  * done (status ERROR, TIMEOUT, or REJECTED by the breaker) becomes a dead letter.
  *
  * <p>{@link #execute} returns the complete {@link ExecutionResult} and never throws for a
- * failed call; {@link #call} returns the value or throws the final error, with the earlier
- * attempts' errors attached as suppressed exceptions. {@link Error}s thrown by the action
- * are not handled: they propagate as thrown. Immutable and thread-safe; build one per
- * protected operation and share it.
+ * failed call; {@link #call} returns the value or throws the final error as it is: the
+ * pipeline adds nothing to an exception it did not create (the earlier attempts' errors are
+ * in {@link ExecutionResult#attemptFailures()}, and suppressed on the exceptions the pipeline
+ * creates itself, such as {@link AttemptTimeoutException}). An {@link Error} is never retried
+ * nor handed to a fallback: it propagates as thrown. An interruption, of an attempt or of a
+ * wait, ends the call at once and leaves the thread's interrupt flag set. A
+ * {@link CallNotPermittedException} thrown by the action (a nested breaker) is never retried:
+ * the call goes to the fallbacks with status {@link ExecutionStatus#REJECTED}.
+ *
+ * <p>Waits and timeouts are timers of the {@link TimeSource}; the work that follows a timer
+ * or the completion of an asynchronous attempt runs on the pipeline's {@link Executor}, never
+ * on the timer thread. Immutable and thread-safe; build one per protected operation and
+ * share it.
  */
 public final class ResiliencePipeline {
 
     private final String name;
 
     private final TimeSource timeSource;
+
+    private final Executor executor;
 
     private final @Nullable IdempotencyPolicy idempotency;
 
@@ -62,6 +74,7 @@ public final class ResiliencePipeline {
     private ResiliencePipeline(Builder builder) {
         this.name = builder.name;
         this.timeSource = builder.timeSource;
+        this.executor = builder.executor;
         this.idempotency = builder.idempotency;
         this.fallbacks = builder.fallbacks;
         this.retry = builder.retry;
@@ -185,11 +198,17 @@ public final class ResiliencePipeline {
 
     /**
      * Runs an asynchronous action through the pipeline without blocking: waits between
-     * attempts are scheduled on the time source.
+     * attempts are timers of the time source, and every step after the first runs on the
+     * pipeline's executor. Cancelling the returned future stops the call: no further attempt
+     * or fallback starts, the awaited stage is cancelled, the idempotency claim is released,
+     * and the listeners are told of an {@link ExecutionStatus#ERROR} with a
+     * {@link java.util.concurrent.CancellationException}.
      * @param context the call's idempotency key, arguments and listener
-     * @param action starts one attempt; called once per attempt
+     * @param action starts one attempt; called once per attempt; a {@code null} stage is a
+     * failed attempt
      * @param <T> the type of its value
-     * @return a stage that completes with the complete account of the call
+     * @return a future that completes with the complete account of the call, or exceptionally
+     * with an {@link Error} the action or a fallback threw
      */
     public <T> CompletableFuture<ExecutionResult<T>> executeAsync(CallContext context,
             Supplier<? extends CompletionStage<? extends T>> action) {
@@ -197,17 +216,30 @@ public final class ResiliencePipeline {
     }
 
     /**
-     * Runs an asynchronous action through the pipeline and returns a stage of its value.
+     * Runs an asynchronous action through the pipeline and returns a future of its value;
+     * cancelling that future stops the call as {@link #executeAsync} describes.
      * @param context the call's idempotency key, arguments and listener
      * @param action starts one attempt; called once per attempt
      * @param <T> the type of its value
-     * @return a stage that completes with the value, or exceptionally with the final error
+     * @return a future that completes with the value, or exceptionally with the final error
      */
     public <T> CompletableFuture<T> callAsync(CallContext context,
             Supplier<? extends CompletionStage<? extends T>> action) {
-        return this.<T>executeAsync(context, action).thenCompose((result) -> result.isSuccess()
-                ? CompletableFuture.completedFuture(result.value())
-                : CompletableFuture.failedFuture(Objects.requireNonNull(result.error())));
+        CompletableFuture<ExecutionResult<T>> execution = executeAsync(context, action);
+        CompletableFuture<T> value = new CompletableFuture<>();
+        execution.whenComplete((result, failure) -> {
+            if (failure != null) {
+                value.completeExceptionally(failure);
+            }
+            else if (result.isSuccess()) {
+                value.complete(result.value());
+            }
+            else {
+                value.completeExceptionally(Objects.requireNonNull(result.error()));
+            }
+        });
+        value.whenComplete((result, failure) -> execution.cancel(false));
+        return value;
     }
 
     /**
@@ -224,6 +256,14 @@ public final class ResiliencePipeline {
      */
     public TimeSource timeSource() {
         return this.timeSource;
+    }
+
+    /**
+     * Returns where the work that follows a timer or an asynchronous completion runs.
+     * @return the executor
+     */
+    public Executor executor() {
+        return this.executor;
     }
 
     /**
@@ -288,6 +328,8 @@ public final class ResiliencePipeline {
 
         private TimeSource timeSource = TimeSource.system();
 
+        private Executor executor = DefaultExecutor.get();
+
         private @Nullable IdempotencyPolicy idempotency;
 
         private @Nullable FallbackChain fallbacks;
@@ -316,6 +358,21 @@ public final class ResiliencePipeline {
          */
         public Builder timeSource(TimeSource timeSource) {
             this.timeSource = timeSource;
+            return this;
+        }
+
+        /**
+         * Sets where the work that follows a timer or the completion of an asynchronous
+         * attempt runs: the next asynchronous attempt, fallbacks, idempotency settlements,
+         * dead-letter writes and listeners. By default a shared pool of daemon threads that
+         * grows as needed; with a {@link dev.resilience.core.time.VirtualTimeSource}, a test
+         * usually passes {@code Runnable::run}, so that everything runs on the thread that
+         * advances the time.
+         * @param executor the executor
+         * @return this builder
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
             return this;
         }
 

@@ -10,6 +10,12 @@ import org.jspecify.annotations.Nullable;
  * One synchronous call: every attempt runs on the caller's thread, so that thread-bound
  * state such as a transaction is the caller's, and every wait blocks it.
  *
+ * <p>An attempt timeout is a timer that only interrupts the caller's thread; an attempt that
+ * outlives its timeout is a timeout whatever it returns. An interruption from anyone else, of
+ * an attempt or of a wait, ends the call at once, and the thread's interrupt flag is set again
+ * when it returns. An {@link Error} is never retried nor handed to a fallback: it is thrown as
+ * it is, after the claim and the breaker's permit are settled.
+ *
  * @param <T> the type of the call's value
  */
 final class SyncExecution<T> extends Execution<T> {
@@ -28,10 +34,14 @@ final class SyncExecution<T> extends Execution<T> {
                 fallbackStage();
             }
         }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.ERROR, ex);
+        }
         finally {
             settleClaim();
+            releasePermit();
         }
-        return finish();
+        return end();
     }
 
     private boolean claimKey() {
@@ -41,8 +51,7 @@ final class SyncExecution<T> extends Execution<T> {
                 this.time.sleep(Duration.ofNanos(next));
             }
             catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                stop(ExecutionStatus.REJECTED, ex);
+                interrupted(ExecutionStatus.REJECTED, ex);
                 return false;
             }
         }
@@ -56,10 +65,15 @@ final class SyncExecution<T> extends Execution<T> {
      * @return the complete account of the call
      */
     ExecutionResult<T> resumeAfter(long attemptStart, Throwable failure) {
-        attemptBegan(attemptStart);
-        retryLoop(afterFailure(failure, attemptStart));
-        fallbackStage();
-        return finish();
+        try {
+            attemptBegan(attemptStart);
+            retryLoop(afterFailure(failure, attemptStart));
+            fallbackStage();
+        }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.ERROR, ex);
+        }
+        return end();
     }
 
     /**
@@ -70,8 +84,21 @@ final class SyncExecution<T> extends Execution<T> {
     ExecutionResult<T> resumeRejected(RuntimeException rejection) {
         stop(ExecutionStatus.REJECTED, rejection);
         retryStageEnded();
-        fallbackStage();
-        return finish();
+        try {
+            fallbackStage();
+        }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.ERROR, ex);
+        }
+        return end();
+    }
+
+    private ExecutionResult<T> end() {
+        ExecutionResult<T> result = finish();
+        if (this.error instanceof InterruptedException || this.error instanceof CallInterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return result;
     }
 
     private void retryStage() {
@@ -82,14 +109,17 @@ final class SyncExecution<T> extends Execution<T> {
     private void retryLoop(long firstDelay) {
         long delay = firstDelay;
         while (delay >= 0) {
-            if (delay > 0) {
-                try {
+            try {
+                if (delay > 0) {
                     this.time.sleep(Duration.ofNanos(delay));
                 }
-                catch (InterruptedException ex) {
-                    interrupted(ex);
-                    break;
+                else if (Thread.interrupted()) {
+                    throw new InterruptedException();
                 }
+            }
+            catch (InterruptedException ex) {
+                interrupted(ExecutionStatus.ERROR, ex);
+                break;
             }
             delay = attempt();
         }
@@ -124,22 +154,29 @@ final class SyncExecution<T> extends Execution<T> {
         }
         AttemptTimer timer = new AttemptTimer(Thread.currentThread());
         ScheduledTask task = this.time.schedule(timer, Duration.ofNanos(limit));
+        T result;
         try {
-            T result = this.action.call();
-            timer.finish();
-            return result;
+            result = this.action.call();
         }
         catch (Exception ex) {
             if (!timer.finish()) {
-                AttemptTimeoutException timeout = attemptTimeout(limit);
+                AttemptTimeoutException timeout = own(attemptTimeout(limit));
                 timeout.initCause(ex);
                 throw timeout;
             }
             throw ex;
         }
+        catch (Throwable ex) {
+            timer.finish();
+            throw ex;
+        }
         finally {
             task.cancel();
         }
+        if (!timer.finish()) {
+            throw own(attemptTimeout(limit));
+        }
+        return result;
     }
 
     private void fallbackStage() {
@@ -149,7 +186,7 @@ final class SyncExecution<T> extends Execution<T> {
                 fallbackSucceeded(index, fallbackHandler(index).apply(this.error, this.context));
                 return;
             }
-            catch (VirtualMachineError ex) {
+            catch (Error ex) {
                 throw ex;
             }
             catch (Throwable ex) {

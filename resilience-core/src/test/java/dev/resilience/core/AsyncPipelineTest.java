@@ -28,6 +28,7 @@ class AsyncPipelineTest {
     private ResiliencePipeline.Builder pipeline(int maxAttempts) {
         return ResiliencePipeline.builder("quote")
             .timeSource(this.clock)
+            .executor(Runnable::run)
             .retry(RetryPolicy.builder()
                 .maxAttempts(maxAttempts)
                 .backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), Jitter.NONE))
@@ -121,7 +122,7 @@ class AsyncPipelineTest {
         this.clock.advance(Duration.ofSeconds(1));
 
         assertThat(future).isCompletedExceptionally();
-        assertThat(future.handle((value, error) -> error.getCause()).join()).isInstanceOf(IOException.class)
+        assertThat(future.handle((value, error) -> error).join()).isInstanceOf(IOException.class)
             .hasMessage("down 2");
     }
 

@@ -13,10 +13,10 @@ import dev.resilience.core.retry.Backoff;
  * section 6 states it:
  *
  * <ul>
- * <li>An attempt that succeeds ends the call with SUCCESS, even past the deadline.</li>
- * <li>An attempt that fails at or after the deadline ({@code max-duration} from the start)
- * overran it: its error becomes an {@link AttemptTimeoutException} (caused by the error),
- * which is retryable.</li>
+ * <li>An attempt that succeeds before the deadline ends the call with SUCCESS.</li>
+ * <li>An attempt that ends at or after the deadline ({@code max-duration} from the start)
+ * overran it, whatever it returned (DESIGN section 11: timeouts are final): it ends with an
+ * {@link AttemptTimeoutException}, caused by its error if it failed, which is retryable.</li>
  * <li>A non-retryable error ends the call with FAILURE; a retryable one on the last attempt
  * with ERROR, or TIMEOUT if it overran.</li>
  * <li>Otherwise the wait before retry {@code n} (the first retry being 1) is drawn in
@@ -73,13 +73,15 @@ final class RetryModel {
             RetryCall.Attempt script = call.attempts().get(attempt - 1);
             long took = Duration.ofMillis(script.millis()).toNanos();
             now += took;
-            if (script.ending() == RetryCall.Ending.SUCCESS) {
+            boolean overran = now >= deadline;
+            if (script.ending() == RetryCall.Ending.SUCCESS && !overran) {
                 return new Outcome(ExecutionStatus.SUCCESS, attempt, failures, "", waits, Duration.ofNanos(now));
             }
-            boolean overran = now >= deadline;
-            String thrown = (script.ending() == RetryCall.Ending.RETRYABLE_ERROR) ? IOException.class.getSimpleName()
-                    : RetryCall.DeclinedException.class.getSimpleName();
-            String error = overran ? AttemptTimeoutException.class.getSimpleName() + " <- " + thrown : thrown;
+            String error = switch (script.ending()) {
+                case SUCCESS -> AttemptTimeoutException.class.getSimpleName();
+                case RETRYABLE_ERROR -> overrun(IOException.class.getSimpleName(), overran);
+                case NON_RETRYABLE_ERROR -> overrun(RetryCall.DeclinedException.class.getSimpleName(), overran);
+            };
             failures.add(attempt + ": " + error + " after " + Duration.ofNanos(took));
             if (!overran && script.ending() == RetryCall.Ending.NON_RETRYABLE_ERROR) {
                 return new Outcome(ExecutionStatus.FAILURE, attempt, failures, error, waits, Duration.ofNanos(now));
@@ -97,6 +99,10 @@ final class RetryModel {
             previous = wait;
             now += wait;
         }
+    }
+
+    private static String overrun(String thrown, boolean overran) {
+        return overran ? AttemptTimeoutException.class.getSimpleName() + " <- " + thrown : thrown;
     }
 
     /**

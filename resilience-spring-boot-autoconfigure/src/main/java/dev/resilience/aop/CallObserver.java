@@ -1,6 +1,7 @@
 package dev.resilience.aop;
 
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
@@ -13,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * Makes every protected call a Micrometer {@link Observation} named {@code resilience.calls},
  * with the low-cardinality keys {@code name}, {@code status} and {@code fallback}, and an
  * event per retry and per fallback tried. The {@code resilience.calls} timer comes from these
- * observations; with a tracing bridge, so does a span per call. With a no-op registry a call
- * costs nothing here.
+ * observations; with a tracing bridge, so does a span per call. Each observation is stopped
+ * exactly once, however the call ends. With a no-op registry a call costs nothing here.
  */
 public final class CallObserver {
 
@@ -57,6 +58,8 @@ public final class CallObserver {
 
         private final @Nullable Observation observation;
 
+        private final AtomicBoolean stopped = new AtomicBoolean();
+
         private Call(@Nullable Observation observation) {
             this.observation = observation;
         }
@@ -66,7 +69,7 @@ public final class CallObserver {
         }
 
         <T> ExecutionResult<T> stop(ExecutionResult<T> result) {
-            if (this.observation != null) {
+            if (this.observation != null && this.stopped.compareAndSet(false, true)) {
                 this.observation.lowCardinalityKeyValue("status", result.status().name().toLowerCase(Locale.ROOT))
                     .lowCardinalityKeyValue("fallback", Boolean.toString(result.fallbackUsed()))
                     .stop();
@@ -75,7 +78,7 @@ public final class CallObserver {
         }
 
         void fail(Throwable error) {
-            if (this.observation != null) {
+            if (this.observation != null && this.stopped.compareAndSet(false, true)) {
                 this.observation.lowCardinalityKeyValue("status", "error")
                     .lowCardinalityKeyValue("fallback", "false")
                     .error(error)

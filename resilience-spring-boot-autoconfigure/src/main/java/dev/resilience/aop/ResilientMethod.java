@@ -50,17 +50,15 @@ final class ResilientMethod {
 
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
-        CallContext context = context(invocation, observation.listener());
         try {
+            CallContext context = context(invocation, observation.listener());
             return switch (this.returnKind) {
                 case VALUE -> observation.stop(this.pipeline.execute(context, attempt(invocation))).getOrThrow();
                 case EXECUTION_RESULT -> observation.stop(this.pipeline.execute(context, envelopeAttempt(invocation)));
-                case COMPLETION_STAGE -> this.pipeline.executeAsync(context, stageAttempt(invocation))
-                    .thenApply(observation::stop)
-                    .thenCompose(ResilientMethod::valueOf);
+                case COMPLETION_STAGE -> valueOf(this.pipeline.executeAsync(context, stageAttempt(invocation)), observation);
             };
         }
-        catch (Error ex) {
+        catch (RuntimeException | Error ex) {
             observation.fail(ex);
             throw ex;
         }
@@ -132,8 +130,29 @@ final class ResilientMethod {
         }
     }
 
-    private static CompletableFuture<@Nullable Object> valueOf(ExecutionResult<@Nullable Object> result) {
-        return result.isSuccess() ? CompletableFuture.completedFuture(result.value())
-                : CompletableFuture.failedFuture(result.error());
+    /**
+     * Returns the future the caller gets: it completes with the call's value or final error,
+     * and cancelling it cancels the call. The observation stops when the call ends, however.
+     */
+    private static CompletableFuture<@Nullable Object> valueOf(CompletableFuture<ExecutionResult<@Nullable Object>> execution,
+            CallObserver.Call observation) {
+        CompletableFuture<@Nullable Object> value = new CompletableFuture<>();
+        execution.whenComplete((result, failure) -> {
+            if (failure != null) {
+                observation.fail(failure);
+                value.completeExceptionally(failure);
+            }
+            else {
+                observation.stop(result);
+                if (result.isSuccess()) {
+                    value.complete(result.value());
+                }
+                else {
+                    value.completeExceptionally(result.error());
+                }
+            }
+        });
+        value.whenComplete((result, failure) -> execution.cancel(false));
+        return value;
     }
 }

@@ -20,6 +20,7 @@ import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -43,7 +44,8 @@ import org.springframework.core.type.AnnotationMetadata;
  * named instances, the in-memory idempotency and dead-letter stores, and the
  * {@link ResilienceTemplate}. Every bean backs off when the application defines its own.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
+@AutoConfiguration(afterName = { "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+        "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration" })
 @EnableConfigurationProperties(ResilienceProperties.class)
 @Import(ResilienceAutoConfiguration.AutoProxyRegistrar.class)
 public final class ResilienceAutoConfiguration {
@@ -74,9 +76,10 @@ public final class ResilienceAutoConfiguration {
     ResiliencePolicies resiliencePolicies(ResilienceProperties properties, ResilienceRegistry registry,
             TimeSource timeSource, ObjectProvider<IdempotencyStore> idempotencyStore,
             ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ExecutionListener> listeners,
-            ObjectProvider<ArgumentRenderer> argumentRenderer) {
+            ObjectProvider<ArgumentRenderer> argumentRenderer, ListableBeanFactory beanFactory) {
         return new ResiliencePolicies(properties, registry, timeSource,
-                new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners),
+                new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners,
+                        AsyncExecutorLookup.find(beanFactory, properties)),
                 argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING));
     }
 

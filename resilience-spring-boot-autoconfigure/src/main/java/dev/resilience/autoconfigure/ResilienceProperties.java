@@ -7,6 +7,7 @@ import java.util.Map;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
@@ -16,7 +17,7 @@ import org.springframework.validation.Validator;
 
 /**
  * The settings under {@code resilience.}: retries, circuit breakers, idempotency, dead
- * letters, outgoing HTTP calls and the interceptor's order. Unknown keys fail the binding, and so does an
+ * letters, outgoing HTTP calls, where asynchronous work runs and the interceptor's order. Unknown keys fail the binding, and so does an
  * out-of-range value: this class validates itself once bound, naming the property and the
  * valid range.
  */
@@ -28,6 +29,11 @@ public class ResilienceProperties implements Validator {
      * just outside @Transactional, so that every attempt gets its own transaction.
      */
     private int interceptorOrder = Ordered.LOWEST_PRECEDENCE - 1;
+
+    /**
+     * Where the work that follows a timer or an asynchronous completion runs.
+     */
+    private final Async async = new Async();
 
     /**
      * Retry settings.
@@ -68,6 +74,14 @@ public class ResilienceProperties implements Validator {
      */
     public void setInterceptorOrder(int interceptorOrder) {
         this.interceptorOrder = interceptorOrder;
+    }
+
+    /**
+     * Returns the settings of asynchronous work.
+     * @return the settings under {@code resilience.async}
+     */
+    public Async getAsync() {
+        return this.async;
     }
 
     /**
@@ -129,6 +143,37 @@ public class ResilienceProperties implements Validator {
     @Override
     public void validate(Object target, Errors errors) {
         new ResiliencePropertiesValidation((ResilienceProperties) target, errors).validate();
+    }
+
+    /**
+     * Settings of where asynchronous work runs.
+     */
+    public static class Async {
+
+        /**
+         * Name of the Executor bean that runs what follows a timer or the completion of an
+         * asynchronous attempt: the next asynchronous attempt, fallbacks, idempotency
+         * settlements, dead-letter writes and listeners. Unset: Spring Boot's
+         * 'applicationTaskExecutor' (virtual threads with spring.threads.virtual.enabled),
+         * or a pool of daemon threads when the application has none.
+         */
+        private @Nullable String executor;
+
+        /**
+         * Returns the name of the executor bean.
+         * @return the bean name, or {@code null} for the default
+         */
+        public @Nullable String getExecutor() {
+            return this.executor;
+        }
+
+        /**
+         * Sets the name of the executor bean.
+         * @param executor the bean name
+         */
+        public void setExecutor(@Nullable String executor) {
+            this.executor = executor;
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.resilience.registry;
 
+import java.util.concurrent.Executor;
+
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
@@ -46,6 +48,8 @@ public final class ResiliencePolicies {
 
     private final ObjectProvider<ExecutionListener> listeners;
 
+    private final @Nullable Executor executor;
+
     private final ResilienceProperties properties;
 
     /**
@@ -67,6 +71,7 @@ public final class ResiliencePolicies {
         this.idempotencyStore = collaborators.idempotency();
         this.deadLetterStore = collaborators.deadLetters();
         this.listeners = collaborators.listeners();
+        this.executor = collaborators.executor();
         this.argumentRenderer = argumentRenderer;
     }
 
@@ -147,7 +152,8 @@ public final class ResiliencePolicies {
 
     /**
      * Starts a pipeline with what every pipeline of the application shares: the clock, the
-     * dead-letter store, the argument renderer and the statistics of its name.
+     * executor of asynchronous work, the dead-letter store, the argument renderer and the
+     * statistics of its name.
      * @param name the protected operation's name
      * @return a builder to add policies to
      */
@@ -157,6 +163,9 @@ public final class ResiliencePolicies {
             .listener(this.registry.statistics(name))
             .argumentRenderer(this.argumentRenderer::render);
         this.listeners.orderedStream().forEach(builder::listener);
+        if (this.executor != null) {
+            builder.executor(this.executor);
+        }
         DeadLetterStore deadLetters = this.deadLetterStore.getIfAvailable();
         if (deadLetters != null) {
             builder.deadLetters(deadLetters);
@@ -171,8 +180,10 @@ public final class ResiliencePolicies {
      * @param deadLetters the dead-letter store; absent when dead letters are off
      * @param listeners the application's execution listeners, told of every call after its
      * statistics
+     * @param executor where the work that follows a timer or an asynchronous completion runs;
+     * {@code null} for the engine's own pool
      */
     public record Collaborators(ObjectProvider<IdempotencyStore> idempotency, ObjectProvider<DeadLetterStore> deadLetters,
-            ObjectProvider<ExecutionListener> listeners) {
+            ObjectProvider<ExecutionListener> listeners, @Nullable Executor executor) {
     }
 }

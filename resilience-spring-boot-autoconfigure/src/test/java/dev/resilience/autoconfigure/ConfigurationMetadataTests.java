@@ -88,6 +88,9 @@ class ConfigurationMetadataTests {
     void enumeratedSettingsHintTheirValues() {
         Map<String, String> hints = new LinkedHashMap<>();
         for (JsonNode hint : this.metadata.get("hints")) {
+            if (!hint.has("values")) {
+                continue;
+            }
             StringBuilder values = new StringBuilder();
             hint.get("values").forEach((value) -> values.append(value.get("value").asString()).append(' '));
             hints.put(hint.get("name").asString(), values.toString().trim());

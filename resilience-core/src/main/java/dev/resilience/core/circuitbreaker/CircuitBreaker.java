@@ -157,6 +157,16 @@ public final class CircuitBreaker {
     }
 
     /**
+     * Gives back the permit of a call that will record no outcome (cancelled, for instance),
+     * to the state that granted it: a HALF_OPEN state may then let another probe through;
+     * elsewhere this does nothing.
+     * @param permit the call's permit
+     */
+    public void release(Permit permit) {
+        ((BreakerState) permit).release();
+    }
+
+    /**
      * Asks for permission to run one call, like {@link #acquirePermission()} but answering
      * instead of throwing.
      * @return {@code true} if the call may run

@@ -57,7 +57,7 @@ public final class SystemTimeSource implements TimeSource {
 
         private static ScheduledExecutorService daemonScheduler() {
             ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
-                Thread thread = new Thread(runnable, "resilience-scheduler");
+                Thread thread = new Thread(runnable, "resilience-timer");
                 thread.setDaemon(true);
                 return thread;
             });

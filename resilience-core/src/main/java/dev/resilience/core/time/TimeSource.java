@@ -33,15 +33,18 @@ public interface TimeSource {
 
     /**
      * Runs a task once after a delay, without blocking the caller.
-     * @param task the task to run; it should be short, as it may run on a shared thread
+     * @param task the task to run; it runs on a timer thread shared by every call, so it only
+     * fires: it hands any real work to an executor
+     * @throws java.util.concurrent.RejectedExecutionException if the timer no longer accepts
+     * tasks
      * @param delay how long to wait before running it
      * @return a handle that cancels the task if it has not started
      */
     ScheduledTask schedule(Runnable task, Duration delay);
 
     /**
-     * Returns the shared time source backed by the system clock and one daemon scheduler
-     * thread.
+     * Returns the shared time source backed by the system clock and one daemon timer thread,
+     * {@code resilience-timer}.
      * @return the system time source
      */
     static TimeSource system() {

@@ -1,0 +1,57 @@
+package dev.resilience.autoconfigure;
+
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * Finds the executor of the work that follows a timer or an asynchronous completion: the bean
+ * named by {@code resilience.async.executor}, else Spring Boot's
+ * {@code applicationTaskExecutor}, else none (the engine's own pool). A named bean that does
+ * not exist fails the start; the bean itself is looked up on first use, so that finding it
+ * creates nothing early.
+ */
+final class AsyncExecutorLookup {
+
+    /** The name of the executor Spring Boot defines when the application defines none. */
+    static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
+
+    private AsyncExecutorLookup() {
+    }
+
+    /**
+     * Returns the executor of asynchronous work.
+     * @param beanFactory where the executor bean is defined
+     * @param properties the {@code resilience.*} settings
+     * @return an executor that runs each task on the bean, or {@code null} when the engine's own
+     * pool should be used
+     * @throws InvalidResiliencePolicyException when {@code resilience.async.executor} names no
+     * Executor bean
+     */
+    static @Nullable Executor find(ListableBeanFactory beanFactory, ResilienceProperties properties) {
+        String configured = properties.getAsync().getExecutor();
+        if (configured != null && !configured.isBlank()) {
+            if (!beanFactory.containsBean(configured) || !beanFactory.isTypeMatch(configured, Executor.class)) {
+                throw new InvalidResiliencePolicyException("resilience.async", "resilience.async.executor", configured,
+                        "no Executor bean named '" + configured + "' exists",
+                        "Define an Executor bean named '" + configured + "', or remove the setting to use '"
+                                + APPLICATION_TASK_EXECUTOR + "'.");
+            }
+            return lazily(beanFactory, configured);
+        }
+        if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
+                && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)) {
+            return lazily(beanFactory, APPLICATION_TASK_EXECUTOR);
+        }
+        return null;
+    }
+
+    private static Executor lazily(ListableBeanFactory beanFactory, String name) {
+        Supplier<Executor> executor = SingletonSupplier.of(() -> beanFactory.getBean(name, Executor.class));
+        return (task) -> executor.get().execute(task);
+    }
+}
