@@ -95,8 +95,7 @@ final class ResilientMethod {
             try {
                 @SuppressWarnings("unchecked")
                 CompletionStage<@Nullable Object> stage = (CompletionStage<@Nullable Object>) proceed(attempts.get());
-                return (stage != null) ? stage
-                        : CompletableFuture.failedFuture(new IllegalStateException("Method returned a null CompletionStage"));
+                return stage;
             }
             catch (RuntimeException | Error ex) {
                 throw ex;
