@@ -19,11 +19,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs random sequences of calls through a pipeline whose retries share a {@link RetryBudget}
- * of ratio {@code r} and no floor, and checks two things: whenever a retry is granted, the
- * retries in the window are at most {@code floor(r * calls in the window)}; and the budget
- * grants a retry exactly when that stays true, counting in whole seconds from the budget's
- * creation, a call or retry of second {@code s} being in the window until second
- * {@code s + window seconds} (the window rounded up to whole seconds).
+ * of ratio {@code r} and floor {@code f}, and checks two things: whenever a retry is granted,
+ * the retries in the window are at most {@code max(floor(r * calls in the window),
+ * f * window seconds)}; and the budget grants a retry exactly when both of its rules allow it,
+ * as written here on paper. The window counts in whole seconds from the budget's creation, a
+ * call or retry of second {@code s} being in the window until second {@code s + window seconds}
+ * (the window rounded up to whole seconds). The bucket, counted in millionths of a token,
+ * holds {@code max(1, f) + r} tokens and starts with {@code f}; each call adds {@code r}, the
+ * floor adds {@code f * t / 1000} millionths by {@code t} nanoseconds after the creation, and a
+ * granted retry takes one token.
  */
 class RetryBudgetModelTest {
 
@@ -31,18 +35,23 @@ class RetryBudgetModelTest {
 
     private static final int[] RATIO_PERCENTS = { 0, 10, 25, 50, 100, 200 };
 
+    private static final int[] FLOORS = { 0, 0, 1, 2, 5 };
+
+    private static final long TOKEN = 1_000_000L;
+
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final Map<String, Integer> coverage = new TreeMap<>();
 
     @Test
-    void budgetGrantsARetryExactlyWhileRetriesStayWithinTheRatioOfCallsInTheWindow() {
+    void budgetGrantsARetryExactlyWhenTheWindowAndTheBucketBothAllowIt() {
         PropertyCheck.forAll("retry budget agrees with the model", BudgetCase::generate)
             .shrinking((failing) -> PropertyCheck.withoutRuns(failing.calls()).map(failing::withCalls))
             .holds(SEQUENCES, this::agreesWithTheModel);
 
         for (String event : List.of("retry granted", "retry refused", "refused, then granted as calls came in",
-                "granted, then refused")) {
+                "granted, then refused", "refused by the window with a token in the bucket",
+                "refused by the bucket with room in the window")) {
             assertThat(this.coverage.getOrDefault(event, 0)).as("sequences with " + event + " in " + this.coverage)
                 .isGreaterThan(SEQUENCES / 100);
         }
@@ -50,8 +59,9 @@ class RetryBudgetModelTest {
 
     private void agreesWithTheModel(BudgetCase sequence) {
         VirtualTimeSource clock = new VirtualTimeSource();
-        RetryBudget budget = new RetryBudget(sequence.ratioPercent() / 100.0, 0,
+        RetryBudget budget = new RetryBudget(sequence.ratioPercent() / 100.0, sequence.floor(),
                 Duration.ofMillis(sequence.windowMillis()), clock);
+        long floorInWindow = (long) sequence.floor() * ((sequence.windowMillis() + 999) / 1000);
         RetryPolicy policy = RetryPolicy.builder()
             .maxAttempts(sequence.maxAttempts())
             .backoff(Backoff.of(Duration.ofMillis(sequence.delayMillis()), 1.0, Duration.ofMillis(sequence.delayMillis()),
@@ -59,7 +69,7 @@ class RetryBudgetModelTest {
             .budget(budget)
             .listener((retry) -> assertThat(budget.retriesInWindow())
                 .as("retries in the window when one is granted")
-                .isLessThanOrEqualTo(budget.callsInWindow() * sequence.ratioPercent() / 100))
+                .isLessThanOrEqualTo(Math.max(budget.callsInWindow() * sequence.ratioPercent() / 100, floorInWindow)))
             .build();
         ResiliencePipeline pipeline = ResiliencePipeline.builder("quotes").timeSource(clock).retry(policy).build();
         Model model = new Model(sequence);
@@ -87,16 +97,20 @@ class RetryBudgetModelTest {
         }
         Map<String, Boolean> seen = Map.of("retry granted", decisions.indexOf("G") >= 0, "retry refused",
                 decisions.indexOf("R") >= 0, "refused, then granted as calls came in", decisions.indexOf("RG") >= 0,
-                "granted, then refused", decisions.indexOf("GR") >= 0);
+                "granted, then refused", decisions.indexOf("GR") >= 0,
+                "refused by the window with a token in the bucket", model.refusedByTheWindow,
+                "refused by the bucket with room in the window", model.refusedByTheBucket);
         seen.forEach((event, happened) -> this.coverage.merge(event, happened ? 1 : 0, Integer::sum));
     }
 
-    /** The budget on paper: every call and granted retry with the second it happened in. */
+    /** The budget on paper: every call and granted retry with the second it happened in, and the tokens. */
     private static final class Model {
 
         private final BudgetCase sequence;
 
         private final long windowSeconds;
+
+        private final long capacity;
 
         private final List<Long> calls = new ArrayList<>();
 
@@ -104,14 +118,25 @@ class RetryBudgetModelTest {
 
         private long now;
 
+        private long tokens;
+
+        private long refilledAt;
+
+        private boolean refusedByTheWindow;
+
+        private boolean refusedByTheBucket;
+
         Model(BudgetCase sequence) {
             this.sequence = sequence;
             this.windowSeconds = (sequence.windowMillis() + 999) / 1000;
+            this.capacity = Math.max(1, sequence.floor()) * TOKEN + ratioMillionths();
+            this.tokens = sequence.floor() * TOKEN;
         }
 
         String call(BudgetCall call) {
             this.now += millis(call.pauseMillis());
             this.calls.add(second());
+            this.tokens = Math.min(this.capacity, this.tokens + ratioMillionths());
             for (int attempt = 1;; attempt++) {
                 RetryCall.Attempt script = call.attempts().get(attempt - 1);
                 this.now += millis(script.millis());
@@ -121,9 +146,18 @@ class RetryBudgetModelTest {
                 if (attempt == this.sequence.maxAttempts()) {
                     return "ERROR after " + attempt + " attempts";
                 }
-                if (inWindow(this.retries) + 1 > inWindow(this.calls) * this.sequence.ratioPercent() / 100) {
+                this.tokens = Math.min(this.capacity, this.tokens + floorEarned(this.now) - floorEarned(this.refilledAt));
+                this.refilledAt = this.now;
+                boolean windowAllows = inWindow(this.retries) + 1 <= Math.max(
+                        inWindow(this.calls) * this.sequence.ratioPercent() / 100,
+                        this.sequence.floor() * this.windowSeconds);
+                boolean bucketAllows = this.tokens >= TOKEN;
+                if (!windowAllows || !bucketAllows) {
+                    this.refusedByTheWindow |= !windowAllows && bucketAllows;
+                    this.refusedByTheBucket |= windowAllows && !bucketAllows;
                     return "ERROR after " + attempt + " attempts, budget refused";
                 }
+                this.tokens -= TOKEN;
                 this.retries.add(second());
                 this.now += millis(this.sequence.delayMillis());
             }
@@ -131,6 +165,14 @@ class RetryBudgetModelTest {
 
         String window() {
             return inWindow(this.calls) + " calls, " + inWindow(this.retries) + " retries in the window";
+        }
+
+        private long ratioMillionths() {
+            return this.sequence.ratioPercent() * (TOKEN / 100);
+        }
+
+        private long floorEarned(long nanos) {
+            return this.sequence.floor() * nanos / 1000;
         }
 
         private long inWindow(List<Long> seconds) {
@@ -165,15 +207,18 @@ class RetryBudgetModelTest {
      * A budget, a retry policy sharing it, and the calls to run.
      *
      * @param ratioPercent the budget's ratio of retries to calls, in percent
+     * @param floor the budget's retries per second allowed without calls
      * @param windowMillis the budget's window
      * @param maxAttempts the attempts each call may make
      * @param delayMillis the fixed wait before each retry
      * @param calls the calls, in order
      */
-    record BudgetCase(int ratioPercent, long windowMillis, int maxAttempts, long delayMillis, List<BudgetCall> calls) {
+    record BudgetCase(int ratioPercent, int floor, long windowMillis, int maxAttempts, long delayMillis,
+            List<BudgetCall> calls) {
 
         static BudgetCase generate(Random random) {
             int ratioPercent = RATIO_PERCENTS[random.nextInt(RATIO_PERCENTS.length)];
+            int floor = FLOORS[random.nextInt(FLOORS.length)];
             long windowMillis = random.nextBoolean() ? 1000L * (1 + random.nextInt(10)) : 1000 + random.nextInt(9001);
             int maxAttempts = 2 + random.nextInt(3);
             long delayMillis = random.nextInt(1501);
@@ -190,16 +235,18 @@ class RetryBudgetModelTest {
                 }
                 calls.add(new BudgetCall(pause, List.copyOf(attempts)));
             }
-            return new BudgetCase(ratioPercent, windowMillis, maxAttempts, delayMillis, List.copyOf(calls));
+            return new BudgetCase(ratioPercent, floor, windowMillis, maxAttempts, delayMillis, List.copyOf(calls));
         }
 
         BudgetCase withCalls(List<BudgetCall> fewer) {
-            return new BudgetCase(this.ratioPercent, this.windowMillis, this.maxAttempts, this.delayMillis, fewer);
+            return new BudgetCase(this.ratioPercent, this.floor, this.windowMillis, this.maxAttempts, this.delayMillis,
+                    fewer);
         }
 
         @Override
         public String toString() {
-            StringBuilder text = new StringBuilder("ratio " + this.ratioPercent + "%, window " + this.windowMillis
+            StringBuilder text = new StringBuilder("ratio " + this.ratioPercent + "%, floor " + this.floor
+                    + "/s, window " + this.windowMillis
                     + "ms, " + this.maxAttempts + " attempts, " + this.delayMillis + "ms between them");
             for (int i = 0; i < this.calls.size(); i++) {
                 text.append("\n  ").append(i + 1).append(". ").append(this.calls.get(i));

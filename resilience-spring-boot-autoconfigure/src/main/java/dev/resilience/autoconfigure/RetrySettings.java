@@ -234,7 +234,8 @@ public class RetrySettings {
         private @Nullable Double ratio;
 
         /**
-         * Retries per second always allowed, whatever the number of calls.
+         * Retries per second always allowed, whatever the number of calls. They accrue
+         * continuously; at most one second's worth is granted at once.
          */
         private @Nullable Integer minRetriesPerSecond;
 

@@ -171,9 +171,10 @@ class RetryPolicyResolverTests {
                 assertThat(budget.minRetriesPerSecond()).isEqualTo(1);
                 assertThat(budget.window()).isEqualTo(Duration.ofSeconds(2));
                 assertThat(budget.tryAcquireRetry()).isTrue();
-                assertThat(budget.tryAcquireRetry()).isTrue();
                 assertThat(budget.tryAcquireRetry()).isFalse();
-                this.clock.advance(Duration.ofSeconds(2));
+                this.clock.advance(Duration.ofMillis(999));
+                assertThat(budget.tryAcquireRetry()).isFalse();
+                this.clock.advance(Duration.ofMillis(1));
                 assertThat(budget.tryAcquireRetry()).isTrue();
             });
     }

@@ -29,14 +29,17 @@ final class StormReport {
                         + "%d attempts per call, seed %d%n%n",
                 scenario.clients(), scenario.capacity(), scenario.outageStart(), scenario.outageEnd(),
                 scenario.duration(), scenario.maxAttempts(), scenario.seed()));
-        table.append("| strategy | amplification during the outage | peak load after recovery | time to drain "
-                + "| calls that succeeded |\n");
-        table.append("|---|---:|---:|---:|---:|\n");
+        table.append("| strategy | amplification during the outage | peak load during the outage "
+                + "| peak load after recovery | time to drain | calls that succeeded |\n");
+        table.append("|---|---:|---:|---:|---:|---:|\n");
         for (StormResult result : results) {
-            long peak = result.peakAfterRecovery();
-            table.append(String.format(Locale.ROOT, "| %s | %.2fx | %,d/s (%.2fx capacity) | %s | %.1f%% |%n",
-                    result.strategy().label(), result.amplificationDuringOutage(), peak,
-                    (double) peak / scenario.capacity(), drain(result.drainSeconds(), scenario),
+            long outagePeak = result.peakDuringOutage();
+            long recoveryPeak = result.peakAfterRecovery();
+            table.append(String.format(Locale.ROOT,
+                    "| %s | %.2fx | %,d/s (%.2fx normal) | %,d/s (%.2fx capacity) | %s | %.1f%% |%n",
+                    result.strategy().label(), result.amplificationDuringOutage(), outagePeak,
+                    (double) outagePeak / result.normalLoad(), recoveryPeak,
+                    (double) recoveryPeak / scenario.capacity(), drain(result.drainSeconds(), scenario),
                     100 * result.successShare()));
         }
         return table.toString();

@@ -36,16 +36,28 @@ public record StormResult(RetryStrategy strategy, StormScenario scenario, long[]
     }
 
     /**
+     * Returns the highest load in one second while the server is down.
+     * @return the requests received in the busiest second of the outage
+     */
+    public long peakDuringOutage() {
+        return peak(this.scenario.outageStart(), this.scenario.outageEnd());
+    }
+
+    /**
+     * Returns the load the server receives without retries: every client's one call a second.
+     * @return the requests per second of the clients' calls
+     */
+    public long normalLoad() {
+        return this.scenario.clients();
+    }
+
+    /**
      * Returns the highest load in one second from the server's recovery to the end of the
      * scenario.
      * @return the requests received in the busiest second
      */
     public long peakAfterRecovery() {
-        long peak = 0;
-        for (int second = this.scenario.outageEnd(); second < this.scenario.duration(); second++) {
-            peak = Math.max(peak, this.load[second]);
-        }
-        return peak;
+        return peak(this.scenario.outageEnd(), this.scenario.duration());
     }
 
     /**
@@ -70,6 +82,14 @@ public record StormResult(RetryStrategy strategy, StormScenario scenario, long[]
      */
     public double successShare() {
         return (double) this.succeededCalls / this.totalCalls;
+    }
+
+    private long peak(int from, int to) {
+        long peak = 0;
+        for (int second = from; second < to; second++) {
+            peak = Math.max(peak, this.load[second]);
+        }
+        return peak;
     }
 
     private boolean isHealthy(int second) {
