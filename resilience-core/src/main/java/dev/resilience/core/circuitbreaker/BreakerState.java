@@ -118,11 +118,20 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
         @Override
         boolean tryAcquire() {
-            long waited = this.breaker.timeSource().nanoTime() - this.openedAtNanos;
-            if (waited >= this.breaker.config().waitInOpenNanos()) {
-                this.breaker.transition(this, new HalfOpen(this.breaker));
+            if (waitedNanos() >= this.breaker.config().waitInOpenNanos()) {
+                toHalfOpen();
             }
             return false;
+        }
+
+        private long waitedNanos() {
+            return this.breaker.timeSource().nanoTime() - this.openedAtNanos;
+        }
+
+        private void toHalfOpen() {
+            if (this.breaker.isCurrent(this)) {
+                this.breaker.transition(this, new HalfOpen(this.breaker));
+            }
         }
 
         @Override
@@ -145,8 +154,14 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
      * Lets exactly {@code halfOpenCalls} probes through and decides once all their outcomes
      * are recorded: open again if their rates reach a threshold, else closed with a fresh
      * window. Lock-free: one counter of remaining permits, one packed count of outcomes.
+     *
+     * <p>Expires once {@code maxWaitInHalfOpen} has passed since it began: from then on it
+     * lets no probe through and takes no outcome, and the first permission asked for or outcome
+     * reported opens the breaker again with the probes' counts so far.
      */
     static final class HalfOpen extends BreakerState {
+
+        private final long startedAtNanos;
 
         private final int probes;
 
@@ -158,6 +173,7 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
         HalfOpen(CircuitBreaker breaker) {
             super(breaker);
+            this.startedAtNanos = breaker.timeSource().nanoTime();
             this.probes = breaker.config().halfOpenCalls();
             this.thresholds = Thresholds.of(breaker.config(), this.probes);
             this.permits = new AtomicInteger(this.probes);
@@ -170,6 +186,10 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
         @Override
         boolean tryAcquire() {
+            if (expired()) {
+                expire();
+                return false;
+            }
             int left;
             do {
                 left = this.permits.get();
@@ -188,6 +208,10 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
         @Override
         boolean record(Outcome outcome) {
+            if (expired()) {
+                expire();
+                return false;
+            }
             if (outcome == Outcome.IGNORED) {
                 return giveBack();
             }
@@ -211,6 +235,17 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
             long packed = this.outcomes.get();
             return this.thresholds.snapshot(PackedCounts.calls(packed), PackedCounts.failed(packed),
                     PackedCounts.slow(packed));
+        }
+
+        private boolean expired() {
+            return this.breaker.timeSource().nanoTime() - this.startedAtNanos >= this.breaker.config()
+                .maxWaitInHalfOpenNanos();
+        }
+
+        private void expire() {
+            if (this.breaker.isCurrent(this)) {
+                this.breaker.transition(this, new Open(this.breaker, snapshot()));
+            }
         }
 
         private void decide(int calls, int failed, int slow) {

@@ -29,15 +29,29 @@ import org.jspecify.annotations.Nullable;
  * the breaker opened is dropped; one that ends in a later CLOSED state is recorded there; a
  * HALF_OPEN state records at most as many outcomes as it let probes through.
  *
+ * <p>A HALF_OPEN state lasts at most {@link CircuitBreakerConfig#maxWaitInHalfOpen()}: if its
+ * probes have not all reported by then, the breaker opens again for a fresh wait in open and
+ * the outcomes those probes report later with their permits are ignored, so a probe that never
+ * ends cannot hold the breaker half open. (Reported without a permit, a late outcome that
+ * arrives in a later HALF_OPEN state is taken as one of that state's probes.)
+ *
  * <p>Thread-safe without locks on the hot path: the state is one {@link AtomicReference}
  * swapped by compare-and-set, so each transition happens once and its listeners run once,
  * after it. The default count window is lock-free; a time window holds a short lock per call.
- * Time is read only from the {@link TimeSource}; the move from OPEN to HALF_OPEN happens on
- * the first permission asked for after the wait, without a timer thread.
+ * Time is read only from the {@link TimeSource}. The moves from OPEN to HALF_OPEN and from an
+ * expired HALF_OPEN back to OPEN happen on the first permission asked for (or outcome reported)
+ * after their time, on the caller's thread, without a timer.
  */
 public final class CircuitBreaker {
 
     private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
+
+    /**
+     * How many state changes one permission request follows before it gives up. Only waits of
+     * a few nanoseconds on a real clock, where every open state has waited long enough and
+     * every half-open one too long by the time it is asked, come near it.
+     */
+    private static final int MAX_MOVES_PER_PERMISSION = 8;
 
     private final String name;
 
@@ -97,8 +111,9 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Returns the current state. An OPEN breaker whose wait has passed still reports OPEN
-     * until a permission is asked for.
+     * Returns the current state. An OPEN breaker whose wait has passed still reports OPEN, and
+     * a HALF_OPEN one whose longest wait has passed still reports HALF_OPEN, until a permission
+     * is asked for or an outcome reported.
      * @return the state
      */
     public CircuitBreakerState state() {
@@ -124,11 +139,12 @@ public final class CircuitBreaker {
      */
     public Permit acquirePermit() {
         BreakerState current = this.state.get();
+        int moves = 0;
         while (!current.tryAcquire()) {
             BreakerState latest = this.state.get();
-            if (latest == current) {
+            if (latest == current || ++moves > MAX_MOVES_PER_PERMISSION) {
                 notPermitted();
-                throw new CallNotPermittedException(this.name, current.kind(), current.probesAllowedAt());
+                throw new CallNotPermittedException(this.name, latest.kind(), latest.probesAllowedAt());
             }
             current = latest;
         }
@@ -247,6 +263,10 @@ public final class CircuitBreaker {
 
     TimeSource timeSource() {
         return this.timeSource;
+    }
+
+    boolean isCurrent(BreakerState candidate) {
+        return this.state.get() == candidate;
     }
 
     /**
