@@ -40,6 +40,9 @@ public final class CircuitBreakerConfig {
      */
     public static final Duration DEFAULT_MAX_WAIT_IN_HALF_OPEN = Duration.ofSeconds(60);
 
+    /** By default an open breaker moves to half open only when a call asks for permission. */
+    public static final boolean DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN = false;
+
     /** The largest size of a count window, in calls. */
     static final int MAX_COUNT_WINDOW_SIZE = 1_000_000;
 
@@ -70,6 +73,8 @@ public final class CircuitBreakerConfig {
 
     private final Duration maxWaitInHalfOpen;
 
+    private final boolean automaticTransitionToHalfOpen;
+
     private final List<Class<? extends Throwable>> recordOn;
 
     private final List<Class<? extends Throwable>> ignoreOn;
@@ -84,6 +89,7 @@ public final class CircuitBreakerConfig {
         this.waitInOpen = builder.waitInOpen;
         this.halfOpenCalls = builder.halfOpenCalls;
         this.maxWaitInHalfOpen = builder.maxWaitInHalfOpen;
+        this.automaticTransitionToHalfOpen = builder.automaticTransitionToHalfOpen;
         this.recordOn = builder.recordOn;
         this.ignoreOn = builder.ignoreOn;
     }
@@ -118,6 +124,7 @@ public final class CircuitBreakerConfig {
             .waitInOpen(this.waitInOpen)
             .halfOpenCalls(this.halfOpenCalls)
             .maxWaitInHalfOpen(this.maxWaitInHalfOpen)
+            .automaticTransitionToHalfOpen(this.automaticTransitionToHalfOpen)
             .recordOn(this.recordOn)
             .ignoreOn(this.ignoreOn);
     }
@@ -200,6 +207,17 @@ public final class CircuitBreakerConfig {
     }
 
     /**
+     * Tells whether an open breaker moves to half open by itself once the wait in open has
+     * passed, on a timer, rather than on the first call that asks for permission after it. The
+     * same timer then also ends a half-open state that has waited
+     * {@link #maxWaitInHalfOpen()} for its probes.
+     * @return {@code true} if the transitions to half open (and back to open) are timed
+     */
+    public boolean automaticTransitionToHalfOpen() {
+        return this.automaticTransitionToHalfOpen;
+    }
+
+    /**
      * Returns the exception types that count as failures; empty means every exception that
      * is not ignored.
      * @return the recorded types, unmodifiable
@@ -264,7 +282,8 @@ public final class CircuitBreakerConfig {
                 + this.failureRateThreshold + ", slowCallDuration=" + this.slowCallDuration
                 + ", slowCallRateThreshold=" + this.slowCallRateThreshold + ", waitInOpen=" + this.waitInOpen
                 + ", halfOpenCalls=" + this.halfOpenCalls + ", maxWaitInHalfOpen=" + this.maxWaitInHalfOpen
-                + ", recordOn=" + this.recordOn + ", ignoreOn=" + this.ignoreOn + "]";
+                + ", automaticTransitionToHalfOpen=" + this.automaticTransitionToHalfOpen + ", recordOn="
+                + this.recordOn + ", ignoreOn=" + this.ignoreOn + "]";
     }
 
     /**
@@ -291,6 +310,8 @@ public final class CircuitBreakerConfig {
         private int halfOpenCalls = DEFAULT_HALF_OPEN_CALLS;
 
         private Duration maxWaitInHalfOpen = DEFAULT_MAX_WAIT_IN_HALF_OPEN;
+
+        private boolean automaticTransitionToHalfOpen = DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN;
 
         private List<Class<? extends Throwable>> recordOn = List.of();
 
@@ -394,6 +415,19 @@ public final class CircuitBreakerConfig {
          */
         public Builder maxWaitInHalfOpen(Duration maxWaitInHalfOpen) {
             this.maxWaitInHalfOpen = requirePositive(maxWaitInHalfOpen, "maxWaitInHalfOpen");
+            return this;
+        }
+
+        /**
+         * Sets whether an open breaker moves to half open by itself once the wait in open has
+         * passed (and a half-open one back to open after {@link #maxWaitInHalfOpen(Duration)}),
+         * on a timer of the breaker's time source, so that its state shows the move without
+         * waiting for a call.
+         * @param automaticTransitionToHalfOpen {@code true} for timed transitions
+         * @return this builder
+         */
+        public Builder automaticTransitionToHalfOpen(boolean automaticTransitionToHalfOpen) {
+            this.automaticTransitionToHalfOpen = automaticTransitionToHalfOpen;
             return this;
         }
 

@@ -27,6 +27,8 @@ class CircuitBreakerConfigTest {
         assertThat(config.halfOpenCalls()).isEqualTo(5);
         assertThat(config.maxWaitInHalfOpen()).isEqualTo(Duration.ofSeconds(60))
             .isEqualTo(CircuitBreakerConfig.DEFAULT_MAX_WAIT_IN_HALF_OPEN);
+        assertThat(config.automaticTransitionToHalfOpen()).isFalse()
+            .isEqualTo(CircuitBreakerConfig.DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN);
         assertThat(config.recordOn()).isEmpty();
         assertThat(config.ignoreOn()).isEmpty();
     }
@@ -43,6 +45,7 @@ class CircuitBreakerConfigTest {
             .waitInOpen(Duration.ofSeconds(5))
             .halfOpenCalls(2)
             .maxWaitInHalfOpen(Duration.ofSeconds(20))
+            .automaticTransitionToHalfOpen(true)
             .recordOn(List.of(IOException.class))
             .ignoreOn(List.of(FileNotFoundException.class))
             .build();
@@ -52,6 +55,7 @@ class CircuitBreakerConfigTest {
         assertThat(changed.minimumCalls()).isEqualTo(9);
         assertThat(original.minimumCalls()).isEqualTo(7);
         assertThat(changed.maxWaitInHalfOpen()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(changed.automaticTransitionToHalfOpen()).isTrue();
     }
 
     @Test

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * A HALF_OPEN breaker waits at most {@code maxWaitInHalfOpen} for its probes, decided when it
- * is next used.
+ * is next used (no automatic transitions here).
  */
 class CircuitBreakerHalfOpenWaitTest {
 
