@@ -71,6 +71,13 @@ public class CircuitBreakerConfigResolver {
         sources.pick("half-open-calls", CircuitBreakerSettings::getHalfOpenCalls, null,
                 CircuitBreakerConfig.DEFAULT_HALF_OPEN_CALLS)
             .applyTo(name, builder::halfOpenCalls, "Use from 1 to 1000000 probe calls.");
+        sources.pick("max-wait-in-half-open", CircuitBreakerSettings::getMaxWaitInHalfOpen, null,
+                CircuitBreakerConfig.DEFAULT_MAX_WAIT_IN_HALF_OPEN)
+            .applyTo(name, builder::maxWaitInHalfOpen, DURATION_FIX);
+        builder.automaticTransitionToHalfOpen(Objects.requireNonNull(sources
+            .pick("automatic-transition-to-half-open", CircuitBreakerSettings::getAutomaticTransitionToHalfOpen, null,
+                    CircuitBreakerConfig.DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN)
+            .value()));
         builder.recordOn(Objects.requireNonNull(sources
             .pick("record-on", CircuitBreakerSettings::getRecordOn,
                     (annotation != null) ? SettingSources.annotationTypes("@CircuitGuarded(recordOn)",

@@ -57,6 +57,20 @@ public class CircuitBreakerSettings {
     private @Nullable Integer halfOpenCalls;
 
     /**
+     * Longest time a half-open breaker waits for all its probes to report. After it the
+     * breaker opens again for a fresh wait-in-open and the late outcomes of those probes are
+     * ignored, so a probe that never ends cannot hold the breaker half open.
+     */
+    private @Nullable Duration maxWaitInHalfOpen;
+
+    /**
+     * Whether an open breaker moves to half open by itself once wait-in-open has passed (and a
+     * half-open one back to open once max-wait-in-half-open has), so that gauges, health and
+     * the endpoint show it without waiting for a call.
+     */
+    private @Nullable Boolean automaticTransitionToHalfOpen;
+
+    /**
      * Exception classes recorded as failures; empty means every exception not in ignore-on.
      */
     private @Nullable List<Class<? extends Throwable>> recordOn;
@@ -192,6 +206,38 @@ public class CircuitBreakerSettings {
      */
     public void setHalfOpenCalls(@Nullable Integer halfOpenCalls) {
         this.halfOpenCalls = halfOpenCalls;
+    }
+
+    /**
+     * Returns the longest wait in half open.
+     * @return the wait, or {@code null} if unset
+     */
+    public @Nullable Duration getMaxWaitInHalfOpen() {
+        return this.maxWaitInHalfOpen;
+    }
+
+    /**
+     * Sets the longest wait in half open.
+     * @param maxWaitInHalfOpen the wait, or {@code null} to unset
+     */
+    public void setMaxWaitInHalfOpen(@Nullable Duration maxWaitInHalfOpen) {
+        this.maxWaitInHalfOpen = maxWaitInHalfOpen;
+    }
+
+    /**
+     * Returns whether the breaker moves to half open by itself.
+     * @return the choice, or {@code null} if unset
+     */
+    public @Nullable Boolean getAutomaticTransitionToHalfOpen() {
+        return this.automaticTransitionToHalfOpen;
+    }
+
+    /**
+     * Sets whether the breaker moves to half open by itself.
+     * @param automaticTransitionToHalfOpen the choice, or {@code null} to unset
+     */
+    public void setAutomaticTransitionToHalfOpen(@Nullable Boolean automaticTransitionToHalfOpen) {
+        this.automaticTransitionToHalfOpen = automaticTransitionToHalfOpen;
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.resilience.autoconfigure;
 
+import java.util.concurrent.Executor;
+
 import dev.resilience.aop.CallObserver;
 import dev.resilience.aop.ResilienceAdvisor;
 import dev.resilience.aop.ResilienceInterceptor;
@@ -22,6 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -53,16 +56,26 @@ public final class ResilienceAutoConfiguration {
     /** The property that moves the interceptor relative to other advice. */
     static final String INTERCEPTOR_ORDER = "resilience.interceptor-order";
 
+    /** The bean name of the executor that runs work handed over by the timer thread. */
+    static final String ASYNC_EXECUTOR_BEAN = "resilienceAsyncExecutor";
+
     @Bean
     @ConditionalOnMissingBean
     TimeSource resilienceTimeSource() {
         return TimeSource.system();
     }
 
+    /**
+     * The breakers' automatic transitions and their listeners run on the executor bean named
+     * {@value #ASYNC_EXECUTOR_BEAN} when there is one, else on the time source's timer thread.
+     * This lookup is the one place to change when {@code resilience.async.executor} chooses
+     * the executor.
+     */
     @Bean
     @ConditionalOnMissingBean
-    CircuitBreakerRegistry circuitBreakerRegistry(TimeSource timeSource) {
-        return new CircuitBreakerRegistry(timeSource);
+    CircuitBreakerRegistry circuitBreakerRegistry(TimeSource timeSource,
+            @Qualifier(ASYNC_EXECUTOR_BEAN) ObjectProvider<Executor> asyncExecutor) {
+        return new CircuitBreakerRegistry(timeSource, asyncExecutor.getIfAvailable(() -> Runnable::run));
     }
 
     @Bean

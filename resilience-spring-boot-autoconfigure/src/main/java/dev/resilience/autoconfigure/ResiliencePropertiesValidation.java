@@ -109,6 +109,8 @@ final class ResiliencePropertiesValidation {
                 "must be positive");
         check(path + ".half-open-calls", settings.getHalfOpenCalls(),
                 (calls) -> calls >= 1 && calls <= MAX_HALF_OPEN_CALLS, "must be between 1 and " + MAX_HALF_OPEN_CALLS);
+        check(path + ".max-wait-in-half-open", settings.getMaxWaitInHalfOpen(),
+                ResiliencePropertiesValidation::isPositive, "must be positive");
         checkThrowables(path + ".record-on", settings.getRecordOn());
         checkThrowables(path + ".ignore-on", settings.getIgnoreOn());
     }

@@ -30,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
                 "resilience.circuit-breaker.instances.detailed.minimum-calls=4",
                 "resilience.circuit-breaker.instances.detailed.record-on=java.io.IOException",
                 "resilience.circuit-breaker.instances.detailed.ignore-on=java.lang.IllegalArgumentException",
+                "resilience.circuit-breaker.instances.detailed.max-wait-in-half-open=90s",
+                "resilience.circuit-breaker.instances.detailed.automatic-transition-to-half-open=true",
                 "resilience.circuit-breaker.instances.moved.wait-in-open=2m",
                 "resilience.circuit-breaker.instances.refused.minimum-calls=4" })
 @DirtiesContext
@@ -78,10 +80,13 @@ class CircuitBreakersEndpointWebTests {
         DocumentContext json = JsonPath.parse(response.getBody());
         assertThat(json.read("$.state", String.class)).isEqualTo("CLOSED");
         assertThat(json.read("$.notPermittedCalls", Integer.class)).isEqualTo(3);
-        assertThat(json.read("$.config", Map.class)).containsExactlyInAnyOrderEntriesOf(Map.of("slidingWindowType",
-                "count", "slidingWindowSize", 100, "minimumCalls", 4, "failureRateThreshold", 50.0, "slowCallDuration",
-                "1m", "slowCallRateThreshold", 100.0, "waitInOpen", "30s", "halfOpenCalls", 5, "recordOn",
-                List.of("java.io.IOException"), "ignoreOn", List.of("java.lang.IllegalArgumentException")));
+        assertThat(json.read("$.config", Map.class)).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                Map.entry("slidingWindowType", "count"), Map.entry("slidingWindowSize", 100),
+                Map.entry("minimumCalls", 4), Map.entry("failureRateThreshold", 50.0),
+                Map.entry("slowCallDuration", "1m"), Map.entry("slowCallRateThreshold", 100.0),
+                Map.entry("waitInOpen", "30s"), Map.entry("halfOpenCalls", 5), Map.entry("maxWaitInHalfOpen", "90s"),
+                Map.entry("automaticTransitionToHalfOpen", true), Map.entry("recordOn", List.of("java.io.IOException")),
+                Map.entry("ignoreOn", List.of("java.lang.IllegalArgumentException"))));
         List<Map<String, Object>> events = json.read("$.events");
         assertThat(events).hasSize(3);
         assertThat(events.get(0)).containsEntry("type", "STATE_TRANSITION")

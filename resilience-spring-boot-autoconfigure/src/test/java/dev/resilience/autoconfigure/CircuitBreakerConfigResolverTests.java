@@ -36,7 +36,9 @@ class CircuitBreakerConfigResolverTests {
                     "resilience.circuit-breaker.defaults.slow-call-duration=2s",
                     "resilience.circuit-breaker.defaults.slow-call-rate-threshold=80",
                     "resilience.circuit-breaker.defaults.wait-in-open=15s",
-                    "resilience.circuit-breaker.defaults.half-open-calls=3")
+                    "resilience.circuit-breaker.defaults.half-open-calls=3",
+                    "resilience.circuit-breaker.defaults.max-wait-in-half-open=2m",
+                    "resilience.circuit-breaker.defaults.automatic-transition-to-half-open=true")
             .run((context) -> {
                 CircuitBreakerConfig config = resolver(context.getBean(ResilienceProperties.class))
                     .resolve("payment-gateway", null);
@@ -48,6 +50,26 @@ class CircuitBreakerConfigResolverTests {
                 assertThat(config.slowCallRateThreshold()).isEqualTo(80f);
                 assertThat(config.waitInOpen()).isEqualTo(Duration.ofSeconds(15));
                 assertThat(config.halfOpenCalls()).isEqualTo(3);
+                assertThat(config.maxWaitInHalfOpen()).isEqualTo(Duration.ofMinutes(2));
+                assertThat(config.automaticTransitionToHalfOpen()).isTrue();
+            });
+    }
+
+    @Test
+    void instanceHalfOpenSettingsWinOverTheAnnotatedBreakersDefaultProperties() {
+        this.contextRunner
+            .withPropertyValues("resilience.circuit-breaker.defaults.max-wait-in-half-open=2m",
+                    "resilience.circuit-breaker.defaults.automatic-transition-to-half-open=true",
+                    "resilience.circuit-breaker.instances.payment-gateway.max-wait-in-half-open=20s",
+                    "resilience.circuit-breaker.instances.payment-gateway.automatic-transition-to-half-open=false")
+            .run((context) -> {
+                CircuitBreakerConfigResolver resolver = resolver(context.getBean(ResilienceProperties.class));
+                CircuitBreakerConfig gateway = resolver.resolve("payment-gateway", guarded("recordsIoFailures"));
+                assertThat(gateway.maxWaitInHalfOpen()).isEqualTo(Duration.ofSeconds(20));
+                assertThat(gateway.automaticTransitionToHalfOpen()).isFalse();
+                CircuitBreakerConfig prices = resolver.resolve("prices", null);
+                assertThat(prices.maxWaitInHalfOpen()).isEqualTo(Duration.ofMinutes(2));
+                assertThat(prices.automaticTransitionToHalfOpen()).isTrue();
             });
     }
 

@@ -40,7 +40,7 @@ class ConfigurationMetadataTests {
         defaults.keySet()
             .removeIf((name) -> !name.startsWith("resilience.retry.defaults.")
                     && !name.startsWith("resilience.circuit-breaker.defaults."));
-        assertThat(defaults).hasSize(23)
+        assertThat(defaults).hasSize(25)
             .allSatisfy((name, property) -> assertThat(property.has("defaultValue"))
                 .as(name)
                 .isEqualTo(!name.endsWith(".attempt-timeout") && !name.endsWith(".max-duration")));
@@ -74,6 +74,10 @@ class ConfigurationMetadataTests {
         expected.put("resilience.circuit-breaker.defaults.wait-in-open", CircuitBreakerConfig.DEFAULT_WAIT_IN_OPEN);
         expected.put("resilience.circuit-breaker.defaults.half-open-calls",
                 CircuitBreakerConfig.DEFAULT_HALF_OPEN_CALLS);
+        expected.put("resilience.circuit-breaker.defaults.max-wait-in-half-open",
+                CircuitBreakerConfig.DEFAULT_MAX_WAIT_IN_HALF_OPEN);
+        expected.put("resilience.circuit-breaker.defaults.automatic-transition-to-half-open",
+                CircuitBreakerConfig.DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN);
         expected.put("resilience.idempotency.ttl", IdempotencyPolicy.DEFAULT_TTL);
         expected.put("resilience.idempotency.in-progress-ttl", IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL);
         expected.put("resilience.idempotency.max-entries", InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES);

@@ -37,6 +37,8 @@ class ResiliencePropertiesValidationTests {
             circuit-breaker.defaults.wait-in-open                 | -1s     | must be positive
             circuit-breaker.defaults.half-open-calls              | 0       | must be between 1 and 1000000
             circuit-breaker.instances[payment-gateway].half-open-calls | 0  | must be between 1 and 1000000
+            circuit-breaker.defaults.max-wait-in-half-open        | 0s      | must be positive
+            circuit-breaker.instances[payment-gateway].max-wait-in-half-open | -1s | must be positive
             idempotency.ttl                                       | 0s      | must be positive
             idempotency.in-progress-ttl                           | -1s     | must be positive
             idempotency.max-entries                               | 0       | must be >= 1

@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  * it in its window, a half-open state takes at most as many outcomes as it has let probes
  * through, and the other states drop it. A state the breaker has left can record outcomes,
  * but no longer move the breaker.
+ *
+ * <p>A timed state (open, half open) runs at most one timer, started when it is installed and
+ * cancelled when it is left; a timer that fires anyway finds its state gone and does nothing.
  */
 abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
@@ -53,6 +56,18 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
     @Nullable Instant probesAllowedAt() {
         return null;
+    }
+
+    /**
+     * Called once, right after this state was installed.
+     */
+    void entered() {
+    }
+
+    /**
+     * Called once, right after this state was replaced.
+     */
+    void left() {
     }
 
     /**
@@ -94,7 +109,8 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
     /**
      * Rejects every call until the wait in open has passed; the first permission asked for
-     * after that moves the breaker to half open. Keeps the counts that opened it.
+     * after that, or the timer of automatic transitions, moves the breaker to half open. Keeps
+     * the counts that opened it.
      */
     static final class Open extends BreakerState {
 
@@ -103,6 +119,8 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
         private final Instant probesAllowedAt;
 
         private final WindowSnapshot opening;
+
+        private final StateTimer timer = new StateTimer();
 
         Open(CircuitBreaker breaker, WindowSnapshot opening) {
             super(breaker);
@@ -118,11 +136,33 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
         @Override
         boolean tryAcquire() {
-            long waited = this.breaker.timeSource().nanoTime() - this.openedAtNanos;
-            if (waited >= this.breaker.config().waitInOpenNanos()) {
-                this.breaker.transition(this, new HalfOpen(this.breaker));
+            if (waitedNanos() >= this.breaker.config().waitInOpenNanos()) {
+                toHalfOpen();
             }
             return false;
+        }
+
+        @Override
+        void entered() {
+            if (this.breaker.config().automaticTransitionToHalfOpen()) {
+                this.timer.start(this.breaker, this::toHalfOpen,
+                        this.breaker.config().waitInOpenNanos() - waitedNanos());
+            }
+        }
+
+        @Override
+        void left() {
+            this.timer.cancel();
+        }
+
+        private long waitedNanos() {
+            return this.breaker.timeSource().nanoTime() - this.openedAtNanos;
+        }
+
+        private void toHalfOpen() {
+            if (this.breaker.isCurrent(this)) {
+                this.breaker.transition(this, new HalfOpen(this.breaker));
+            }
         }
 
         @Override
@@ -145,8 +185,15 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
      * Lets exactly {@code halfOpenCalls} probes through and decides once all their outcomes
      * are recorded: open again if their rates reach a threshold, else closed with a fresh
      * window. Lock-free: one counter of remaining permits, one packed count of outcomes.
+     *
+     * <p>Expires once {@code maxWaitInHalfOpen} has passed since it began: from then on it
+     * lets no probe through and takes no outcome, and the first permission asked for, outcome
+     * reported or timer of automatic transitions opens the breaker again with the probes'
+     * counts so far.
      */
     static final class HalfOpen extends BreakerState {
+
+        private final long startedAtNanos;
 
         private final int probes;
 
@@ -156,8 +203,11 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
         private final AtomicLong outcomes = new AtomicLong();
 
+        private final StateTimer timer = new StateTimer();
+
         HalfOpen(CircuitBreaker breaker) {
             super(breaker);
+            this.startedAtNanos = breaker.timeSource().nanoTime();
             this.probes = breaker.config().halfOpenCalls();
             this.thresholds = Thresholds.of(breaker.config(), this.probes);
             this.permits = new AtomicInteger(this.probes);
@@ -170,6 +220,10 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
         @Override
         boolean tryAcquire() {
+            if (expired()) {
+                expire();
+                return false;
+            }
             int left;
             do {
                 left = this.permits.get();
@@ -188,6 +242,10 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
         @Override
         boolean record(Outcome outcome) {
+            if (expired()) {
+                expire();
+                return false;
+            }
             if (outcome == Outcome.IGNORED) {
                 return giveBack();
             }
@@ -211,6 +269,30 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
             long packed = this.outcomes.get();
             return this.thresholds.snapshot(PackedCounts.calls(packed), PackedCounts.failed(packed),
                     PackedCounts.slow(packed));
+        }
+
+        @Override
+        void entered() {
+            if (this.breaker.config().automaticTransitionToHalfOpen()) {
+                this.timer.start(this.breaker, this::expire, this.breaker.config().maxWaitInHalfOpenNanos()
+                        - (this.breaker.timeSource().nanoTime() - this.startedAtNanos));
+            }
+        }
+
+        @Override
+        void left() {
+            this.timer.cancel();
+        }
+
+        private boolean expired() {
+            return this.breaker.timeSource().nanoTime() - this.startedAtNanos >= this.breaker.config()
+                .maxWaitInHalfOpenNanos();
+        }
+
+        private void expire() {
+            if (this.breaker.isCurrent(this)) {
+                this.breaker.transition(this, new Open(this.breaker, snapshot()));
+            }
         }
 
         private void decide(int calls, int failed, int slow) {

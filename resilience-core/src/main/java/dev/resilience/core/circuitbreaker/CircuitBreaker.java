@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -29,21 +30,41 @@ import org.jspecify.annotations.Nullable;
  * the breaker opened is dropped; one that ends in a later CLOSED state is recorded there; a
  * HALF_OPEN state records at most as many outcomes as it let probes through.
  *
+ * <p>A HALF_OPEN state lasts at most {@link CircuitBreakerConfig#maxWaitInHalfOpen()}: if its
+ * probes have not all reported by then, the breaker opens again for a fresh wait in open and
+ * the outcomes those probes report later with their permits are ignored, so a probe that never
+ * ends cannot hold the breaker half open. (Reported without a permit, a late outcome that
+ * arrives in a later HALF_OPEN state is taken as one of that state's probes.)
+ *
  * <p>Thread-safe without locks on the hot path: the state is one {@link AtomicReference}
  * swapped by compare-and-set, so each transition happens once and its listeners run once,
  * after it. The default count window is lock-free; a time window holds a short lock per call.
- * Time is read only from the {@link TimeSource}; the move from OPEN to HALF_OPEN happens on
- * the first permission asked for after the wait, without a timer thread.
+ * Time is read only from the {@link TimeSource}. The moves from OPEN to HALF_OPEN and from an
+ * expired HALF_OPEN back to OPEN happen on the first permission asked for (or outcome reported)
+ * after their time, on the caller's thread, without a timer. With
+ * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} they are also timed: entering
+ * OPEN or HALF_OPEN schedules one task on the time source, cancelled when the state is left.
+ * The timer thread only hands the move to the breaker's {@link Executor}, where it and its
+ * listeners run; a move whose state has already been left does nothing.
  */
 public final class CircuitBreaker {
 
     private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
+
+    /**
+     * How many state changes one permission request follows before it gives up. Only waits of
+     * a few nanoseconds on a real clock, where every open state has waited long enough and
+     * every half-open one too long by the time it is asked, come near it.
+     */
+    private static final int MAX_MOVES_PER_PERMISSION = 8;
 
     private final String name;
 
     private final CircuitBreakerConfig config;
 
     private final TimeSource timeSource;
+
+    private final Executor executor;
 
     private final long slowCallDurationNanos;
 
@@ -61,23 +82,43 @@ public final class CircuitBreaker {
 
     private final LongAdder notPermittedCalls = new LongAdder();
 
-    private CircuitBreaker(String name, CircuitBreakerConfig config, TimeSource timeSource) {
+    private CircuitBreaker(String name, CircuitBreakerConfig config, TimeSource timeSource, Executor executor) {
         this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
         this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+        this.executor = Objects.requireNonNull(executor, "executor");
         this.slowCallDurationNanos = config.slowCallDurationNanos();
         this.state = new AtomicReference<>(new BreakerState.Closed(this));
+    }
+
+    /**
+     * Creates a CLOSED breaker with an empty window whose timed transitions, if
+     * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} asks for them, run with
+     * their listeners on the thread that fires the time source's timers. Use
+     * {@link #of(String, CircuitBreakerConfig, TimeSource, Executor)} to keep them off it.
+     * @param name the breaker's name, used in events, exceptions and meters
+     * @param config its settings
+     * @param timeSource the clock for its windows, waits, timers and event times
+     * @return the breaker
+     */
+    public static CircuitBreaker of(String name, CircuitBreakerConfig config, TimeSource timeSource) {
+        return of(name, config, timeSource, Runnable::run);
     }
 
     /**
      * Creates a CLOSED breaker with an empty window.
      * @param name the breaker's name, used in events, exceptions and meters
      * @param config its settings
-     * @param timeSource the clock for its windows, waits and event times
+     * @param timeSource the clock for its windows, waits, timers and event times
+     * @param executor where the timed transitions of
+     * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} and their listeners run; the
+     * timer thread only hands them over. Transitions caused by a call run on the caller's
+     * thread whatever this is.
      * @return the breaker
      */
-    public static CircuitBreaker of(String name, CircuitBreakerConfig config, TimeSource timeSource) {
-        return new CircuitBreaker(name, config, timeSource);
+    public static CircuitBreaker of(String name, CircuitBreakerConfig config, TimeSource timeSource,
+            Executor executor) {
+        return new CircuitBreaker(name, config, timeSource, executor);
     }
 
     /**
@@ -97,8 +138,9 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Returns the current state. An OPEN breaker whose wait has passed still reports OPEN
-     * until a permission is asked for.
+     * Returns the current state. Without automatic transitions, an OPEN breaker whose wait has
+     * passed still reports OPEN, and a HALF_OPEN one whose longest wait has passed still
+     * reports HALF_OPEN, until a permission is asked for or an outcome reported.
      * @return the state
      */
     public CircuitBreakerState state() {
@@ -124,11 +166,12 @@ public final class CircuitBreaker {
      */
     public Permit acquirePermit() {
         BreakerState current = this.state.get();
+        int moves = 0;
         while (!current.tryAcquire()) {
             BreakerState latest = this.state.get();
-            if (latest == current) {
+            if (latest == current || ++moves > MAX_MOVES_PER_PERMISSION) {
                 notPermitted();
-                throw new CallNotPermittedException(this.name, current.kind(), current.probesAllowedAt());
+                throw new CallNotPermittedException(this.name, latest.kind(), latest.probesAllowedAt());
             }
             current = latest;
         }
@@ -259,15 +302,36 @@ public final class CircuitBreaker {
         return this.timeSource;
     }
 
+    boolean isCurrent(BreakerState candidate) {
+        return this.state.get() == candidate;
+    }
+
     /**
-     * Replaces {@code from} with {@code to} if {@code from} is still current, then tells the
-     * listeners.
+     * Hands a timed transition from the timer thread to the executor. A rejection leaves the
+     * move to the next call.
+     * @param move the transition, which checks that its state is still current
+     */
+    void handOver(Runnable move) {
+        try {
+            this.executor.execute(move);
+        }
+        catch (RuntimeException ex) {
+            LOGGER.log(Level.WARNING, "Executor of circuit breaker '" + this.name
+                    + "' refused a timed transition; the next call will make it", ex);
+        }
+    }
+
+    /**
+     * Replaces {@code from} with {@code to} if {@code from} is still current, cancels the
+     * timer of {@code from}, starts the one of {@code to}, then tells the listeners.
      * @return {@code true} if this call made the transition
      */
     boolean transition(BreakerState from, BreakerState to) {
         if (!this.state.compareAndSet(from, to)) {
             return false;
         }
+        from.left();
+        to.entered();
         if (!this.listeners.isEmpty()) {
             CircuitBreakerTransition transition = new CircuitBreakerTransition(this.name, from.kind(), to.kind(),
                     this.timeSource.now());

@@ -34,6 +34,15 @@ public final class CircuitBreakerConfig {
     /** The default number of probe calls a half-open breaker lets through and decides on: 5. */
     public static final int DEFAULT_HALF_OPEN_CALLS = 5;
 
+    /**
+     * The default longest time a half-open breaker waits for its probes before it opens
+     * again: 60 seconds.
+     */
+    public static final Duration DEFAULT_MAX_WAIT_IN_HALF_OPEN = Duration.ofSeconds(60);
+
+    /** By default an open breaker moves to half open only when a call asks for permission. */
+    public static final boolean DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN = false;
+
     /** The largest size of a count window, in calls. */
     static final int MAX_COUNT_WINDOW_SIZE = 1_000_000;
 
@@ -62,6 +71,10 @@ public final class CircuitBreakerConfig {
 
     private final int halfOpenCalls;
 
+    private final Duration maxWaitInHalfOpen;
+
+    private final boolean automaticTransitionToHalfOpen;
+
     private final List<Class<? extends Throwable>> recordOn;
 
     private final List<Class<? extends Throwable>> ignoreOn;
@@ -75,6 +88,8 @@ public final class CircuitBreakerConfig {
         this.slowCallRateThreshold = builder.slowCallRateThreshold;
         this.waitInOpen = builder.waitInOpen;
         this.halfOpenCalls = builder.halfOpenCalls;
+        this.maxWaitInHalfOpen = builder.maxWaitInHalfOpen;
+        this.automaticTransitionToHalfOpen = builder.automaticTransitionToHalfOpen;
         this.recordOn = builder.recordOn;
         this.ignoreOn = builder.ignoreOn;
     }
@@ -108,6 +123,8 @@ public final class CircuitBreakerConfig {
             .slowCallRateThreshold(this.slowCallRateThreshold)
             .waitInOpen(this.waitInOpen)
             .halfOpenCalls(this.halfOpenCalls)
+            .maxWaitInHalfOpen(this.maxWaitInHalfOpen)
+            .automaticTransitionToHalfOpen(this.automaticTransitionToHalfOpen)
             .recordOn(this.recordOn)
             .ignoreOn(this.ignoreOn);
     }
@@ -180,6 +197,27 @@ public final class CircuitBreakerConfig {
     }
 
     /**
+     * Returns how long a half-open breaker waits for all its probes to report: once this has
+     * passed since it entered half open, it opens again for a fresh wait in open, and the
+     * outcomes its probes report later are ignored.
+     * @return the longest wait in half open
+     */
+    public Duration maxWaitInHalfOpen() {
+        return this.maxWaitInHalfOpen;
+    }
+
+    /**
+     * Tells whether an open breaker moves to half open by itself once the wait in open has
+     * passed, on a timer, rather than on the first call that asks for permission after it. The
+     * same timer then also ends a half-open state that has waited
+     * {@link #maxWaitInHalfOpen()} for its probes.
+     * @return {@code true} if the transitions to half open (and back to open) are timed
+     */
+    public boolean automaticTransitionToHalfOpen() {
+        return this.automaticTransitionToHalfOpen;
+    }
+
+    /**
      * Returns the exception types that count as failures; empty means every exception that
      * is not ignored.
      * @return the recorded types, unmodifiable
@@ -224,6 +262,10 @@ public final class CircuitBreakerConfig {
         return this.waitInOpen.toNanos();
     }
 
+    long maxWaitInHalfOpenNanos() {
+        return this.maxWaitInHalfOpen.toNanos();
+    }
+
     private static boolean isInstanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
         for (Class<? extends Throwable> type : types) {
             if (type.isInstance(error)) {
@@ -239,8 +281,9 @@ public final class CircuitBreakerConfig {
                 + this.slidingWindowSize + ", minimumCalls=" + this.minimumCalls + ", failureRateThreshold="
                 + this.failureRateThreshold + ", slowCallDuration=" + this.slowCallDuration
                 + ", slowCallRateThreshold=" + this.slowCallRateThreshold + ", waitInOpen=" + this.waitInOpen
-                + ", halfOpenCalls=" + this.halfOpenCalls + ", recordOn=" + this.recordOn + ", ignoreOn="
-                + this.ignoreOn + "]";
+                + ", halfOpenCalls=" + this.halfOpenCalls + ", maxWaitInHalfOpen=" + this.maxWaitInHalfOpen
+                + ", automaticTransitionToHalfOpen=" + this.automaticTransitionToHalfOpen + ", recordOn="
+                + this.recordOn + ", ignoreOn=" + this.ignoreOn + "]";
     }
 
     /**
@@ -265,6 +308,10 @@ public final class CircuitBreakerConfig {
         private Duration waitInOpen = DEFAULT_WAIT_IN_OPEN;
 
         private int halfOpenCalls = DEFAULT_HALF_OPEN_CALLS;
+
+        private Duration maxWaitInHalfOpen = DEFAULT_MAX_WAIT_IN_HALF_OPEN;
+
+        private boolean automaticTransitionToHalfOpen = DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN;
 
         private List<Class<? extends Throwable>> recordOn = List.of();
 
@@ -357,6 +404,30 @@ public final class CircuitBreakerConfig {
             require(halfOpenCalls >= 1 && halfOpenCalls <= MAX_HALF_OPEN_CALLS,
                     "halfOpenCalls must be between 1 and " + MAX_HALF_OPEN_CALLS + ", was " + halfOpenCalls);
             this.halfOpenCalls = halfOpenCalls;
+            return this;
+        }
+
+        /**
+         * Sets how long a half-open breaker waits for all its probes to report before it opens
+         * again, so that a probe that never ends cannot hold the breaker half open.
+         * @param maxWaitInHalfOpen a positive duration, at most about 292 years
+         * @return this builder
+         */
+        public Builder maxWaitInHalfOpen(Duration maxWaitInHalfOpen) {
+            this.maxWaitInHalfOpen = requirePositive(maxWaitInHalfOpen, "maxWaitInHalfOpen");
+            return this;
+        }
+
+        /**
+         * Sets whether an open breaker moves to half open by itself once the wait in open has
+         * passed (and a half-open one back to open after {@link #maxWaitInHalfOpen(Duration)}),
+         * on a timer of the breaker's time source, so that its state shows the move without
+         * waiting for a call.
+         * @param automaticTransitionToHalfOpen {@code true} for timed transitions
+         * @return this builder
+         */
+        public Builder automaticTransitionToHalfOpen(boolean automaticTransitionToHalfOpen) {
+            this.automaticTransitionToHalfOpen = automaticTransitionToHalfOpen;
             return this;
         }
 

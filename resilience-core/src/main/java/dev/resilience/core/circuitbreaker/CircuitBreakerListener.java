@@ -6,7 +6,9 @@ import java.time.Instant;
  * Receives a {@link CircuitBreaker}'s events. Every method does nothing by default.
  *
  * <p>Listeners run on the thread that caused the event, after the state has changed, so they
- * should be short. An exception thrown by a listener is logged and otherwise ignored: it
+ * should be short; the timed transitions of
+ * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} are told on the breaker's
+ * executor. An exception thrown by a listener is logged and otherwise ignored: it
  * never changes the breaker's behaviour.
  */
 public interface CircuitBreakerListener {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 import dev.resilience.core.time.TimeSource;
 
@@ -16,14 +17,30 @@ public final class CircuitBreakerRegistry {
 
     private final TimeSource timeSource;
 
+    private final Executor executor;
+
     private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
     /**
-     * Creates an empty registry whose breakers read time from the given source.
+     * Creates an empty registry whose breakers read time from the given source and run their
+     * timed transitions on the thread that fires its timers, as
+     * {@link CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource)} does.
      * @param timeSource the clock of every breaker created here
      */
     public CircuitBreakerRegistry(TimeSource timeSource) {
+        this(timeSource, Runnable::run);
+    }
+
+    /**
+     * Creates an empty registry whose breakers read time from the given source and run their
+     * timed transitions, with their listeners, on the given executor.
+     * @param timeSource the clock of every breaker created here
+     * @param executor where the automatic transitions of every breaker created here run
+     * @see CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource, Executor)
+     */
+    public CircuitBreakerRegistry(TimeSource timeSource, Executor executor) {
         this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+        this.executor = Objects.requireNonNull(executor, "executor");
     }
 
     /**
@@ -35,7 +52,8 @@ public final class CircuitBreakerRegistry {
      */
     public CircuitBreaker breaker(String name, CircuitBreakerConfig config) {
         Objects.requireNonNull(config, "config");
-        return this.breakers.computeIfAbsent(name, (key) -> CircuitBreaker.of(key, config, this.timeSource));
+        return this.breakers.computeIfAbsent(name, (key) -> CircuitBreaker.of(key, config, this.timeSource,
+                this.executor));
     }
 
     /**

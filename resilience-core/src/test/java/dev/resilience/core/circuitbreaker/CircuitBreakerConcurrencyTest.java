@@ -1,6 +1,7 @@
 package dev.resilience.core.circuitbreaker;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -10,7 +11,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,6 +81,47 @@ class CircuitBreakerConcurrencyTest {
         }
     }
 
+    /**
+     * Six threads call with permits and move the virtual clock, which fires the timers of
+     * automatic transitions on the moving thread, and one of them closes the breaker by hand
+     * now and then; when they are done, the only timer left is the current state's, and every
+     * transition heard was a legal one.
+     */
+    @Test
+    void automaticTransitionsLeaveOnlyTheCurrentStatesTimerWhenCallsMovesAndTheClockRace() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            VirtualTimeSource clock = new VirtualTimeSource();
+            CircuitBreaker breaker = CircuitBreaker.of("payment-gateway", BreakerFixture.config(SlidingWindowType.COUNT)
+                .waitInOpen(Duration.ofMillis(50))
+                .maxWaitInHalfOpen(Duration.ofMillis(80))
+                .automaticTransitionToHalfOpen(true)
+                .build(), clock, Runnable::run);
+            List<CircuitBreakerTransition> transitions = recordTransitions(breaker);
+            AtomicInteger threads = new AtomicInteger();
+
+            runTogether(6, () -> {
+                boolean closes = threads.getAndIncrement() == 0;
+                for (int i = 0; i < 2_000; i++) {
+                    callWithPermit(breaker, i % 3 != 0);
+                    if (i % 3 == 2) {
+                        clock.advance(Duration.ofMillis(7));
+                    }
+                    if (closes && i % 100 == 99) {
+                        breaker.transitionTo(CircuitBreakerState.CLOSED);
+                    }
+                }
+                return true;
+            });
+
+            boolean timed = breaker.state() == CircuitBreakerState.OPEN
+                    || breaker.state() == CircuitBreakerState.HALF_OPEN;
+            assertThat(clock.pendingTasks()).isEqualTo(timed ? 1 : 0);
+            assertThat(transitions).allSatisfy((transition) -> assertThat(isLegal(transition)).as(transition.toString())
+                .isTrue());
+            assertThat(transitions).extracting(CircuitBreakerTransition::to).contains(CircuitBreakerState.HALF_OPEN);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(SlidingWindowType.class)
     void largeWindowCountsEveryCallOfEightThreadsExactly(SlidingWindowType type) throws Exception {
@@ -141,6 +185,32 @@ class CircuitBreakerConcurrencyTest {
         return true;
     }
 
+
+    private static void callWithPermit(CircuitBreaker breaker, boolean fails) {
+        CircuitBreaker.Permit permit;
+        try {
+            permit = breaker.acquirePermit();
+        }
+        catch (CallNotPermittedException ex) {
+            return;
+        }
+        if (fails) {
+            breaker.onError(permit, FAST, FAILURE);
+        }
+        else {
+            breaker.onSuccess(permit, FAST);
+        }
+    }
+
+    private static boolean isLegal(CircuitBreakerTransition transition) {
+        return switch (transition.to()) {
+            case CLOSED -> true;
+            case FORCED_OPEN, DISABLED -> transition.from() != transition.to();
+            case OPEN -> transition.from() == CircuitBreakerState.CLOSED
+                    || transition.from() == CircuitBreakerState.HALF_OPEN;
+            case HALF_OPEN -> transition.from() == CircuitBreakerState.OPEN;
+        };
+    }
 
     private static List<CircuitBreakerTransition> recordTransitions(CircuitBreaker breaker) {
         List<CircuitBreakerTransition> transitions = new CopyOnWriteArrayList<>();

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 class CircuitBreakerConfigTest {
 
@@ -24,6 +25,10 @@ class CircuitBreakerConfigTest {
         assertThat(config.slowCallRateThreshold()).isEqualTo(100f);
         assertThat(config.waitInOpen()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.halfOpenCalls()).isEqualTo(5);
+        assertThat(config.maxWaitInHalfOpen()).isEqualTo(Duration.ofSeconds(60))
+            .isEqualTo(CircuitBreakerConfig.DEFAULT_MAX_WAIT_IN_HALF_OPEN);
+        assertThat(config.automaticTransitionToHalfOpen()).isFalse()
+            .isEqualTo(CircuitBreakerConfig.DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN);
         assertThat(config.recordOn()).isEmpty();
         assertThat(config.ignoreOn()).isEmpty();
     }
@@ -39,6 +44,8 @@ class CircuitBreakerConfigTest {
             .slowCallRateThreshold(80)
             .waitInOpen(Duration.ofSeconds(5))
             .halfOpenCalls(2)
+            .maxWaitInHalfOpen(Duration.ofSeconds(20))
+            .automaticTransitionToHalfOpen(true)
             .recordOn(List.of(IOException.class))
             .ignoreOn(List.of(FileNotFoundException.class))
             .build();
@@ -47,6 +54,8 @@ class CircuitBreakerConfigTest {
         assertThat(changed).usingRecursiveComparison().ignoringFields("minimumCalls").isEqualTo(original);
         assertThat(changed.minimumCalls()).isEqualTo(9);
         assertThat(original.minimumCalls()).isEqualTo(7);
+        assertThat(changed.maxWaitInHalfOpen()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(changed.automaticTransitionToHalfOpen()).isTrue();
     }
 
     @Test
@@ -93,6 +102,14 @@ class CircuitBreakerConfigTest {
             .withMessageContaining("waitInOpen");
         assertThatIllegalArgumentException().isThrownBy(() -> builder.halfOpenCalls(0))
             .withMessageContaining("halfOpenCalls");
+        assertThatIllegalArgumentException().isThrownBy(() -> builder.maxWaitInHalfOpen(Duration.ZERO))
+            .withMessageContaining("maxWaitInHalfOpen must be positive");
+        assertThatIllegalArgumentException().isThrownBy(() -> builder.maxWaitInHalfOpen(Duration.ofMillis(-1)))
+            .withMessageContaining("maxWaitInHalfOpen");
+        assertThatIllegalArgumentException().isThrownBy(() -> builder.maxWaitInHalfOpen(Duration.ofDays(365 * 300)))
+            .withMessageContaining("maxWaitInHalfOpen");
+        assertThatNullPointerException().isThrownBy(() -> builder.maxWaitInHalfOpen(null))
+            .withMessage("maxWaitInHalfOpen");
     }
 
     @Test

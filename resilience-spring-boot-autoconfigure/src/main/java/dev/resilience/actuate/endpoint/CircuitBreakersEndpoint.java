@@ -119,6 +119,7 @@ public class CircuitBreakersEndpoint {
                 config.slidingWindowType().name().toLowerCase(Locale.ROOT), config.slidingWindowSize(),
                 config.minimumCalls(), config.failureRateThreshold(), Durations.format(config.slowCallDuration()),
                 config.slowCallRateThreshold(), Durations.format(config.waitInOpen()), config.halfOpenCalls(),
+                Durations.format(config.maxWaitInHalfOpen()), config.automaticTransitionToHalfOpen(),
                 Descriptors.classNames(config.recordOn()), Descriptors.classNames(config.ignoreOn()));
         List<EventDescriptor> events = (this.events != null)
                 ? this.events.events(breaker.name()).stream().map(EventDescriptor::of).toList() : List.of();
@@ -174,12 +175,17 @@ public class CircuitBreakersEndpoint {
      * @param slowCallRateThreshold the slow-call rate that opens the breaker, in percent
      * @param waitInOpen how long the breaker stays open before letting probes through
      * @param halfOpenCalls the probes let through when half open
+     * @param maxWaitInHalfOpen how long the breaker waits in half open for all its probes
+     * before it opens again
+     * @param automaticTransitionToHalfOpen whether the breaker moves to half open by itself
+     * when the wait in open has passed
      * @param recordOn the exceptions recorded as failures; empty means all not ignored
      * @param ignoreOn the exceptions neither failures nor successes
      */
     public record ConfigDescriptor(String slidingWindowType, int slidingWindowSize, int minimumCalls,
             float failureRateThreshold, String slowCallDuration, float slowCallRateThreshold, String waitInOpen,
-            int halfOpenCalls, List<String> recordOn, List<String> ignoreOn) {
+            int halfOpenCalls, String maxWaitInHalfOpen, boolean automaticTransitionToHalfOpen, List<String> recordOn,
+            List<String> ignoreOn) {
     }
 
     /**
