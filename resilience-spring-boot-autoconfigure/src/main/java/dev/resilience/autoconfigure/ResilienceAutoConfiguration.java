@@ -24,7 +24,6 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -40,6 +39,7 @@ import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
@@ -56,9 +56,6 @@ public final class ResilienceAutoConfiguration {
     /** The property that moves the interceptor relative to other advice. */
     static final String INTERCEPTOR_ORDER = "resilience.interceptor-order";
 
-    /** The bean name of the executor that runs work handed over by the timer thread. */
-    static final String ASYNC_EXECUTOR_BEAN = "resilienceAsyncExecutor";
-
     @Bean
     @ConditionalOnMissingBean
     TimeSource resilienceTimeSource() {
@@ -66,16 +63,16 @@ public final class ResilienceAutoConfiguration {
     }
 
     /**
-     * The breakers' automatic transitions and their listeners run on the executor bean named
-     * {@value #ASYNC_EXECUTOR_BEAN} when there is one, else on the time source's timer thread.
-     * This lookup is the one place to change when {@code resilience.async.executor} chooses
-     * the executor.
+     * The breakers' automatic transitions and their listeners run on the executor of
+     * {@code resilience.async.executor}, never on the timer thread.
      */
     @Bean
     @ConditionalOnMissingBean
-    CircuitBreakerRegistry circuitBreakerRegistry(TimeSource timeSource,
-            @Qualifier(ASYNC_EXECUTOR_BEAN) ObjectProvider<Executor> asyncExecutor) {
-        return new CircuitBreakerRegistry(timeSource, asyncExecutor.getIfAvailable(() -> Runnable::run));
+    CircuitBreakerRegistry circuitBreakerRegistry(TimeSource timeSource, ResilienceProperties properties,
+            ListableBeanFactory beanFactory) {
+        Executor executor = AsyncExecutorLookup.find(beanFactory, properties);
+        return new CircuitBreakerRegistry(timeSource,
+                (executor != null) ? executor : new SimpleAsyncTaskExecutor("resilience-breaker-"));
     }
 
     @Bean

@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * {@code max-wait-in-half-open} and {@code automatic-transition-to-half-open} set in YAML
- * reach the breakers, whose timed transitions run on the {@code resilienceAsyncExecutor} bean
- * when there is one.
+ * reach the breakers, whose timed transitions run on the executor of
+ * {@code resilience.async.executor}.
  */
 class CircuitBreakerHalfOpenSettingsTests {
 
@@ -59,7 +59,7 @@ class CircuitBreakerHalfOpenSettingsTests {
 
     @Test
     void breakerConfiguredInYamlMovesToHalfOpenByItselfAndBackToOpenWhenItsProbeHangs() {
-        this.contextRunner.run((context) -> {
+        this.contextRunner.withBean("applicationTaskExecutor", Executor.class, () -> Runnable::run).run((context) -> {
             CircuitBreaker breaker = context.getBean(ResilienceRegistry.class).circuitBreakers().get("payment-gateway");
             List<CircuitBreakerTransition> transitions = recordTransitions(breaker);
             open(breaker);
@@ -81,9 +81,10 @@ class CircuitBreakerHalfOpenSettingsTests {
     }
 
     @Test
-    void whenAResilienceAsyncExecutorBeanExistsThenTimedTransitionsRunOnIt() {
+    void timedTransitionsRunOnTheExecutorNamedByResilienceAsyncExecutor() {
         List<Runnable> handedOver = new ArrayList<>();
-        this.contextRunner.withBean("resilienceAsyncExecutor", Executor.class, () -> handedOver::add)
+        this.contextRunner.withBean("breakerExecutor", Executor.class, () -> handedOver::add)
+            .withPropertyValues("resilience.async.executor=breakerExecutor")
             .run((context) -> {
                 CircuitBreaker breaker = context.getBean(ResilienceRegistry.class)
                     .circuitBreakers()
@@ -100,7 +101,7 @@ class CircuitBreakerHalfOpenSettingsTests {
     }
 
     @Test
-    void otherExecutorBeansAreNotUsedForTimedTransitions() {
+    void timedTransitionsRunOnSpringBootsTaskExecutorByDefault() {
         List<Runnable> handedOver = new ArrayList<>();
         this.contextRunner.withBean("applicationTaskExecutor", Executor.class, () -> handedOver::add)
             .run((context) -> {
@@ -110,9 +111,11 @@ class CircuitBreakerHalfOpenSettingsTests {
                 open(breaker);
 
                 this.clock.advance(Duration.ofSeconds(30));
+                assertThat(breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
+                assertThat(handedOver).hasSize(1);
+                handedOver.get(0).run();
 
                 assertThat(breaker.state()).isEqualTo(CircuitBreakerState.HALF_OPEN);
-                assertThat(handedOver).isEmpty();
             });
     }
 
