@@ -203,13 +203,15 @@ class ResilientRestClientTests {
     }
 
     @Test
-    void breakersAreNamedByHostAndPortUnlessThePortIsTheSchemesDefault() {
+    void breakersAreNamedByTheLowerCaseHostAndThePortUnlessItIsTheSchemesDefault() {
         assertThat(ResilientClientHttpRequestInterceptor.circuitBreakerName(URI.create("https://api.example.com/x")))
             .isEqualTo("http-client:api.example.com");
         assertThat(ResilientClientHttpRequestInterceptor.circuitBreakerName(URI.create("http://api.example.com:80/x")))
             .isEqualTo("http-client:api.example.com");
         assertThat(ResilientClientHttpRequestInterceptor.circuitBreakerName(URI.create("http://localhost:8080/x")))
             .isEqualTo("http-client:localhost:8080");
+        assertThat(ResilientClientHttpRequestInterceptor.circuitBreakerName(URI.create("https://API.Example.com/x")))
+            .isEqualTo("http-client:api.example.com");
     }
 
     private Integer postStatus() {
