@@ -429,8 +429,9 @@ public class ResilienceProperties implements Validator {
         private int maxHosts = DEFAULT_MAX_HOSTS;
 
         /**
-         * Longest Retry-After wait that is honoured; a response asking for a longer wait is
-         * returned to the caller without a retry.
+         * Longest Retry-After wait that is honoured; a response asking for a longer wait, or
+         * for one longer than the max-delay of the retry instance, is returned to the caller
+         * at once, without a retry.
          */
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
 

@@ -2,6 +2,7 @@ package dev.resilience.http;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.List;
@@ -52,8 +53,11 @@ import org.springframework.util.function.SingletonSupplier;
  * success for the breaker: a 4xx says the request was wrong, not that the host is
  * unwell.</li>
  * <li>A {@code Retry-After} header (delta-seconds or HTTP-date) makes the next wait at least
- * that long; a response asking for more than {@code resilience.http-client.max-retry-after}
- * is not retried.</li>
+ * that long. A response asking for a longer wait than the smaller of
+ * {@code resilience.http-client.max-retry-after} and the retry instance's {@code max-delay}
+ * is returned at once, not retried: no retry is sent before the server allows it. A header
+ * that is neither a number of seconds nor a date, or a date in the past, is ignored; a wait
+ * too long to represent counts as the longest one.</li>
  * <li>Every attempt sends the same request: its headers, {@value #IDEMPOTENCY_KEY_HEADER}
  * included, and its body bytes.</li>
  * <li>When the attempts end on a failed response, the last response is returned, so that the
@@ -82,6 +86,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     /** Caps a wait read from a header so that it fits in nanoseconds. */
     private static final Duration LONGEST_RETRY_AFTER = Duration.ofSeconds(999_999_999);
 
+    private static final int LONGEST_RETRY_AFTER_DIGITS = 9;
+
     private final ResiliencePolicies policies;
 
     private final TimeSource timeSource;
@@ -94,7 +100,7 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
 
     private final int maxHosts;
 
-    private final Duration maxRetryAfter;
+    private final Duration longestRetryAfter;
 
     private final Map<String, Pipelines> hosts = new ConcurrentHashMap<>();
 
@@ -116,8 +122,10 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         this.retryName = settings.getRetry();
         this.circuitBreakerPerHost = settings.isCircuitBreakerPerHost();
         this.maxHosts = settings.getMaxHosts();
-        this.maxRetryAfter = settings.getMaxRetryAfter();
         this.retry = policies.retry(this.retryName, null).toBuilder().retryOnError(this::isRetryable).build();
+        Duration maxDelay = this.retry.backoff().maxDelay();
+        this.longestRetryAfter = (maxDelay.compareTo(settings.getMaxRetryAfter()) < 0) ? maxDelay
+                : settings.getMaxRetryAfter();
         this.shared = SingletonSupplier
             .of(() -> pipelinesGuardedBy(this.circuitBreakerPerHost ? OTHER_HOSTS_CIRCUIT_BREAKER : null));
     }
@@ -217,30 +225,46 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
 
     private boolean isRetryable(Throwable error) {
         return error instanceof IOException || (error instanceof FailedResponseException failed
-                && failed.retryAfter().compareTo(this.maxRetryAfter) <= 0);
+                && failed.retryAfter().compareTo(this.longestRetryAfter) <= 0);
     }
 
     private static boolean isFailure(HttpStatusCode status) {
         return status.is5xxServerError() || status.value() == HttpStatus.TOO_MANY_REQUESTS.value();
     }
 
+    /**
+     * Reads the wait a response asks for.
+     * @param headers the response's headers
+     * @return the wait, at most {@link #LONGEST_RETRY_AFTER}; zero when the header is absent,
+     * is neither delta-seconds nor an HTTP-date, or names a date in the past
+     */
     private Duration retryAfter(HttpHeaders headers) {
         String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
         if (value == null || value.isBlank()) {
             return Duration.ZERO;
         }
         value = value.trim();
-        if (value.chars().allMatch(Character::isDigit)) {
-            return (value.length() > 9) ? LONGEST_RETRY_AFTER : Duration.ofSeconds(Long.parseLong(value));
+        if (value.chars().allMatch((c) -> c >= '0' && c <= '9')) {
+            return delaySeconds(value);
         }
         try {
             ZonedDateTime date = headers.getFirstZonedDateTime(HttpHeaders.RETRY_AFTER);
             Duration wait = (date != null) ? Duration.between(this.timeSource.now(), date.toInstant()) : Duration.ZERO;
             return wait.isNegative() ? Duration.ZERO : (wait.compareTo(LONGEST_RETRY_AFTER) > 0) ? LONGEST_RETRY_AFTER : wait;
         }
-        catch (IllegalArgumentException ex) {
+        catch (IllegalArgumentException | DateTimeException ex) {
             return Duration.ZERO;
         }
+    }
+
+    private static Duration delaySeconds(String digits) {
+        int start = 0;
+        while (start < digits.length() - 1 && digits.charAt(start) == '0') {
+            start++;
+        }
+        String significant = digits.substring(start);
+        return (significant.length() > LONGEST_RETRY_AFTER_DIGITS) ? LONGEST_RETRY_AFTER
+                : Duration.ofSeconds(Long.parseLong(significant));
     }
 
     private static String withoutQuery(URI uri) {
