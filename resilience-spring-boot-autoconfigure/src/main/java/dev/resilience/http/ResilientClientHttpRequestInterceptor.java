@@ -144,7 +144,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         Pipelines host = pipelinesOf(request.getURI());
         ResiliencePipeline pipeline = isIdempotent(request) ? host.retrying() : host.once();
         Attempts attempts = new Attempts(request, body, execution);
-        CallContext context = CallContext.of(request.getMethod() + " " + withoutQuery(request.getURI()), List.of());
+        CallContext context = CallContext.of(request.getMethod() + " " + withoutUserInfoAndQuery(request.getURI()),
+                List.of());
         return attempts.outcome(pipeline.execute(context, attempts::next));
     }
 
@@ -160,7 +161,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     }
 
     private static String hostOf(URI uri) {
-        String host = (uri.getHost() != null) ? uri.getHost() : String.valueOf(uri.getAuthority());
+        String host = (uri.getHost() != null) ? uri.getHost()
+                : withoutUserInfo(String.valueOf(uri.getRawAuthority()));
         int port = uri.getPort();
         boolean defaultPort = port == -1 || (port == 80 && "http".equalsIgnoreCase(uri.getScheme()))
                 || (port == 443 && "https".equalsIgnoreCase(uri.getScheme()));
@@ -267,10 +269,14 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
                 : Duration.ofSeconds(Long.parseLong(significant));
     }
 
-    private static String withoutQuery(URI uri) {
-        String text = uri.toString();
-        int end = text.indexOf('?');
-        return (end >= 0) ? text.substring(0, end) : text;
+    private static String withoutUserInfoAndQuery(URI uri) {
+        String path = uri.getRawPath();
+        return uri.getScheme() + "://" + withoutUserInfo(String.valueOf(uri.getRawAuthority()))
+                + ((path != null) ? path : "");
+    }
+
+    private static String withoutUserInfo(String authority) {
+        return authority.substring(authority.lastIndexOf('@') + 1);
     }
 
     private record Pipelines(ResiliencePipeline retrying, ResiliencePipeline once) {
@@ -332,8 +338,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
             if (error instanceof RuntimeException ex) {
                 throw ex;
             }
-            throw new IOException("Request " + this.request.getMethod() + " " + withoutQuery(this.request.getURI())
-                    + " failed", error);
+            throw new IOException("Request " + this.request.getMethod() + " "
+                    + withoutUserInfoAndQuery(this.request.getURI()) + " failed", error);
         }
 
         private void closeLastFailure() {

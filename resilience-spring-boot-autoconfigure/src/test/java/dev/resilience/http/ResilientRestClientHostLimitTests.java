@@ -92,7 +92,8 @@ class ResilientRestClientHostLimitTests {
             expected.add(OTHER);
             assertThat(breakers).hasSize(6).containsOnlyKeys(expected);
             assertThat(successes(breakers.get(breakerName(0)))).isEqualTo(2);
-            IntStream.range(1, 5).forEach((host) -> assertThat(successes(breakers.get(breakerName(host)))).isEqualTo(1));
+            IntStream.range(1, 5)
+                .forEach((host) -> assertThat(successes(breakers.get(breakerName(host)))).isEqualTo(1));
             assertThat(successes(breakers.get(OTHER))).isEqualTo(HOSTS - 5 + 1);
             assertThat(server.received()).hasSize(HOSTS + 2);
             assertOnlyTheseBreakersHaveMetersAndEvents(context, breakers.keySet());
