@@ -443,6 +443,9 @@ public class ResilienceProperties implements Validator {
         /** The default longest Retry-After wait that is honoured: 30 seconds. */
         public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(30);
 
+        /** The default number of hosts that get a circuit breaker of their own: 50. */
+        public static final int DEFAULT_MAX_HOSTS = 50;
+
         /**
          * Whether requests of RestClients built from the auto-configured RestClient.Builder
          * are retried and guarded by circuit breakers.
@@ -456,16 +459,24 @@ public class ResilienceProperties implements Validator {
         private String retry = DEFAULT_RETRY;
 
         /**
-         * Whether each host gets its own circuit breaker, named "http-client:" followed by
-         * the host, and by ":" and the port when it is not the scheme's default (such as
-         * "http-client:api.example.com" or "http-client:localhost:8080"); false guards no
-         * call with a breaker.
+         * Whether each host, up to max-hosts, gets its own circuit breaker, named
+         * "http-client:" followed by the host in lower case, and by ":" and the port when it
+         * is not the scheme's default (such as "http-client:api.example.com" or
+         * "http-client:localhost:8080"); false guards no call with a breaker.
          */
         private boolean circuitBreakerPerHost = true;
 
         /**
-         * Longest Retry-After wait that is honoured; a response asking for a longer wait is
-         * returned to the caller without a retry.
+         * Most hosts that get a circuit breaker of their own, the first ones called; the
+         * hosts called after them share the breaker "http-client:other", so that the number
+         * of breakers, their meters and their events stays bounded whatever the URLs called.
+         */
+        private int maxHosts = DEFAULT_MAX_HOSTS;
+
+        /**
+         * Longest Retry-After wait that is honoured; a response asking for a longer wait, or
+         * for one longer than the max-delay of the retry instance, is returned to the caller
+         * at once, without a retry.
          */
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
 
@@ -515,6 +526,22 @@ public class ResilienceProperties implements Validator {
          */
         public void setCircuitBreakerPerHost(boolean circuitBreakerPerHost) {
             this.circuitBreakerPerHost = circuitBreakerPerHost;
+        }
+
+        /**
+         * Returns the most hosts that get a circuit breaker of their own.
+         * @return the number of hosts
+         */
+        public int getMaxHosts() {
+            return this.maxHosts;
+        }
+
+        /**
+         * Sets the most hosts that get a circuit breaker of their own.
+         * @param maxHosts the number of hosts, at least 1
+         */
+        public void setMaxHosts(int maxHosts) {
+            this.maxHosts = maxHosts;
         }
 
         /**

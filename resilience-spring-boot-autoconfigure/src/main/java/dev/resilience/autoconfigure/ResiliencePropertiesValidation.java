@@ -58,6 +58,7 @@ final class ResiliencePropertiesValidation {
         ResilienceProperties.HttpClient httpClient = this.properties.getHttpClient();
         check("http-client.retry", httpClient.getRetry(), (name) -> !name.isBlank(),
                 "must name a retry instance (not be blank)");
+        check("http-client.max-hosts", httpClient.getMaxHosts(), (hosts) -> hosts >= 1, "must be >= 1");
         check("http-client.max-retry-after", httpClient.getMaxRetryAfter(), (wait) -> !wait.isNegative(),
                 "must be >= 0");
     }

@@ -3,6 +3,8 @@ package dev.resilience.event;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
@@ -86,6 +88,14 @@ public final class CircuitBreakerEvents implements RegistryListener, SmartInitia
     public List<CircuitBreakerEvent> events(String circuitBreakerName) {
         EventBuffer buffer = this.buffers.get(circuitBreakerName);
         return (buffer != null) ? buffer.snapshot() : List.of();
+    }
+
+    /**
+     * Returns the names of the breakers whose events are kept, one bounded buffer each.
+     * @return the names, sorted
+     */
+    public SortedSet<String> circuitBreakerNames() {
+        return new TreeSet<>(this.buffers.keySet());
     }
 
     private final class BreakerListener implements CircuitBreakerListener {

@@ -41,7 +41,8 @@ public final class FailedResponseException extends RuntimeException implements R
 
     /**
      * Returns the wait the response asked for in its {@code Retry-After} header.
-     * @return the wait, zero when the header is absent, unreadable or in the past
+     * @return the wait, zero when the header is absent, unreadable or in the past, and at
+     * most 999,999,999 seconds however long the header asks for
      */
     @Override
     public Duration retryAfter() {

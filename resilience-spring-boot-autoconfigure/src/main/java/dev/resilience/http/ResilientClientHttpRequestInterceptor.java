@@ -2,12 +2,15 @@ package dev.resilience.http;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.autoconfigure.ResilienceProperties;
 import dev.resilience.core.CallContext;
@@ -27,11 +30,18 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Runs each outgoing request through a {@link ResiliencePipeline}: the retry instance named
  * by {@code resilience.http-client.retry}, and a circuit breaker per host unless
  * {@code resilience.http-client.circuit-breaker-per-host} is false.
+ *
+ * <p>The first {@code resilience.http-client.max-hosts} hosts called get a breaker of their
+ * own and keep it; the hosts called after them share the breaker
+ * {@value #OTHER_HOSTS_CIRCUIT_BREAKER}. Whatever URLs are called, the interceptor creates at
+ * most {@code max-hosts + 1} breakers, each with its meters and event buffer, and keeps as
+ * many pipelines; concurrent first requests of many hosts never go past the bound.
  *
  * <ul>
  * <li>Only idempotent requests are retried: GET, HEAD, OPTIONS, PUT, DELETE and TRACE, and
@@ -43,8 +53,11 @@ import org.springframework.http.client.ClientHttpResponse;
  * success for the breaker: a 4xx says the request was wrong, not that the host is
  * unwell.</li>
  * <li>A {@code Retry-After} header (delta-seconds or HTTP-date) makes the next wait at least
- * that long; a response asking for more than {@code resilience.http-client.max-retry-after}
- * is not retried.</li>
+ * that long. A response asking for a longer wait than the smaller of
+ * {@code resilience.http-client.max-retry-after} and the retry instance's {@code max-delay}
+ * is returned at once, not retried: no retry is sent before the server allows it. A header
+ * that is neither a number of seconds nor a date, or a date in the past, is ignored; a wait
+ * too long to represent counts as the longest one.</li>
  * <li>Every attempt sends the same request: its headers, {@value #IDEMPOTENCY_KEY_HEADER}
  * included, and its body bytes.</li>
  * <li>When the attempts end on a failed response, the last response is returned, so that the
@@ -64,13 +77,16 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     /** The prefix of the names of the breakers per host. */
     public static final String CIRCUIT_BREAKER_PREFIX = "http-client:";
 
+    /** The name of the breaker shared by the hosts called after the first {@code max-hosts}. */
+    public static final String OTHER_HOSTS_CIRCUIT_BREAKER = CIRCUIT_BREAKER_PREFIX + "other";
+
     private static final Set<HttpMethod> IDEMPOTENT_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD,
             HttpMethod.OPTIONS, HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.TRACE);
 
-    private static final String ALL_HOSTS = "";
-
     /** Caps a wait read from a header so that it fits in nanoseconds. */
     private static final Duration LONGEST_RETRY_AFTER = Duration.ofSeconds(999_999_999);
+
+    private static final int LONGEST_RETRY_AFTER_DIGITS = 9;
 
     private final ResiliencePolicies policies;
 
@@ -82,9 +98,15 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
 
     private final boolean circuitBreakerPerHost;
 
-    private final Duration maxRetryAfter;
+    private final int maxHosts;
 
-    private final Map<String, Pipelines> pipelines = new ConcurrentHashMap<>();
+    private final Duration longestRetryAfter;
+
+    private final Map<String, Pipelines> hosts = new ConcurrentHashMap<>();
+
+    private final AtomicInteger hostCount = new AtomicInteger();
+
+    private final SingletonSupplier<Pipelines> shared;
 
     /**
      * Creates the interceptor and registers its retry instance.
@@ -99,8 +121,13 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         this.timeSource = timeSource;
         this.retryName = settings.getRetry();
         this.circuitBreakerPerHost = settings.isCircuitBreakerPerHost();
-        this.maxRetryAfter = settings.getMaxRetryAfter();
+        this.maxHosts = settings.getMaxHosts();
         this.retry = policies.retry(this.retryName, null).toBuilder().retryOnError(this::isRetryable).build();
+        Duration maxDelay = this.retry.backoff().maxDelay();
+        this.longestRetryAfter = (maxDelay.compareTo(settings.getMaxRetryAfter()) < 0) ? maxDelay
+                : settings.getMaxRetryAfter();
+        this.shared = SingletonSupplier
+            .of(() -> pipelinesGuardedBy(this.circuitBreakerPerHost ? OTHER_HOSTS_CIRCUIT_BREAKER : null));
     }
 
     /**
@@ -114,41 +141,83 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     @Override
     public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
             throws IOException {
-        Pipelines host = this.pipelines.computeIfAbsent(this.circuitBreakerPerHost ? hostOf(request.getURI()) : ALL_HOSTS,
-                this::pipelinesOf);
+        Pipelines host = pipelinesOf(request.getURI());
         ResiliencePipeline pipeline = isIdempotent(request) ? host.retrying() : host.once();
         Attempts attempts = new Attempts(request, body, execution);
-        CallContext context = CallContext.of(request.getMethod() + " " + withoutQuery(request.getURI()), List.of());
+        CallContext context = CallContext.of(request.getMethod() + " " + withoutUserInfoAndQuery(request.getURI()),
+                List.of());
         return attempts.outcome(pipeline.execute(context, attempts::next));
     }
 
     /**
-     * Returns the name of the breaker that guards the calls to a URI's host.
+     * Returns the name of the breaker of a URI's host while it is one of the hosts with a
+     * breaker of their own; the others are guarded by {@value #OTHER_HOSTS_CIRCUIT_BREAKER}.
      * @param uri the URI
-     * @return {@code http-client:} followed by the host, and by {@code :} and the port when it
-     * is given and is not the scheme's default
+     * @return {@code http-client:} followed by the host in lower case, and by {@code :} and
+     * the port when it is given and is not the scheme's default
      */
     public static String circuitBreakerName(URI uri) {
         return CIRCUIT_BREAKER_PREFIX + hostOf(uri);
     }
 
     private static String hostOf(URI uri) {
-        String host = (uri.getHost() != null) ? uri.getHost() : String.valueOf(uri.getAuthority());
+        String host = (uri.getHost() != null) ? uri.getHost()
+                : withoutUserInfo(String.valueOf(uri.getRawAuthority()));
         int port = uri.getPort();
         boolean defaultPort = port == -1 || (port == 80 && "http".equalsIgnoreCase(uri.getScheme()))
                 || (port == 443 && "https".equalsIgnoreCase(uri.getScheme()));
-        return defaultPort ? host : host + ":" + port;
+        return (defaultPort ? host : host + ":" + port).toLowerCase(Locale.ROOT);
     }
 
-    private Pipelines pipelinesOf(String host) {
+    private Pipelines pipelinesOf(URI uri) {
+        if (!this.circuitBreakerPerHost) {
+            return this.shared.obtain();
+        }
+        String host = hostOf(uri);
+        Pipelines own = this.hosts.get(host);
+        if (own == null && this.hostCount.get() < this.maxHosts) {
+            own = this.hosts.computeIfAbsent(host, this::admit);
+        }
+        return (own != null) ? own : this.shared.obtain();
+    }
+
+    /**
+     * Gives a host seen for the first time a breaker of its own while fewer than
+     * {@code max-hosts} have one. Runs inside the map's atomic {@code computeIfAbsent}, so a
+     * host takes at most one place however many of its requests come first at once.
+     * @param host the host
+     * @return the host's pipelines, or {@code null} when every place is taken
+     */
+    private @Nullable Pipelines admit(String host) {
+        if (this.hostCount.getAndUpdate((count) -> (count < this.maxHosts) ? count + 1 : count) >= this.maxHosts) {
+            return null;
+        }
+        try {
+            return pipelinesGuardedBy(CIRCUIT_BREAKER_PREFIX + host);
+        }
+        catch (RuntimeException | Error ex) {
+            this.hostCount.decrementAndGet();
+            throw ex;
+        }
+    }
+
+    private Pipelines pipelinesGuardedBy(@Nullable String circuitBreakerName) {
         ResiliencePipeline.Builder retrying = this.policies.pipeline(this.retryName).retry(this.retry);
         ResiliencePipeline.Builder once = this.policies.pipeline(this.retryName);
-        if (!ALL_HOSTS.equals(host)) {
-            var breaker = this.policies.circuitBreaker(CIRCUIT_BREAKER_PREFIX + host, null);
+        if (circuitBreakerName != null) {
+            var breaker = this.policies.circuitBreaker(circuitBreakerName, null);
             retrying.circuitBreaker(breaker);
             once.circuitBreaker(breaker);
         }
         return new Pipelines(retrying.build(), once.build());
+    }
+
+    /**
+     * Returns the hosts that have a breaker of their own, at most {@code max-hosts}.
+     * @return the hosts, as in the breakers' names after the prefix
+     */
+    Set<String> hostsWithOwnBreaker() {
+        return Set.copyOf(this.hosts.keySet());
     }
 
     private static boolean isIdempotent(HttpRequest request) {
@@ -158,36 +227,56 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
 
     private boolean isRetryable(Throwable error) {
         return error instanceof IOException || (error instanceof FailedResponseException failed
-                && failed.retryAfter().compareTo(this.maxRetryAfter) <= 0);
+                && failed.retryAfter().compareTo(this.longestRetryAfter) <= 0);
     }
 
     private static boolean isFailure(HttpStatusCode status) {
         return status.is5xxServerError() || status.value() == HttpStatus.TOO_MANY_REQUESTS.value();
     }
 
+    /**
+     * Reads the wait a response asks for.
+     * @param headers the response's headers
+     * @return the wait, at most {@link #LONGEST_RETRY_AFTER}; zero when the header is absent,
+     * is neither delta-seconds nor an HTTP-date, or names a date in the past
+     */
     private Duration retryAfter(HttpHeaders headers) {
         String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
         if (value == null || value.isBlank()) {
             return Duration.ZERO;
         }
         value = value.trim();
-        if (value.chars().allMatch(Character::isDigit)) {
-            return (value.length() > 9) ? LONGEST_RETRY_AFTER : Duration.ofSeconds(Long.parseLong(value));
+        if (value.chars().allMatch((c) -> c >= '0' && c <= '9')) {
+            return delaySeconds(value);
         }
         try {
             ZonedDateTime date = headers.getFirstZonedDateTime(HttpHeaders.RETRY_AFTER);
             Duration wait = (date != null) ? Duration.between(this.timeSource.now(), date.toInstant()) : Duration.ZERO;
             return wait.isNegative() ? Duration.ZERO : (wait.compareTo(LONGEST_RETRY_AFTER) > 0) ? LONGEST_RETRY_AFTER : wait;
         }
-        catch (IllegalArgumentException ex) {
+        catch (IllegalArgumentException | DateTimeException ex) {
             return Duration.ZERO;
         }
     }
 
-    private static String withoutQuery(URI uri) {
-        String text = uri.toString();
-        int end = text.indexOf('?');
-        return (end >= 0) ? text.substring(0, end) : text;
+    private static Duration delaySeconds(String digits) {
+        int start = 0;
+        while (start < digits.length() - 1 && digits.charAt(start) == '0') {
+            start++;
+        }
+        String significant = digits.substring(start);
+        return (significant.length() > LONGEST_RETRY_AFTER_DIGITS) ? LONGEST_RETRY_AFTER
+                : Duration.ofSeconds(Long.parseLong(significant));
+    }
+
+    private static String withoutUserInfoAndQuery(URI uri) {
+        String path = uri.getRawPath();
+        return uri.getScheme() + "://" + withoutUserInfo(String.valueOf(uri.getRawAuthority()))
+                + ((path != null) ? path : "");
+    }
+
+    private static String withoutUserInfo(String authority) {
+        return authority.substring(authority.lastIndexOf('@') + 1);
     }
 
     private record Pipelines(ResiliencePipeline retrying, ResiliencePipeline once) {
@@ -249,8 +338,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
             if (error instanceof RuntimeException ex) {
                 throw ex;
             }
-            throw new IOException("Request " + this.request.getMethod() + " " + withoutQuery(this.request.getURI())
-                    + " failed", error);
+            throw new IOException("Request " + this.request.getMethod() + " "
+                    + withoutUserInfoAndQuery(this.request.getURI()) + " failed", error);
         }
 
         private void closeLastFailure() {

@@ -82,6 +82,9 @@ class ConfigurationMetadataTests {
         expected.put("resilience.idempotency.in-progress-ttl", IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL);
         expected.put("resilience.idempotency.max-entries", InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES);
         expected.put("resilience.dead-letter.capacity", InMemoryDeadLetterStore.DEFAULT_CAPACITY);
+        expected.put("resilience.http-client.retry", ResilienceProperties.HttpClient.DEFAULT_RETRY);
+        expected.put("resilience.http-client.max-hosts", ResilienceProperties.HttpClient.DEFAULT_MAX_HOSTS);
+        expected.put("resilience.http-client.max-retry-after", ResilienceProperties.HttpClient.DEFAULT_MAX_RETRY_AFTER);
         Map<String, JsonNode> properties = properties();
         expected.forEach((name, value) -> assertThat(documentedDefault(properties.get(name).get("defaultValue"), value))
             .as(name)

@@ -43,6 +43,8 @@ class ResiliencePropertiesValidationTests {
             idempotency.in-progress-ttl                           | -1s     | must be positive
             idempotency.max-entries                               | 0       | must be >= 1
             dead-letter.capacity                                  | 0       | must be >= 1
+            http-client.max-hosts                                 | 0       | must be >= 1
+            http-client.max-retry-after                           | -1s     | must be >= 0
             """)
     void outOfRangeValueFailsTheStartNamingThePropertyAndTheValidRange(String property, String value, String reason) {
         this.contextRunner.withPropertyValues("resilience." + property + "=" + value)

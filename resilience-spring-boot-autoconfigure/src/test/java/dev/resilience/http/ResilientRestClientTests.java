@@ -5,13 +5,17 @@ import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
+import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +57,9 @@ class ResilientRestClientTests {
 
     @Autowired
     private ResilienceRegistry registry;
+
+    @Autowired
+    private DeadLetterStore deadLetters;
 
     private RestClient client;
 
@@ -100,6 +107,8 @@ class ResilientRestClientTests {
 
     @Test
     void retryAfterAsAnHttpDateWaitsUntilThatDate() {
+        Instant now = this.clock.now();
+        this.clock.advance(Duration.between(now, now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1)));
         String inThreeSeconds = DateTimeFormatter.RFC_1123_DATE_TIME
             .format(this.clock.now().plusSeconds(3).atOffset(ZoneOffset.UTC));
         server.reply(503, "maintenance", "Retry-After", inThreeSeconds);
@@ -127,6 +136,18 @@ class ResilientRestClientTests {
             .satisfies((ex) -> assertThat(ex.getResponseBodyAsString()).isEqualTo("reply 4"));
         assertThat(server.received()).hasSize(4);
         assertThat(sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
+    }
+
+    @Test
+    void deadLetterOfExhaustedAttemptsNamesTheUrlWithoutUserInfoOrQuery() {
+        server.replyAlways(503, 4);
+        RestClient withCredentials = this.builder.baseUrl("http://user:secret@127.0.0.1:" + server.port()).build();
+
+        assertThatExceptionOfType(HttpServerErrorException.ServiceUnavailable.class)
+            .isThrownBy(() -> withCredentials.get().uri("/prices?token=abc").retrieve().body(String.class));
+        DeadLetter letter = this.deadLetters.list(1).get(0);
+        assertThat(letter.method()).isEqualTo("GET http://127.0.0.1:" + server.port() + "/prices");
+        assertThat(letter.attempts()).isEqualTo(4);
     }
 
     @Test
@@ -203,13 +224,25 @@ class ResilientRestClientTests {
     }
 
     @Test
-    void breakersAreNamedByHostAndPortUnlessThePortIsTheSchemesDefault() {
+    void breakersAreNamedByTheLowerCaseHostAndThePortUnlessItIsTheSchemesDefault() {
         assertThat(ResilientClientHttpRequestInterceptor.circuitBreakerName(URI.create("https://api.example.com/x")))
             .isEqualTo("http-client:api.example.com");
         assertThat(ResilientClientHttpRequestInterceptor.circuitBreakerName(URI.create("http://api.example.com:80/x")))
             .isEqualTo("http-client:api.example.com");
         assertThat(ResilientClientHttpRequestInterceptor.circuitBreakerName(URI.create("http://localhost:8080/x")))
             .isEqualTo("http-client:localhost:8080");
+        assertThat(ResilientClientHttpRequestInterceptor.circuitBreakerName(URI.create("https://API.Example.com/x")))
+            .isEqualTo("http-client:api.example.com");
+    }
+
+    @Test
+    void breakerNamesNeverCarryUserInfo() {
+        assertThat(ResilientClientHttpRequestInterceptor
+            .circuitBreakerName(URI.create("https://user:secret@api.example.com/x")))
+            .isEqualTo("http-client:api.example.com");
+        assertThat(ResilientClientHttpRequestInterceptor
+            .circuitBreakerName(URI.create("http://user:secret@under_score.example.com:8080/x")))
+            .isEqualTo("http-client:under_score.example.com:8080");
     }
 
     private Integer postStatus() {

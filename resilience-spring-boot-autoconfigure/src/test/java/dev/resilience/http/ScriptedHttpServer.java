@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -16,29 +17,52 @@ import com.sun.net.httpserver.HttpServer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A downstream service on a random loopback port that answers with the responses it was
- * scripted with, in order, then with 200 "ok"; it records every request it receives.
+ * A downstream service on one or more random loopback ports that answers with the responses
+ * it was scripted with, in order, then with 200 "ok"; it records every request it receives.
+ * Its ports share the script and the record, so each port stands for a distinct host of one
+ * service.
  */
 final class ScriptedHttpServer implements AutoCloseable {
 
-    private final HttpServer server;
+    private final List<HttpServer> servers = new ArrayList<>();
 
     private final Queue<Reply> script = new ConcurrentLinkedQueue<>();
 
     private final List<Received> received = new CopyOnWriteArrayList<>();
 
     ScriptedHttpServer() throws IOException {
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        this.server.createContext("/", this::handle);
-        this.server.start();
+        this(1);
+    }
+
+    ScriptedHttpServer(int ports) throws IOException {
+        try {
+            for (int i = 0; i < ports; i++) {
+                HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+                this.servers.add(server);
+                server.createContext("/", this::handle);
+                server.start();
+            }
+        }
+        catch (IOException ex) {
+            close();
+            throw ex;
+        }
     }
 
     int port() {
-        return this.server.getAddress().getPort();
+        return port(0);
+    }
+
+    int port(int index) {
+        return this.servers.get(index).getAddress().getPort();
     }
 
     String url() {
-        return "http://127.0.0.1:" + port();
+        return url(0);
+    }
+
+    String url(int index) {
+        return "http://127.0.0.1:" + port(index);
     }
 
     ScriptedHttpServer reply(int status, String body, String... headerPairs) {
@@ -68,7 +92,7 @@ final class ScriptedHttpServer implements AutoCloseable {
 
     @Override
     public void close() {
-        this.server.stop(0);
+        this.servers.forEach((server) -> server.stop(0));
     }
 
     private void handle(HttpExchange exchange) throws IOException {
