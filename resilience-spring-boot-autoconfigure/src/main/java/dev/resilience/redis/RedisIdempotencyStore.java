@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
 import org.jspecify.annotations.Nullable;
@@ -45,8 +46,13 @@ import org.springframework.util.ClassUtils;
  * restarts: completed results are then no longer replayed and a repeated request runs again.
  *
  * <p>Results are decoded when replayed into the type the replaying call declares, possibly
- * generic; {@code ResponseEntity} results are supported through
- * {@link ResponseEntityJacksonModule}, registered here whenever Spring Web is present.
+ * generic, or into the stored class where the declared type is an interface, a sealed or
+ * abstract type or {@code Object} and the stored class is a subtype of it, keeping the
+ * declared type's generics (a {@code Page<Receipt>} stored as a {@code PageImpl} is read as a
+ * {@code PageImpl<Receipt>}); JDK collections and maps are read as declared, or as their
+ * interface under {@code Object}. A result that cannot be decoded throws
+ * {@link IdempotencyResultUnavailableException}. {@code ResponseEntity} results are supported
+ * through {@link ResponseEntityJacksonModule}, registered here whenever Spring Web is present.
  * Requires Redis 5 or later. Thread-safe.
  */
 public final class RedisIdempotencyStore implements IdempotencyStore {
@@ -102,7 +108,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         try {
             return switch (text(reply, 0)) {
                 case "ACQUIRED" -> new ClaimResult.Acquired(token);
-                case "COMPLETED" -> new ClaimResult.Completed(new JsonResult(this.mapper, text(reply, 1), text(reply, 2)));
+                case "COMPLETED" -> new ClaimResult.Completed(new JsonResult(this.mapper, key, text(reply, 1), text(reply, 2)));
                 case "IN_PROGRESS" -> new ClaimResult.InProgress(
                         Instant.now().plusMillis(Math.max(0, Long.parseLong(text(reply, 1)))));
                 case "MISMATCH" -> new ClaimResult.Mismatch();

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.EncodedResult;
+import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -245,7 +246,7 @@ class RedisIdempotencyStoreTests {
             .hasMessageContaining("unexpected reply");
         ClaimResult.Completed completed = (ClaimResult.Completed) this.store.claim("j", "f", LEASE);
         assertThatThrownBy(() -> ((EncodedResult) completed.value()).decode(String.class))
-            .isInstanceOf(IdempotencyStoreException.class)
+            .isInstanceOf(IdempotencyResultUnavailableException.class)
             .hasMessageContaining("cannot be read");
     }
 
