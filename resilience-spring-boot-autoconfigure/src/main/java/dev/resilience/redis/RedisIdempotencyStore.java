@@ -8,11 +8,12 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.IdempotencyResultNotStorableException;
 import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
+import dev.resilience.core.idempotency.NotReplayableResult;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -26,12 +27,13 @@ import org.springframework.util.ClassUtils;
  * {@code state} ({@code IN_PROGRESS} or {@code COMPLETED}), {@code owner} (the claim's token:
  * a random UUID drawn once per store, then a sequence number), {@code fingerprint} and, once
  * completed, {@code value} (the result as JSON) and {@code type} (the result's class, empty
- * for {@code null}). The Redis key expires with the lease while the entry is IN_PROGRESS and
- * after the time to live once it is COMPLETED, so an expired entry is gone and blocks nothing:
- * the next claim takes the key over with a new owner token, and the stale owner's
- * {@link #complete} and {@link #release} are refused.
- * Unlike the in-memory store, an owner whose lease expired cannot complete even when no other
- * call took the key over: its entry no longer exists.
+ * for {@code null}; {@value #NOT_REPLAYABLE_TYPE} for a result that could not be stored, whose
+ * {@code value} is then the reason). The Redis key expires with the lease while the entry is
+ * IN_PROGRESS and after the time to live once it is COMPLETED, so an expired entry is gone
+ * and blocks nothing: the next claim takes the key over with a new owner token, and the stale
+ * owner's {@link #complete} and {@link #release} are refused. Unlike the in-memory store, an
+ * owner whose lease expired cannot complete even when no other call took the key over: its
+ * entry no longer exists.
  *
  * <p><b>Cost.</b> {@link #claim}, {@link #complete} and {@link #release} are each one Lua
  * script, run atomically by Redis in one round trip ({@code EVALSHA}, falling back to
@@ -51,13 +53,20 @@ import org.springframework.util.ClassUtils;
  * declared type's generics (a {@code Page<Receipt>} stored as a {@code PageImpl} is read as a
  * {@code PageImpl<Receipt>}); JDK collections and maps are read as declared, or as their
  * interface under {@code Object}. A result that cannot be decoded throws
- * {@link IdempotencyResultUnavailableException}. {@code ResponseEntity} results are supported
- * through {@link ResponseEntityJacksonModule}, registered here whenever Spring Web is present.
- * Requires Redis 5 or later. Thread-safe.
+ * {@link IdempotencyResultUnavailableException}. A result that cannot be written as JSON is
+ * refused by {@link #complete} with {@link IdempotencyResultNotStorableException}.
+ * {@code ResponseEntity} results are supported through {@link ResponseEntityJacksonModule},
+ * registered here whenever Spring Web is present. Requires Redis 5 or later. Thread-safe.
  */
 public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private static final long MAX_MILLIS = Duration.ofDays(365L * 1000).toMillis();
+
+    /**
+     * The {@code type} of an entry completed with a {@link NotReplayableResult}; no Java class
+     * has this name.
+     */
+    public static final String NOT_REPLAYABLE_TYPE = "!not-replayable";
 
     private static final String RESPONSE_ENTITY = "org.springframework.http.ResponseEntity";
 
@@ -108,7 +117,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         try {
             return switch (text(reply, 0)) {
                 case "ACQUIRED" -> new ClaimResult.Acquired(token);
-                case "COMPLETED" -> new ClaimResult.Completed(new JsonResult(this.mapper, key, text(reply, 1), text(reply, 2)));
+                case "COMPLETED" -> new ClaimResult.Completed(completed(key, text(reply, 1), text(reply, 2)));
                 case "IN_PROGRESS" -> new ClaimResult.InProgress(
                         Instant.now().plusMillis(Math.max(0, Long.parseLong(text(reply, 1)))));
                 case "MISMATCH" -> new ClaimResult.Mismatch();
@@ -123,7 +132,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     /**
      * {@inheritDoc}
-     * @throws IdempotencyStoreException also when the value cannot be written as JSON
+     * <p>A {@link NotReplayableResult} is kept as its reason under the type
+     * {@value #NOT_REPLAYABLE_TYPE}, which no class can have, and comes back from
+     * {@link #claim} as a {@code NotReplayableResult}.
+     * @throws IdempotencyResultNotStorableException when the value cannot be written as
+     * JSON; nothing is sent to Redis
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     @Override
@@ -131,16 +144,17 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(ownerToken, "ownerToken");
         String ttlMillis = millis(ttl, "ttl");
-        String json;
-        try {
-            json = this.mapper.writeValueAsString(value);
+        String stored;
+        String type;
+        if (value instanceof NotReplayableResult notReplayable) {
+            stored = notReplayable.reason();
+            type = NOT_REPLAYABLE_TYPE;
         }
-        catch (JacksonException ex) {
-            throw new IdempotencyStoreException("Idempotency store failed to complete key '" + key
-                    + "': the result cannot be written as JSON", ex);
+        else {
+            stored = json(value);
+            type = (value != null) ? value.getClass().getName() : "";
         }
-        String type = (value != null) ? value.getClass().getName() : "";
-        return isOne("complete", key, run("complete", COMPLETE, key, ownerToken, ttlMillis, json, type));
+        return isOne("complete", key, run("complete", COMPLETE, key, ownerToken, ttlMillis, stored, type));
     }
 
     @Override
@@ -164,6 +178,21 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
                     + "': empty reply from Redis");
         }
         return reply;
+    }
+
+    private String json(@Nullable Object value) {
+        try {
+            return this.mapper.writeValueAsString(value);
+        }
+        catch (RuntimeException ex) {
+            String type = (value != null) ? value.getClass().getName() : "null";
+            throw new IdempotencyResultNotStorableException("a " + type + " cannot be written as JSON", ex);
+        }
+    }
+
+    private Object completed(String key, String value, String type) {
+        return NOT_REPLAYABLE_TYPE.equals(type) ? new NotReplayableResult(value)
+                : new JsonResult(this.mapper, key, value, type);
     }
 
     private static String text(List<?> reply, int index) {

@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Results whose declared type does not say what to build (a sealed interface, an abstract
  * class, a generic container) are replayed from Redis as the class the first call returned;
- * a result that cannot be decoded is unavailable, and the method never runs twice for its
- * key.
+ * a result that cannot be decoded, or could not be stored, is unavailable, and the method
+ * never runs twice for its key.
  */
 class RedisReplayedResultTypesTests {
 
@@ -117,6 +117,25 @@ class RedisReplayedResultTypesTests {
             assertThat(replayed.value()).isInstanceOf(Parcel.Crate.class).isEqualTo(new Parcel.Crate("C-key-1", 3));
             assertThat(shipments.runs()).isOne();
             assertOutcomes(context, "Shipments#parcelResult", 1, 1, 0);
+        });
+    }
+
+    @Test
+    void resultThatCannotBeWrittenAsJsonRunsOnceAndItsKeyIsUnavailableAfterwards() {
+        this.contextRunner.run((context) -> {
+            Shipments shipments = context.getBean(Shipments.class);
+
+            assertThat(shipments.label("key-1").getId()).isEqualTo("LBL-key-1");
+            assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
+                .isThrownBy(() -> shipments.label("key-1"))
+                .withMessageContaining("cannot be replayed")
+                .withMessageContaining(Shipments.Label.class.getName() + " cannot be written as JSON");
+            assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
+                .isThrownBy(() -> shipments.label("key-1"));
+
+            assertThat(shipments.runs()).isOne();
+            assertOutcomes(context, "Shipments#label", 1, 0, 2);
+            assertThat(redis.command("HGET idem:Shipments#label:key-1 type")).isEqualTo("$15");
         });
     }
 

@@ -69,6 +69,17 @@ public class Shipments {
     }
 
     /**
+     * Ships an order, returning a label whose tracking number cannot be read.
+     * @param key the idempotency key
+     * @return a label no JSON mapper can write
+     */
+    @Idempotent(key = "#key")
+    public Label label(String key) {
+        this.runs.incrementAndGet();
+        return new Label("LBL-" + key);
+    }
+
+    /**
      * Returns how often a method body ran.
      * @return the number of runs
      */
@@ -121,6 +132,24 @@ public class Shipments {
 
         public void setPlate(String plate) {
             this.plate = plate;
+        }
+    }
+
+    /** A shipping label whose tracking number getter fails, as a detached lazy proxy does. */
+    public static final class Label {
+
+        private final String id;
+
+        Label(String id) {
+            this.id = id;
+        }
+
+        public String getId() {
+            return this.id;
+        }
+
+        public String getTrackingNumber() {
+            throw new IllegalStateException("tracking number is not loaded");
         }
     }
 }
