@@ -41,11 +41,16 @@ import org.springframework.util.ClassUtils;
  * script, so no call leaves a half-written entry. The scripts are read and hashed once, and
  * owner tokens come from a counter, so concurrent calls share no lock in this class.
  *
- * <p><b>Failures.</b> Every Redis failure (refused connection, command timeout, script error,
- * a reply of unexpected shape) is thrown as {@link IdempotencyStoreException} naming the
- * operation. How long a call waits for an unreachable Redis is the client's command timeout
- * ({@code spring.data.redis.timeout}). Redis without persistence forgets every entry when it
- * restarts: completed results are then no longer replayed and a repeated request runs again.
+ * <p><b>Failures.</b> Every Redis failure (refused connection, no answer within the store's
+ * timeout, script error, a reply of unexpected shape) is thrown as
+ * {@link IdempotencyStoreException} naming the operation. A call waits for Redis at most the
+ * store's timeout (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), or the client's command
+ * timeout when that is shorter: with Lettuce the command is sent on the caller's thread and its
+ * reply awaited for at most that long; with a driver without a reactive API (Jedis) the command
+ * runs on a pool of this store's threads while the caller waits. A claim or completion that
+ * timed out may still be carried out when Redis answers again. Redis without persistence
+ * forgets every entry when it restarts: completed results are then no longer replayed and a
+ * repeated request runs again.
  *
  * <p>Results are decoded when replayed into the type the replaying call declares, possibly
  * generic, or into the stored class where the declared type is an interface, a sealed or
@@ -59,6 +64,12 @@ import org.springframework.util.ClassUtils;
  * registered here whenever Spring Web is present. Requires Redis 5 or later. Thread-safe.
  */
 public final class RedisIdempotencyStore implements IdempotencyStore {
+
+    /** The default of the longest a call waits for Redis, in milliseconds. */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 2000;
+
+    /** The default of the longest a call waits for Redis. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(DEFAULT_TIMEOUT_MILLIS);
 
     private static final long MAX_MILLIS = Duration.ofDays(365L * 1000).toMillis();
 
@@ -76,7 +87,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private static final RedisScript<Long> RELEASE = LuaScript.load("idempotency-release.lua", Long.class);
 
-    private final StringRedisTemplate redis;
+    private final BoundedRedis redis;
 
     private final JsonMapper mapper;
 
@@ -87,14 +98,27 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private final AtomicLong claims = new AtomicLong();
 
     /**
-     * Creates a store.
+     * Creates a store whose calls wait for Redis at most {@value #DEFAULT_TIMEOUT_MILLIS} ms.
      * @param redis the template on the application's Redis connection
      * @param mapper the JSON mapper of results; {@link ResponseEntityJacksonModule} is added
      * to a copy of it when Spring Web is present
      * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
      */
     public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix) {
-        this.redis = Objects.requireNonNull(redis, "redis");
+        this(redis, mapper, keyPrefix, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Creates a store.
+     * @param redis the template on the application's Redis connection
+     * @param mapper the JSON mapper of results; {@link ResponseEntityJacksonModule} is added
+     * to a copy of it when Spring Web is present
+     * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
+     * @param timeout the longest a call waits for Redis before it fails as a store error
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix, Duration timeout) {
+        this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-idempotency-redis-");
         this.mapper = withResponseEntities(Objects.requireNonNull(mapper, "mapper"));
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
     }
@@ -167,7 +191,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private <T> T run(String operation, RedisScript<T> script, String key, String... args) {
         T reply;
         try {
-            reply = this.redis.execute(script, List.of(this.keyPrefix + key), (Object[]) args);
+            reply = this.redis.script(script, List.of(this.keyPrefix + key), args);
         }
         catch (RuntimeException ex) {
             throw new IdempotencyStoreException("Idempotency store failed to " + operation + " key '" + key
