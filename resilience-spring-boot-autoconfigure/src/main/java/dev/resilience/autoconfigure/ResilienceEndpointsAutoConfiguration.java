@@ -19,9 +19,13 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configures the {@code circuitbreakers}, {@code retries} and {@code deadletters}
  * Actuator endpoints, each when it is enabled and exposed; the dead-letter endpoint only when
- * the application has a {@link DeadLetterStore}.
+ * the application has a {@link DeadLetterStore}. Ordered after every auto-configuration that
+ * defines a store, in memory or in Redis, so that the condition sees the store whichever
+ * backs it.
  */
-@AutoConfiguration(after = { ResilienceAutoConfiguration.class, CircuitBreakerEventsAutoConfiguration.class },
+@AutoConfiguration(
+        after = { ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                CircuitBreakerEventsAutoConfiguration.class },
         afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration")
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(ResilienceRegistry.class)

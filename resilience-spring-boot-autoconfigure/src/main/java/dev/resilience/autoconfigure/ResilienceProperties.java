@@ -275,6 +275,13 @@ public class ResilienceProperties implements Validator {
         private int maxEntries = InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES;
 
         /**
+         * Longest time a claim, completion or release waits for the Redis store; past it the
+         * call fails closed as a store error and the method does not run. The client's own
+         * command timeout bounds it too, when shorter.
+         */
+        private Duration storeTimeout = Duration.ofSeconds(2);
+
+        /**
          * Returns the kind of store.
          * @return the store
          */
@@ -355,6 +362,22 @@ public class ResilienceProperties implements Validator {
         }
 
         /**
+         * Returns the longest time a call waits for the Redis store.
+         * @return the store timeout
+         */
+        public Duration getStoreTimeout() {
+            return this.storeTimeout;
+        }
+
+        /**
+         * Sets the longest time a call waits for the Redis store.
+         * @param storeTimeout the store timeout
+         */
+        public void setStoreTimeout(Duration storeTimeout) {
+            this.storeTimeout = storeTimeout;
+        }
+
+        /**
          * The kinds of idempotency store.
          */
         public enum Store {
@@ -381,6 +404,12 @@ public class ResilienceProperties implements Validator {
          * Maximum number of dead letters kept; the oldest are dropped first.
          */
         private int capacity = InMemoryDeadLetterStore.DEFAULT_CAPACITY;
+
+        /**
+         * Longest time a write or read of the Redis store waits for Redis; a write that times
+         * out is logged and counted as lost, and the call's outcome stands.
+         */
+        private Duration storeTimeout = Duration.ofSeconds(2);
 
         /**
          * Returns the kind of store.
@@ -412,6 +441,22 @@ public class ResilienceProperties implements Validator {
          */
         public void setCapacity(int capacity) {
             this.capacity = capacity;
+        }
+
+        /**
+         * Returns the longest time a command of the Redis store waits for Redis.
+         * @return the store timeout
+         */
+        public Duration getStoreTimeout() {
+            return this.storeTimeout;
+        }
+
+        /**
+         * Sets the longest time a command of the Redis store waits for Redis.
+         * @param storeTimeout the store timeout
+         */
+        public void setStoreTimeout(Duration storeTimeout) {
+            this.storeTimeout = storeTimeout;
         }
 
         /**

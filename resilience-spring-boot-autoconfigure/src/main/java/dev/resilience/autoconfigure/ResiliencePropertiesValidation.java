@@ -53,8 +53,12 @@ final class ResiliencePropertiesValidation {
         check("idempotency.in-progress-ttl", idempotency.getInProgressTtl(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
         check("idempotency.max-entries", idempotency.getMaxEntries(), (entries) -> entries >= 1, "must be >= 1");
-        check("dead-letter.capacity", this.properties.getDeadLetter().getCapacity(), (capacity) -> capacity >= 1,
-                "must be >= 1");
+        check("idempotency.store-timeout", idempotency.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
+                "must be positive");
+        ResilienceProperties.DeadLetter deadLetter = this.properties.getDeadLetter();
+        check("dead-letter.capacity", deadLetter.getCapacity(), (capacity) -> capacity >= 1, "must be >= 1");
+        check("dead-letter.store-timeout", deadLetter.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
+                "must be positive");
         ResilienceProperties.HttpClient httpClient = this.properties.getHttpClient();
         check("http-client.retry", httpClient.getRetry(), (name) -> !name.isBlank(),
                 "must name a retry instance (not be blank)");

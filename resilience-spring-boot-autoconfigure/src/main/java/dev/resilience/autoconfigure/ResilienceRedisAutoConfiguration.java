@@ -21,10 +21,11 @@ import org.springframework.http.ResponseEntity;
 /**
  * Auto-configures the Redis idempotency store when {@code resilience.idempotency.store=redis}
  * and the Redis dead-letter store when {@code resilience.dead-letter.store=redis}, on the
- * application's {@link RedisConnectionFactory}. The in-memory stores of
- * {@link ResilienceAutoConfiguration} exist only for {@code memory} (or no value), so exactly
- * one store of each kind exists whatever the order; either backs off for a store the
- * application defines.
+ * application's {@link RedisConnectionFactory}, each call bounded by
+ * {@code resilience.idempotency.store-timeout} or {@code resilience.dead-letter.store-timeout}.
+ * The in-memory stores of {@link ResilienceAutoConfiguration} exist only for {@code memory}
+ * (or no value), so exactly one store of each kind exists whatever the order; either backs
+ * off for a store the application defines.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class,
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
@@ -43,8 +44,9 @@ public final class ResilienceRedisAutoConfiguration {
         @ConditionalOnMissingBean(IdempotencyStore.class)
         RedisIdempotencyStore redisIdempotencyStore(RedisConnectionFactory connectionFactory,
                 ObjectProvider<JsonMapper> mapper, ResilienceProperties properties) {
+            ResilienceProperties.Idempotency idempotency = properties.getIdempotency();
             return new RedisIdempotencyStore(new StringRedisTemplate(connectionFactory), jsonMapper(mapper),
-                    properties.getIdempotency().getKeyPrefix());
+                    idempotency.getKeyPrefix(), idempotency.getStoreTimeout());
         }
 
         @Configuration(proxyBeanMethods = false)
@@ -67,8 +69,9 @@ public final class ResilienceRedisAutoConfiguration {
         @ConditionalOnMissingBean(DeadLetterStore.class)
         RedisDeadLetterStore redisDeadLetterStore(RedisConnectionFactory connectionFactory,
                 ObjectProvider<JsonMapper> mapper, ResilienceProperties properties) {
+            ResilienceProperties.DeadLetter deadLetter = properties.getDeadLetter();
             return new RedisDeadLetterStore(new StringRedisTemplate(connectionFactory), jsonMapper(mapper),
-                    RedisDeadLetterStore.DEFAULT_NAME, properties.getDeadLetter().getCapacity());
+                    RedisDeadLetterStore.DEFAULT_NAME, deadLetter.getCapacity(), deadLetter.getStoreTimeout());
         }
     }
 }

@@ -1,50 +1,105 @@
 package dev.resilience.redis;
 
 import java.lang.reflect.Type;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import dev.resilience.core.idempotency.EncodedResult;
-import dev.resilience.core.idempotency.IdempotencyStoreException;
+import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.TypeFactory;
 
 import org.springframework.util.ClassUtils;
 
 /**
  * A completed result as Redis keeps it: its JSON and the class it was written from, decoded
- * into the replaying call's declared type. The stored class is used only where the declared
- * type says nothing ({@code Object}), so that a replay gets the object the first call
- * returned rather than maps and lists.
+ * into the replaying call's declared type.
+ *
+ * <p>A declared type that Jackson can build is read as declared: a concrete class, a JDK
+ * collection, map or array. Where the declared type cannot say what to build (an interface,
+ * a sealed or abstract type, {@code Object}), the stored class is read instead, provided it
+ * is a subtype of the declared one; the declared type's generics carry over, so a
+ * {@code Page<Receipt>} stored as a {@code PageImpl} is read as a {@code PageImpl<Receipt>}.
+ * A stored JDK collection or map (such as {@code List.of(..)}, whose class Jackson cannot
+ * build) is read as its interface: {@code List}, {@code Set}, {@code Map} or
+ * {@code Collection}.
+ *
+ * <p>Whatever cannot be decoded (a stored class that cannot be loaded or is not a subtype of
+ * the declared type, JSON that does not read as the type) throws
+ * {@link IdempotencyResultUnavailableException}: the key's call ran, and it is not run again.
  *
  * @param mapper the mapper that wrote the JSON
+ * @param key the key the result is stored under, quoted by the exception
  * @param json the result as JSON
  * @param typeName the result's class name, empty for {@code null}
  */
-record JsonResult(JsonMapper mapper, String json, String typeName) implements EncodedResult {
+record JsonResult(JsonMapper mapper, String key, String json, String typeName) implements EncodedResult {
 
+    private static final List<Class<?>> JDK_CONTAINERS = List.of(List.class, Set.class, Map.class, Collection.class);
+
+    /**
+     * {@inheritDoc}
+     * @throws IdempotencyResultUnavailableException if the result cannot be read as the type
+     */
     @Override
     public @Nullable Object decode(Type type) {
-        JavaType target = this.mapper.getTypeFactory().constructType(type);
-        if (target.hasRawClass(Object.class) && !this.typeName.isEmpty()) {
-            target = storedType(target);
-        }
+        JavaType target = target(this.mapper.getTypeFactory().constructType(type));
         try {
             return this.mapper.readValue(this.json, target);
         }
-        catch (JacksonException ex) {
-            throw new IdempotencyStoreException("Idempotency store holds a result that cannot be read as " + target
-                    + ": " + ex.getOriginalMessage(), ex);
+        catch (RuntimeException ex) {
+            throw unavailable("the stored " + this.typeName + " cannot be read as " + target.toCanonical(), ex);
         }
     }
 
-    private JavaType storedType(JavaType declared) {
-        try {
-            return this.mapper.getTypeFactory()
-                .constructType(ClassUtils.forName(this.typeName, ClassUtils.getDefaultClassLoader()));
-        }
-        catch (ClassNotFoundException | LinkageError ex) {
+    private JavaType target(JavaType declared) {
+        if (this.typeName.isEmpty() || declared.isPrimitive() || declared.isContainerType()
+                || !(declared.isAbstract() || declared.hasRawClass(Object.class))) {
             return declared;
         }
+        Class<?> stored = storedClass();
+        if (!declared.getRawClass().isAssignableFrom(stored)) {
+            throw unavailable("the stored " + this.typeName + " is not a " + declared.toCanonical(), null);
+        }
+        Class<?> buildable = buildable(stored);
+        if (!declared.getRawClass().isAssignableFrom(buildable)) {
+            return declared;
+        }
+        TypeFactory types = this.mapper.getTypeFactory();
+        try {
+            return types.constructSpecializedType(declared, buildable);
+        }
+        catch (IllegalArgumentException ex) {
+            throw unavailable("the stored " + this.typeName + " cannot be read as " + declared.toCanonical(), ex);
+        }
+    }
+
+    private Class<?> storedClass() {
+        try {
+            return ClassUtils.forName(this.typeName, ClassUtils.getDefaultClassLoader());
+        }
+        catch (ClassNotFoundException | LinkageError ex) {
+            throw unavailable("the stored class " + this.typeName + " cannot be loaded", ex);
+        }
+    }
+
+    private static Class<?> buildable(Class<?> stored) {
+        if (stored.getName().startsWith("java.")) {
+            for (Class<?> container : JDK_CONTAINERS) {
+                if (container.isAssignableFrom(stored)) {
+                    return container;
+                }
+            }
+        }
+        return stored;
+    }
+
+    private IdempotencyResultUnavailableException unavailable(String reason, @Nullable Throwable cause) {
+        return (cause != null) ? new IdempotencyResultUnavailableException(this.key, reason, cause)
+                : new IdempotencyResultUnavailableException(this.key, reason);
     }
 }

@@ -1,5 +1,6 @@
 package dev.resilience.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -32,16 +34,26 @@ import org.springframework.data.redis.core.script.RedisScript;
  * so every instance sees the same bound. {@link #list} is one script, O(log n + limit);
  * {@link #find}, {@link #delete} and {@link #size} are one command or script each.
  *
- * <p><b>Failures.</b> {@link #write} never throws: when Redis fails, the dead letter is
- * logged as lost and counted in {@link #failedWrites()}, and the call's outcome stands.
- * The reads throw Spring's {@link org.springframework.dao.DataAccessException} when Redis
- * fails; a stored entry that no longer reads as a dead letter is skipped with a warning.
- * Thread-safe.
+ * <p><b>Failures.</b> Every command waits for Redis at most the store's timeout (default
+ * {@value #DEFAULT_TIMEOUT_MILLIS} ms), or the client's command timeout when that is shorter,
+ * so a Redis that does not answer delays the call that writes a dead letter by that much at
+ * most. {@link #write} never throws: when Redis fails or does not answer in time, the dead
+ * letter is logged as lost and counted in {@link #failedWrites()}, and the call's outcome
+ * stands (a write that timed out may still land when Redis answers again). The reads throw
+ * Spring's {@link org.springframework.dao.DataAccessException} when Redis fails, a
+ * {@link org.springframework.dao.QueryTimeoutException} when it does not answer in time; a
+ * stored entry that no longer reads as a dead letter is skipped with a warning. Thread-safe.
  */
 public final class RedisDeadLetterStore implements DeadLetterStore {
 
     /** The default name of the store's keys. */
     public static final String DEFAULT_NAME = "resilience:deadletters";
+
+    /** The default of the longest a command waits for Redis, in milliseconds. */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 2000;
+
+    /** The default of the longest a command waits for Redis. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(DEFAULT_TIMEOUT_MILLIS);
 
     private static final Log logger = LogFactory.getLog(RedisDeadLetterStore.class);
 
@@ -52,7 +64,7 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     private static final RedisScript<Long> DELETE = LuaScript.load("deadletter-delete.lua", Long.class);
 
-    private final StringRedisTemplate redis;
+    private final BoundedRedis redis;
 
     private final JsonMapper mapper;
 
@@ -67,7 +79,7 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     private final AtomicLong failedWrites = new AtomicLong();
 
     /**
-     * Creates a store.
+     * Creates a store whose commands wait for Redis at most {@value #DEFAULT_TIMEOUT_MILLIS} ms.
      * @param redis the template on the application's Redis connection
      * @param mapper the JSON mapper of dead letters
      * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
@@ -75,10 +87,25 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
      * @throws IllegalArgumentException if {@code capacity} is below 1
      */
     public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity) {
+        this(redis, mapper, name, capacity, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Creates a store.
+     * @param redis the template on the application's Redis connection
+     * @param mapper the JSON mapper of dead letters
+     * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
+     * @param capacity the most dead letters kept; at least 1
+     * @param timeout the longest a command waits for Redis
+     * @throws IllegalArgumentException if {@code capacity} is below 1 or {@code timeout} is not
+     * positive
+     */
+    public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
+            Duration timeout) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
         }
-        this.redis = Objects.requireNonNull(redis, "redis");
+        this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-deadletters-redis-");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         String tag = "{" + Objects.requireNonNull(name, "name") + "}";
         this.orderKey = tag + ":order";
@@ -95,13 +122,15 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     public void write(DeadLetter deadLetter) {
         try {
             String json = this.mapper.writeValueAsString(deadLetter);
-            this.redis.execute(WRITE, List.of(this.orderKey, this.entriesKey, this.sequenceKey), deadLetter.id(), json,
+            this.redis.script(WRITE, List.of(this.orderKey, this.entriesKey, this.sequenceKey), deadLetter.id(), json,
                     this.capacity);
         }
         catch (RuntimeException ex) {
             this.failedWrites.incrementAndGet();
+            String reason = (ex instanceof QueryTimeoutException)
+                    ? "Redis did not answer within " + this.redis.timeout().toMillis() + " ms" : "Redis failed to store it";
             logger.error("Dead letter " + deadLetter.id() + " of '" + deadLetter.name() + "' (" + deadLetter.errorClass()
-                    + " after " + deadLetter.attempts() + " attempts) was lost: Redis failed to store it", ex);
+                    + " after " + deadLetter.attempts() + " attempts) was lost: " + reason, ex);
         }
     }
 
@@ -113,7 +142,10 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
         if (limit == 0) {
             return List.of();
         }
-        List<Object> bodies = this.redis.execute(LIST, List.of(this.orderKey, this.entriesKey), Integer.toString(limit));
+        List<Object> bodies = this.redis.script(LIST, List.of(this.orderKey, this.entriesKey), Integer.toString(limit));
+        if (bodies == null) {
+            return List.of();
+        }
         List<DeadLetter> deadLetters = new ArrayList<>(bodies.size());
         for (Object body : bodies) {
             DeadLetter deadLetter = read((String) body);
@@ -126,19 +158,18 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     @Override
     public Optional<DeadLetter> find(String id) {
-        Object body = this.redis.opsForHash().get(this.entriesKey, id);
-        return Optional.ofNullable((body != null) ? read((String) body) : null);
+        String body = this.redis.hashGet(this.entriesKey, id);
+        return Optional.ofNullable((body != null) ? read(body) : null);
     }
 
     @Override
     public boolean delete(String id) {
-        return this.redis.execute(DELETE, List.of(this.orderKey, this.entriesKey), id) == 1L;
+        return Long.valueOf(1).equals(this.redis.script(DELETE, List.of(this.orderKey, this.entriesKey), id));
     }
 
     @Override
     public int size() {
-        Long size = this.redis.opsForZSet().zCard(this.orderKey);
-        return (size != null) ? size.intValue() : 0;
+        return (int) this.redis.sortedSetSize(this.orderKey);
     }
 
     /**

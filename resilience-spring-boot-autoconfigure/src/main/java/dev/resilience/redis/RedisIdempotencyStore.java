@@ -8,10 +8,12 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.IdempotencyResultNotStorableException;
+import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
+import dev.resilience.core.idempotency.NotReplayableResult;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -25,12 +27,13 @@ import org.springframework.util.ClassUtils;
  * {@code state} ({@code IN_PROGRESS} or {@code COMPLETED}), {@code owner} (the claim's token:
  * a random UUID drawn once per store, then a sequence number), {@code fingerprint} and, once
  * completed, {@code value} (the result as JSON) and {@code type} (the result's class, empty
- * for {@code null}). The Redis key expires with the lease while the entry is IN_PROGRESS and
- * after the time to live once it is COMPLETED, so an expired entry is gone and blocks nothing:
- * the next claim takes the key over with a new owner token, and the stale owner's
- * {@link #complete} and {@link #release} are refused.
- * Unlike the in-memory store, an owner whose lease expired cannot complete even when no other
- * call took the key over: its entry no longer exists.
+ * for {@code null}; {@value #NOT_REPLAYABLE_TYPE} for a result that could not be stored, whose
+ * {@code value} is then the reason). The Redis key expires with the lease while the entry is
+ * IN_PROGRESS and after the time to live once it is COMPLETED, so an expired entry is gone
+ * and blocks nothing: the next claim takes the key over with a new owner token, and the stale
+ * owner's {@link #complete} and {@link #release} are refused. Unlike the in-memory store, an
+ * owner whose lease expired cannot complete even when no other call took the key over: its
+ * entry no longer exists.
  *
  * <p><b>Cost.</b> {@link #claim}, {@link #complete} and {@link #release} are each one Lua
  * script, run atomically by Redis in one round trip ({@code EVALSHA}, falling back to
@@ -38,20 +41,43 @@ import org.springframework.util.ClassUtils;
  * script, so no call leaves a half-written entry. The scripts are read and hashed once, and
  * owner tokens come from a counter, so concurrent calls share no lock in this class.
  *
- * <p><b>Failures.</b> Every Redis failure (refused connection, command timeout, script error,
- * a reply of unexpected shape) is thrown as {@link IdempotencyStoreException} naming the
- * operation. How long a call waits for an unreachable Redis is the client's command timeout
- * ({@code spring.data.redis.timeout}). Redis without persistence forgets every entry when it
- * restarts: completed results are then no longer replayed and a repeated request runs again.
+ * <p><b>Failures.</b> Every Redis failure (refused connection, no answer within the store's
+ * timeout, script error, a reply of unexpected shape) is thrown as
+ * {@link IdempotencyStoreException} naming the operation. A call waits for Redis at most the
+ * store's timeout (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), or the client's command
+ * timeout when that is shorter: with Lettuce the command is sent on the caller's thread and its
+ * reply awaited for at most that long; with a driver without a reactive API (Jedis) the command
+ * runs on a pool of this store's threads while the caller waits. A claim or completion that
+ * timed out may still be carried out when Redis answers again. Redis without persistence
+ * forgets every entry when it restarts: completed results are then no longer replayed and a
+ * repeated request runs again.
  *
  * <p>Results are decoded when replayed into the type the replaying call declares, possibly
- * generic; {@code ResponseEntity} results are supported through
- * {@link ResponseEntityJacksonModule}, registered here whenever Spring Web is present.
- * Requires Redis 5 or later. Thread-safe.
+ * generic, or into the stored class where the declared type is an interface, a sealed or
+ * abstract type or {@code Object} and the stored class is a subtype of it, keeping the
+ * declared type's generics (a {@code Page<Receipt>} stored as a {@code PageImpl} is read as a
+ * {@code PageImpl<Receipt>}); JDK collections and maps are read as declared, or as their
+ * interface under {@code Object}. A result that cannot be decoded throws
+ * {@link IdempotencyResultUnavailableException}. A result that cannot be written as JSON is
+ * refused by {@link #complete} with {@link IdempotencyResultNotStorableException}.
+ * {@code ResponseEntity} results are supported through {@link ResponseEntityJacksonModule},
+ * registered here whenever Spring Web is present. Requires Redis 5 or later. Thread-safe.
  */
 public final class RedisIdempotencyStore implements IdempotencyStore {
 
+    /** The default of the longest a call waits for Redis, in milliseconds. */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 2000;
+
+    /** The default of the longest a call waits for Redis. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(DEFAULT_TIMEOUT_MILLIS);
+
     private static final long MAX_MILLIS = Duration.ofDays(365L * 1000).toMillis();
+
+    /**
+     * The {@code type} of an entry completed with a {@link NotReplayableResult}; no Java class
+     * has this name.
+     */
+    public static final String NOT_REPLAYABLE_TYPE = "!not-replayable";
 
     private static final String RESPONSE_ENTITY = "org.springframework.http.ResponseEntity";
 
@@ -61,7 +87,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private static final RedisScript<Long> RELEASE = LuaScript.load("idempotency-release.lua", Long.class);
 
-    private final StringRedisTemplate redis;
+    private final BoundedRedis redis;
 
     private final JsonMapper mapper;
 
@@ -72,14 +98,27 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private final AtomicLong claims = new AtomicLong();
 
     /**
-     * Creates a store.
+     * Creates a store whose calls wait for Redis at most {@value #DEFAULT_TIMEOUT_MILLIS} ms.
      * @param redis the template on the application's Redis connection
      * @param mapper the JSON mapper of results; {@link ResponseEntityJacksonModule} is added
      * to a copy of it when Spring Web is present
      * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
      */
     public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix) {
-        this.redis = Objects.requireNonNull(redis, "redis");
+        this(redis, mapper, keyPrefix, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Creates a store.
+     * @param redis the template on the application's Redis connection
+     * @param mapper the JSON mapper of results; {@link ResponseEntityJacksonModule} is added
+     * to a copy of it when Spring Web is present
+     * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
+     * @param timeout the longest a call waits for Redis before it fails as a store error
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix, Duration timeout) {
+        this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-idempotency-redis-");
         this.mapper = withResponseEntities(Objects.requireNonNull(mapper, "mapper"));
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
     }
@@ -102,7 +141,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         try {
             return switch (text(reply, 0)) {
                 case "ACQUIRED" -> new ClaimResult.Acquired(token);
-                case "COMPLETED" -> new ClaimResult.Completed(new JsonResult(this.mapper, text(reply, 1), text(reply, 2)));
+                case "COMPLETED" -> new ClaimResult.Completed(completed(key, text(reply, 1), text(reply, 2)));
                 case "IN_PROGRESS" -> new ClaimResult.InProgress(
                         Instant.now().plusMillis(Math.max(0, Long.parseLong(text(reply, 1)))));
                 case "MISMATCH" -> new ClaimResult.Mismatch();
@@ -117,7 +156,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     /**
      * {@inheritDoc}
-     * @throws IdempotencyStoreException also when the value cannot be written as JSON
+     * <p>A {@link NotReplayableResult} is kept as its reason under the type
+     * {@value #NOT_REPLAYABLE_TYPE}, which no class can have, and comes back from
+     * {@link #claim} as a {@code NotReplayableResult}.
+     * @throws IdempotencyResultNotStorableException when the value cannot be written as
+     * JSON; nothing is sent to Redis
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     @Override
@@ -125,16 +168,17 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(ownerToken, "ownerToken");
         String ttlMillis = millis(ttl, "ttl");
-        String json;
-        try {
-            json = this.mapper.writeValueAsString(value);
+        String stored;
+        String type;
+        if (value instanceof NotReplayableResult notReplayable) {
+            stored = notReplayable.reason();
+            type = NOT_REPLAYABLE_TYPE;
         }
-        catch (JacksonException ex) {
-            throw new IdempotencyStoreException("Idempotency store failed to complete key '" + key
-                    + "': the result cannot be written as JSON", ex);
+        else {
+            stored = json(value);
+            type = (value != null) ? value.getClass().getName() : "";
         }
-        String type = (value != null) ? value.getClass().getName() : "";
-        return isOne("complete", key, run("complete", COMPLETE, key, ownerToken, ttlMillis, json, type));
+        return isOne("complete", key, run("complete", COMPLETE, key, ownerToken, ttlMillis, stored, type));
     }
 
     @Override
@@ -147,7 +191,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private <T> T run(String operation, RedisScript<T> script, String key, String... args) {
         T reply;
         try {
-            reply = this.redis.execute(script, List.of(this.keyPrefix + key), (Object[]) args);
+            reply = this.redis.script(script, List.of(this.keyPrefix + key), args);
         }
         catch (RuntimeException ex) {
             throw new IdempotencyStoreException("Idempotency store failed to " + operation + " key '" + key
@@ -158,6 +202,21 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
                     + "': empty reply from Redis");
         }
         return reply;
+    }
+
+    private String json(@Nullable Object value) {
+        try {
+            return this.mapper.writeValueAsString(value);
+        }
+        catch (RuntimeException ex) {
+            String type = (value != null) ? value.getClass().getName() : "null";
+            throw new IdempotencyResultNotStorableException("a " + type + " cannot be written as JSON", ex);
+        }
+    }
+
+    private Object completed(String key, String value, String type) {
+        return NOT_REPLAYABLE_TYPE.equals(type) ? new NotReplayableResult(value)
+                : new JsonResult(this.mapper, key, value, type);
     }
 
     private static String text(List<?> reply, int index) {

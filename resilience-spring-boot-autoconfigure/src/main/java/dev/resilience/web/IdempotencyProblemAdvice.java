@@ -6,6 +6,7 @@ import dev.resilience.annotation.Idempotent;
 import dev.resilience.core.idempotency.IdempotencyInProgressException;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
+import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
 import dev.resilience.core.time.TimeSource;
 
@@ -36,6 +37,7 @@ import org.springframework.web.method.HandlerMethod;
  * header of an {@link Idempotent @Idempotent} handler</td><td>400</td><td>{@value #KEY_INVALID}</td></tr>
  * <tr><td>{@link IdempotencyInProgressException}</td><td>409, {@code Retry-After}: the seconds
  * until the running request's lease expires, at least 1</td><td>{@value #KEY_IN_PROGRESS}</td></tr>
+ * <tr><td>{@link IdempotencyResultUnavailableException}</td><td>409</td><td>{@value #RESULT_UNAVAILABLE}</td></tr>
  * <tr><td>{@link IdempotencyKeyMismatchException}</td><td>422</td><td>{@value #KEY_MISMATCH}</td></tr>
  * <tr><td>{@link IdempotencyStoreException}</td><td>503, {@code Retry-After}:
  * {@value #STORE_RETRY_AFTER_SECONDS}</td><td>{@value #STORE_UNAVAILABLE}</td></tr>
@@ -61,6 +63,12 @@ public class IdempotencyProblemAdvice {
 
     /** The problem of a key whose first request is still running. */
     public static final String KEY_IN_PROGRESS = "idempotency-key-in-progress";
+
+    /**
+     * The problem of a key whose request was processed, but whose response cannot be
+     * replayed: the request is not processed again with that key.
+     */
+    public static final String RESULT_UNAVAILABLE = "idempotency-result-unavailable";
 
     /** The problem of a key reused with another payload. */
     public static final String KEY_MISMATCH = "idempotency-key-mismatch";
@@ -123,6 +131,19 @@ public class IdempotencyProblemAdvice {
         long seconds = Math.max(1, untilExpiry.plusMillis(999).toSeconds());
         return problem(HttpStatus.CONFLICT, KEY_IN_PROGRESS, "A request with this idempotency key is still being "
                 + "processed; retry after " + seconds + " seconds to receive its response", seconds);
+    }
+
+    /**
+     * Answers a key whose request was processed, but whose response could not be stored or
+     * cannot be read back. No {@code Retry-After}: retrying with the key gets the same answer
+     * until the stored entry expires.
+     * @param ex the refusal, whose message is not shown
+     * @return 409
+     */
+    @ExceptionHandler
+    public ResponseEntity<ProblemDetail> resultUnavailable(IdempotencyResultUnavailableException ex) {
+        return problem(HttpStatus.CONFLICT, RESULT_UNAVAILABLE, "A request with this idempotency key was already "
+                + "processed, but its response cannot be replayed; the request is not processed again with this key");
     }
 
     /**

@@ -14,6 +14,8 @@ import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.redis.RedisDeadLetterStore;
+import dev.resilience.redis.RedisIdempotencyStore;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -81,10 +83,12 @@ class ConfigurationMetadataTests {
         expected.put("resilience.idempotency.ttl", IdempotencyPolicy.DEFAULT_TTL);
         expected.put("resilience.idempotency.in-progress-ttl", IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL);
         expected.put("resilience.idempotency.max-entries", InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES);
+        expected.put("resilience.idempotency.store-timeout", RedisIdempotencyStore.DEFAULT_TIMEOUT);
         expected.put("resilience.dead-letter.capacity", InMemoryDeadLetterStore.DEFAULT_CAPACITY);
         expected.put("resilience.http-client.retry", ResilienceProperties.HttpClient.DEFAULT_RETRY);
         expected.put("resilience.http-client.max-hosts", ResilienceProperties.HttpClient.DEFAULT_MAX_HOSTS);
         expected.put("resilience.http-client.max-retry-after", ResilienceProperties.HttpClient.DEFAULT_MAX_RETRY_AFTER);
+        expected.put("resilience.dead-letter.store-timeout", RedisDeadLetterStore.DEFAULT_TIMEOUT);
         Map<String, JsonNode> properties = properties();
         expected.forEach((name, value) -> assertThat(documentedDefault(properties.get(name).get("defaultValue"), value))
             .as(name)

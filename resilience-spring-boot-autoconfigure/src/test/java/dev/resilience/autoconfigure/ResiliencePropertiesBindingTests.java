@@ -10,6 +10,8 @@ import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.retry.Jitter;
+import dev.resilience.redis.RedisDeadLetterStore;
+import dev.resilience.redis.RedisIdempotencyStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -126,8 +128,9 @@ class ResiliencePropertiesBindingTests {
         this.contextRunner
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.idempotency.ttl=1h",
                     "resilience.idempotency.in-progress-ttl=30s", "resilience.idempotency.key-prefix=orders:",
-                    "resilience.idempotency.max-entries=500", "resilience.dead-letter.store=none",
-                    "resilience.dead-letter.capacity=20", "resilience.interceptor-order=42")
+                    "resilience.idempotency.max-entries=500", "resilience.idempotency.store-timeout=750ms",
+                    "resilience.dead-letter.store=none", "resilience.dead-letter.capacity=20",
+                    "resilience.dead-letter.store-timeout=3s", "resilience.interceptor-order=42")
             .run((context) -> {
                 ResilienceProperties properties = context.getBean(ResilienceProperties.class);
                 ResilienceProperties.Idempotency idempotency = properties.getIdempotency();
@@ -136,10 +139,23 @@ class ResiliencePropertiesBindingTests {
                 assertThat(idempotency.getInProgressTtl()).isEqualTo(Duration.ofSeconds(30));
                 assertThat(idempotency.getKeyPrefix()).isEqualTo("orders:");
                 assertThat(idempotency.getMaxEntries()).isEqualTo(500);
+                assertThat(idempotency.getStoreTimeout()).isEqualTo(Duration.ofMillis(750));
                 assertThat(properties.getDeadLetter().getStore()).isEqualTo(ResilienceProperties.DeadLetter.Store.NONE);
                 assertThat(properties.getDeadLetter().getCapacity()).isEqualTo(20);
+                assertThat(properties.getDeadLetter().getStoreTimeout()).isEqualTo(Duration.ofSeconds(3));
                 assertThat(properties.getInterceptorOrder()).isEqualTo(42);
             });
+    }
+
+    @Test
+    void storeTimeoutsDefaultToTheRedisStoresOwnDefaults() {
+        this.contextRunner.run((context) -> {
+            ResilienceProperties properties = context.getBean(ResilienceProperties.class);
+            assertThat(properties.getIdempotency().getStoreTimeout()).isEqualTo(RedisIdempotencyStore.DEFAULT_TIMEOUT)
+                .isEqualTo(Duration.ofSeconds(2));
+            assertThat(properties.getDeadLetter().getStoreTimeout()).isEqualTo(RedisDeadLetterStore.DEFAULT_TIMEOUT)
+                .isEqualTo(Duration.ofSeconds(2));
+        });
     }
 
     @Test

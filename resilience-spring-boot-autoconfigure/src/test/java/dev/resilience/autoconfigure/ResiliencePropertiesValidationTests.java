@@ -42,9 +42,11 @@ class ResiliencePropertiesValidationTests {
             idempotency.ttl                                       | 0s      | must be positive
             idempotency.in-progress-ttl                           | -1s     | must be positive
             idempotency.max-entries                               | 0       | must be >= 1
+            idempotency.store-timeout                             | 0s      | must be positive
             dead-letter.capacity                                  | 0       | must be >= 1
             http-client.max-hosts                                 | 0       | must be >= 1
             http-client.max-retry-after                           | -1s     | must be >= 0
+            dead-letter.store-timeout                             | -1s     | must be positive
             """)
     void outOfRangeValueFailsTheStartNamingThePropertyAndTheValidRange(String property, String value, String reason) {
         this.contextRunner.withPropertyValues("resilience." + property + "=" + value)

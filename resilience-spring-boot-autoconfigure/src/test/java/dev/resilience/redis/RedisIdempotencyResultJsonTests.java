@@ -4,10 +4,14 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.Optional;
 
 import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.EncodedResult;
+import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,6 +26,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Every result goes through Redis as JSON and comes back as the type the replaying call
@@ -38,12 +43,15 @@ class RedisIdempotencyResultJsonTests {
 
     private static LettuceConnectionFactory connections;
 
+    private static StringRedisTemplate template;
+
     private static RedisIdempotencyStore store;
 
     @BeforeAll
     static void createStore() {
         connections = redis.connectionFactory();
-        store = new RedisIdempotencyStore(new StringRedisTemplate(connections), JsonMapper.builder().build(), "idem:");
+        template = new StringRedisTemplate(connections);
+        store = new RedisIdempotencyStore(template, JsonMapper.builder().build(), "idem:");
     }
 
     @AfterAll
@@ -118,6 +126,53 @@ class RedisIdempotencyResultJsonTests {
     }
 
     @Test
+    void jdkCollectionsUnderAnUndeclaredTypeAreReadAsTheirInterface() {
+        Set<String> keyView = new TreeMap<>(Map.of("b", 2, "a", 1)).keySet();
+
+        assertThat(roundTrip(List.of("a", "b", "c"), Object.class)).isInstanceOf(List.class)
+            .isEqualTo(List.of("a", "b", "c"));
+        assertThat(roundTrip(keyView, Object.class)).isInstanceOf(Set.class).isEqualTo(Set.of("a", "b"));
+    }
+
+    @Test
+    void jdkListUnderAnIterableIsReadAsAListOfTheDeclaredElements() {
+        List<Receipt> receipts = List.of(RECEIPT, new Receipt("o-2", 99, Instant.EPOCH));
+
+        Object replayed = roundTrip(receipts, generic(Iterable.class, Receipt.class));
+
+        assertThat(replayed).isInstanceOf(List.class).isEqualTo(receipts);
+    }
+
+    @Test
+    void abstractGenericTypeIsReadAsTheStoredSubclassWithTheDeclaredGenerics() {
+        FixedBatch<Receipt> batch = new FixedBatch<>();
+        batch.setItems(List.of(RECEIPT));
+
+        Object replayed = roundTrip(batch, generic(Batch.class, Receipt.class));
+
+        assertThat(replayed).isInstanceOfSatisfying(FixedBatch.class,
+                (fixed) -> assertThat(fixed.getItems()).singleElement().isEqualTo(RECEIPT));
+    }
+
+    @Test
+    void resultsThatCannotBeDecodedAreUnavailableNeverAStoreError() {
+        EncodedResult notASubtype = stored("{}", Receipt.class.getName());
+        EncodedResult unknownClass = stored("{}", "com.example.Gone");
+        EncodedResult badJson = stored("{\"items\":", FixedBatch.class.getName());
+
+        assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
+            .isThrownBy(() -> notASubtype.decode(Batch.class))
+            .withMessageEndingWith("the stored dev.resilience.redis.Receipt is not a "
+                    + "dev.resilience.redis.RedisIdempotencyResultJsonTests$Batch");
+        assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
+            .isThrownBy(() -> unknownClass.decode(Object.class))
+            .withMessageEndingWith("the stored class com.example.Gone cannot be loaded");
+        assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
+            .isThrownBy(() -> badJson.decode(Batch.class))
+            .withMessageContaining("cannot be read as dev.resilience.redis.RedisIdempotencyResultJsonTests$FixedBatch");
+    }
+
+    @Test
     void moduleIsUsableByAnyJsonMapper() {
         JsonMapper mapper = JsonMapper.builder().addModule(new ResponseEntityJacksonModule()).build();
         ResponseEntity<Receipt> response = ResponseEntity.accepted().body(RECEIPT);
@@ -138,7 +193,38 @@ class RedisIdempotencyResultJsonTests {
         return ((EncodedResult) ((ClaimResult.Completed) replay).value()).decode(declared);
     }
 
+    private static EncodedResult stored(String json, String type) {
+        String key = "k-" + System.nanoTime();
+        template.opsForHash().putAll("idem:" + key,
+                Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type));
+        return (EncodedResult) ((ClaimResult.Completed) store.claim(key, "f", LEASE)).value();
+    }
+
     private static Type generic(Class<?> type, Class<?> argument) {
         return ResolvableType.forClassWithGenerics(type, argument).getType();
+    }
+
+    /**
+     * A batch of items: an abstract generic type.
+     * @param <T> the type of the items
+     */
+    public abstract static class Batch<T> {
+
+        private List<T> items = List.of();
+
+        public List<T> getItems() {
+            return this.items;
+        }
+
+        public void setItems(List<T> items) {
+            this.items = items;
+        }
+    }
+
+    /**
+     * A batch of a fixed size.
+     * @param <T> the type of the items
+     */
+    public static class FixedBatch<T> extends Batch<T> {
     }
 }

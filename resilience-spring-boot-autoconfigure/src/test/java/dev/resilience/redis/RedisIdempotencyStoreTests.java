@@ -14,7 +14,10 @@ import java.util.concurrent.TimeUnit;
 
 import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.EncodedResult;
+import dev.resilience.core.idempotency.IdempotencyResultNotStorableException;
+import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
+import dev.resilience.core.idempotency.NotReplayableResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -245,8 +248,32 @@ class RedisIdempotencyStoreTests {
             .hasMessageContaining("unexpected reply");
         ClaimResult.Completed completed = (ClaimResult.Completed) this.store.claim("j", "f", LEASE);
         assertThatThrownBy(() -> ((EncodedResult) completed.value()).decode(String.class))
-            .isInstanceOf(IdempotencyStoreException.class)
+            .isInstanceOf(IdempotencyResultUnavailableException.class)
             .hasMessageContaining("cannot be read");
+    }
+
+    @Test
+    void valueThatCannotBeWrittenAsJsonIsNotStorableAndLeavesTheClaimAsItWas() {
+        String token = acquire("k", LEASE);
+
+        assertThatThrownBy(() -> this.store.complete("k", token, new Unwritable(), LEASE))
+            .isInstanceOf(IdempotencyResultNotStorableException.class)
+            .hasMessage("a " + Unwritable.class.getName() + " cannot be written as JSON")
+            .hasRootCauseMessage("not loaded");
+        assertThat(this.template.opsForHash().entries("idem:k")).containsEntry("state", "IN_PROGRESS")
+            .containsEntry("owner", token).doesNotContainKey("value");
+    }
+
+    @Test
+    void notReplayableResultIsKeptUnderAReservedTypeAndComesBackAsOne() {
+        String token = acquire("k", LEASE);
+
+        assertThat(this.store.complete("k", token, new NotReplayableResult("too large"), LEASE)).isTrue();
+
+        assertThat(this.template.opsForHash().entries("idem:k")).containsEntry("state", "COMPLETED")
+            .containsEntry("value", "too large").containsEntry("type", RedisIdempotencyStore.NOT_REPLAYABLE_TYPE);
+        assertThat(this.store.claim("k", "f", LEASE)).isEqualTo(new ClaimResult.Completed(
+                new NotReplayableResult("too large")));
     }
 
     @Test
@@ -272,6 +299,14 @@ class RedisIdempotencyStoreTests {
         }
         finally {
             executor.shutdownNow();
+        }
+    }
+
+    /** A value whose only property cannot be read. */
+    public static final class Unwritable {
+
+        public String getCard() {
+            throw new IllegalStateException("not loaded");
         }
     }
 

@@ -1,0 +1,228 @@
+package dev.resilience.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The Redis commands of a store, each bounded in time: a caller waits at most the bound for
+ * a reply, then gets Spring's {@link QueryTimeoutException}, whatever the client's own
+ * command timeout.
+ *
+ * <p>With a connection factory that has a reactive API (Lettuce's), a command is sent on the
+ * caller's thread and its reply awaited for at most the bound: no thread is added to a call.
+ * With another driver (Jedis), the blocking command runs on a small pool owned by this object
+ * while the caller waits at most the bound; a command whose caller stopped waiting before it
+ * started is not sent. A command that timed out may still be carried out by Redis when it
+ * answers again. Every other failure is Spring's {@code DataAccessException} of the driver.
+ * Thread-safe.
+ */
+final class BoundedRedis {
+
+    private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+            BoundedRedis.class.getClassLoader());
+
+    private static final int BLOCKING_THREADS = 16;
+
+    private final Commands commands;
+
+    private final Duration timeout;
+
+    private final long timeoutNanos;
+
+    /**
+     * Bounds the commands of a template.
+     * @param template the template on the application's Redis connection
+     * @param timeout the longest a caller waits for a reply; positive
+     * @param threadNamePrefix the prefix of the names of the threads that run blocking
+     * commands, where the driver has no reactive API
+     * @throws IllegalArgumentException if the timeout is not positive
+     */
+    BoundedRedis(StringRedisTemplate template, Duration timeout, String threadNamePrefix) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("Redis store timeout must be positive, was " + timeout);
+        }
+        this.timeout = timeout;
+        this.timeoutNanos = (timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE)) < 0) ? timeout.toNanos() : Long.MAX_VALUE;
+        RedisConnectionFactory factory = template.getRequiredConnectionFactory();
+        this.commands = (REACTOR_PRESENT && factory instanceof ReactiveRedisConnectionFactory reactive)
+                ? new Reactive(new ReactiveStringRedisTemplate(reactive)) : new Blocking(template, threadNamePrefix);
+    }
+
+    /**
+     * Returns the longest a caller waits for a reply.
+     * @return the bound
+     */
+    Duration timeout() {
+        return this.timeout;
+    }
+
+    /**
+     * Runs a script.
+     * @param <T> the type of its reply
+     * @param script the script
+     * @param keys the keys it touches
+     * @param args its arguments
+     * @return its reply, converted to the script's result type
+     */
+    <T> @Nullable T script(RedisScript<T> script, List<String> keys, String... args) {
+        return await(this.commands.script(script, keys, List.of(args)));
+    }
+
+    /**
+     * Reads a field of a hash.
+     * @param key the hash
+     * @param field the field
+     * @return its value, or {@code null} when absent
+     */
+    @Nullable String hashGet(String key, String field) {
+        return await(this.commands.hashGet(key, field));
+    }
+
+    /**
+     * Counts the members of a sorted set.
+     * @param key the sorted set
+     * @return how many members it has
+     */
+    long sortedSetSize(String key) {
+        Long size = await(this.commands.sortedSetSize(key));
+        return (size != null) ? size : 0;
+    }
+
+    private <T> @Nullable T await(CompletableFuture<T> reply) {
+        try {
+            return reply.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        catch (TimeoutException ex) {
+            reply.cancel(false);
+            throw new QueryTimeoutException("Redis did not answer within " + this.timeout.toMillis() + " ms", ex);
+        }
+        catch (InterruptedException ex) {
+            reply.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new RedisSystemException("Interrupted while waiting for Redis", ex);
+        }
+        catch (CancellationException ex) {
+            throw new RedisSystemException("Redis command was cancelled", ex);
+        }
+        catch (ExecutionException ex) {
+            Throwable cause = ex.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new RedisSystemException("Redis command failed", cause);
+        }
+    }
+
+    /** The commands a store sends, each answered by a future reply. */
+    private interface Commands {
+
+        <T> CompletableFuture<T> script(RedisScript<T> script, List<String> keys, List<String> args);
+
+        CompletableFuture<@Nullable String> hashGet(String key, String field);
+
+        CompletableFuture<@Nullable Long> sortedSetSize(String key);
+    }
+
+    /** Commands through Spring Data Redis's reactive API, sent on the caller's thread. */
+    private static final class Reactive implements Commands {
+
+        private final ReactiveStringRedisTemplate redis;
+
+        Reactive(ReactiveStringRedisTemplate redis) {
+            this.redis = redis;
+        }
+
+        @Override
+        public <T> CompletableFuture<T> script(RedisScript<T> script, List<String> keys, List<String> args) {
+            return this.redis.execute(script, keys, args).next().toFuture();
+        }
+
+        @Override
+        public CompletableFuture<@Nullable String> hashGet(String key, String field) {
+            return this.redis.<String, String>opsForHash().get(key, field).toFuture();
+        }
+
+        @Override
+        public CompletableFuture<@Nullable Long> sortedSetSize(String key) {
+            return this.redis.opsForZSet().size(key).toFuture();
+        }
+    }
+
+    /**
+     * Blocking commands run on a pool of at most {@value #BLOCKING_THREADS} daemon threads,
+     * which end when idle.
+     */
+    private static final class Blocking implements Commands {
+
+        private final StringRedisTemplate redis;
+
+        private final ExecutorService executor;
+
+        Blocking(StringRedisTemplate redis, String threadNamePrefix) {
+            this.redis = redis;
+            CustomizableThreadFactory threads = new CustomizableThreadFactory(threadNamePrefix);
+            threads.setDaemon(true);
+            ThreadPoolExecutor executor = new ThreadPoolExecutor(BLOCKING_THREADS, BLOCKING_THREADS, 30,
+                    TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+            executor.allowCoreThreadTimeOut(true);
+            this.executor = executor;
+        }
+
+        @Override
+        public <T> CompletableFuture<T> script(RedisScript<T> script, List<String> keys, List<String> args) {
+            return run(() -> this.redis.execute(script, keys, args.toArray()));
+        }
+
+        @Override
+        public CompletableFuture<@Nullable String> hashGet(String key, String field) {
+            return run(() -> this.redis.<String, String>opsForHash().get(key, field));
+        }
+
+        @Override
+        public CompletableFuture<@Nullable Long> sortedSetSize(String key) {
+            return run(() -> this.redis.opsForZSet().zCard(key));
+        }
+
+        private <T> CompletableFuture<T> run(Supplier<T> command) {
+            CompletableFuture<T> reply = new CompletableFuture<>();
+            this.executor.execute(() -> {
+                if (reply.isDone()) {
+                    return;
+                }
+                try {
+                    reply.complete(command.get());
+                }
+                catch (Throwable ex) {
+                    reply.completeExceptionally(ex);
+                }
+            });
+            return reply;
+        }
+    }
+}
