@@ -84,11 +84,12 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     private void compileAll(String beanName, Class<?> userClass) {
         ReflectionUtils.doWithMethods(userClass, (method) -> {
             warnOfForeignRetryable(beanName, method);
-            ResilienceAnnotations annotations = ResilienceAnnotations.find(method, userClass);
+            ResilienceAnnotations annotations = ResilienceAnnotations.find(method);
             if (annotations != null && find(this.entries.get(method), userClass) == null) {
                 add(method, userClass, this.compiler.compile(method, userClass, annotations, beanName));
             }
-        }, ReflectionUtils.USER_DECLARED_METHODS);
+        }, (method) -> ReflectionUtils.USER_DECLARED_METHODS.matches(method)
+                && AopUtils.getMostSpecificMethod(method, userClass) == method);
     }
 
     private @Nullable ResilientMethod compile(Method method, Class<?> targetClass, String beanName) {
@@ -97,7 +98,7 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         if (known != null) {
             return known.method;
         }
-        ResilienceAnnotations annotations = ResilienceAnnotations.find(specific, targetClass);
+        ResilienceAnnotations annotations = ResilienceAnnotations.find(specific);
         return (annotations != null) ? this.compiler.compile(specific, targetClass, annotations, beanName) : null;
     }
 
