@@ -18,7 +18,8 @@ import org.springframework.util.ReflectionUtils;
  * of the class that declares it. As with {@code @Transactional}, a class-level annotation
  * applies to the public methods that the annotated class (or a subclass) declares itself: not
  * to methods inherited from its superclasses, not to {@code toString}, {@code equals} or
- * {@code hashCode}, and not to static methods. A method named as a fallback by its class's
+ * {@code hashCode}. A private, final or static method is never protected (a method annotated
+ * itself fails the start: see {@link ProtectableMethods}). A method named as a fallback by its class's
  * {@code @Fallback} is not itself protected. The pointcut and the startup scan both decide
  * through {@link #find}, so they agree on every method.
  *
@@ -37,7 +38,7 @@ record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGua
      */
     static @Nullable ResilienceAnnotations find(Method method) {
         if (method.getDeclaringClass() == Object.class || method.isSynthetic() || method.isBridge()
-                || Modifier.isStatic(method.getModifiers())) {
+                || !ProtectableMethods.isInterceptable(method)) {
             return null;
         }
         Class<?> annotatedClass = takesClassLevel(method) ? method.getDeclaringClass() : null;

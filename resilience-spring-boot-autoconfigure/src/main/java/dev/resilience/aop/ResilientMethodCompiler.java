@@ -36,7 +36,7 @@ final class ResilientMethodCompiler {
 
     ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String beanName) {
         String id = InstanceNames.defaultName(targetClass, method);
-        String subject = "bean '" + beanName + "', method " + id;
+        String subject = subject(beanName, targetClass, method);
         try {
             return compile(method, targetClass, annotations, id, subject);
         }
@@ -50,12 +50,8 @@ final class ResilientMethodCompiler {
 
     private ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String id,
             String subject) {
+        ProtectableMethods.requireSupportedReturnType(method, subject);
         ReturnKind returnKind = ReturnKind.of(method);
-        if (returnKind == ReturnKind.COMPLETION_STAGE && !ReturnKind.isSupportedStage(method.getReturnType())) {
-            throw new InvalidResiliencePolicyException(subject, "return type", method.getReturnType().getName(),
-                    "only CompletionStage and CompletableFuture are supported among asynchronous types",
-                    "Declare the method to return CompletionStage or CompletableFuture.");
-        }
         Retryable retryable = annotations.retryable();
         CircuitGuarded circuitGuarded = annotations.circuitGuarded();
         Idempotent idempotent = annotations.idempotent();
@@ -86,6 +82,17 @@ final class ResilientMethodCompiler {
             statistics.registerIdempotency(idempotencyName);
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.observer);
+    }
+
+    /**
+     * Describes a method of a bean for a failure analysis.
+     * @param beanName the bean's name
+     * @param targetClass the bean's user class
+     * @param method the method
+     * @return {@code bean 'name', method SimpleClassName#method}
+     */
+    static String subject(String beanName, Class<?> targetClass, Method method) {
+        return "bean '" + beanName + "', method " + InstanceNames.defaultName(targetClass, method);
     }
 
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {

@@ -20,7 +20,7 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Every annotated method of the application, compiled once. When the context has created its
  * singletons, every bean class is scanned and each annotated method compiled, so that a bad
- * annotation fails the start and every instance exists before the first call; a method first
+ * annotation, or one on a method the proxy cannot intercept, fails the start and every instance exists before the first call; a method first
  * seen through a call (a bean created later) is compiled then. Looking a method up per call
  * is two map reads, without allocation. Thread-safe.
  */
@@ -84,6 +84,8 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     private void compileAll(String beanName, Class<?> userClass) {
         ReflectionUtils.doWithMethods(userClass, (method) -> {
             warnOfForeignRetryable(beanName, method);
+            ProtectableMethods.requireInterceptable(method,
+                    ResilientMethodCompiler.subject(beanName, userClass, method));
             ResilienceAnnotations annotations = ResilienceAnnotations.find(method);
             if (annotations != null && find(this.entries.get(method), userClass) == null) {
                 add(method, userClass, this.compiler.compile(method, userClass, annotations, beanName));
