@@ -1,5 +1,6 @@
 package dev.resilience.aop;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 
@@ -18,16 +19,18 @@ import org.springframework.core.ResolvableType;
 
 /**
  * Compiles an annotated method into its {@link ResilientMethod}: names its instances
- * ({@code SimpleClassName#method} where a name is left empty), resolves its policies,
- * fallback methods and key expressions, and fails with an
- * {@link InvalidResiliencePolicyException} naming the bean, the method and the setting when
- * anything does not fit.
+ * ({@code SimpleClassName#method} where a name is left empty) and checks the names against the
+ * other methods' ({@link InstanceNameConflicts}), resolves its policies, fallback methods and
+ * key expressions, and fails with an {@link InvalidResiliencePolicyException} naming the bean,
+ * the method and the setting when anything does not fit.
  */
 final class ResilientMethodCompiler {
 
     private final ResiliencePolicies policies;
 
     private final CallObserver observer;
+
+    private final InstanceNameConflicts names = new InstanceNameConflicts();
 
     ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer) {
         this.policies = policies;
@@ -38,7 +41,7 @@ final class ResilientMethodCompiler {
         String id = InstanceNames.defaultName(targetClass, method);
         String subject = subject(beanName, targetClass, method);
         try {
-            return compile(method, targetClass, annotations, id, subject);
+            return compile(method, targetClass, annotations, beanName, id, subject);
         }
         catch (InvalidResiliencePolicyException ex) {
             if (ex.getSubject().startsWith(subject)) {
@@ -48,8 +51,8 @@ final class ResilientMethodCompiler {
         }
     }
 
-    private ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String id,
-            String subject) {
+    private ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations,
+            String beanName, String id, String subject) {
         ProtectableMethods.requireSupportedReturnType(method, subject);
         ReturnKind returnKind = ReturnKind.of(method);
         Retryable retryable = annotations.retryable();
@@ -60,6 +63,7 @@ final class ResilientMethodCompiler {
                 ? name(circuitGuarded.value(), circuitGuarded.name(), id, "@CircuitGuarded", subject) : null;
         String idempotencyName = (idempotent != null) ? InstanceNames.idempotencyName(targetClass, method, idempotent)
                 : null;
+        checkNames(new Declarations(beanName, targetClass, method), annotations, id, retryName, breakerName);
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName, id);
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         CallStatistics statistics = this.policies.registry().statistics(pipelineName);
@@ -82,6 +86,28 @@ final class ResilientMethodCompiler {
             statistics.registerIdempotency(idempotencyName);
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.observer);
+    }
+
+    private void checkNames(Declarations declarations, ResilienceAnnotations annotations, String id,
+            @Nullable String retryName, @Nullable String breakerName) {
+        Retryable retryable = annotations.retryable();
+        CircuitGuarded circuitGuarded = annotations.circuitGuarded();
+        Idempotent idempotent = annotations.idempotent();
+        if (retryable != null && retryable.value().isBlank() && retryable.name().isBlank()) {
+            this.names.defaultName(declarations.of(retryable), id);
+        }
+        else if (circuitGuarded != null && circuitGuarded.value().isBlank() && circuitGuarded.name().isBlank()) {
+            this.names.defaultName(declarations.of(circuitGuarded), id);
+        }
+        else if (idempotent != null && idempotent.name().isBlank()) {
+            this.names.defaultName(declarations.of(idempotent), id);
+        }
+        if (retryable != null && retryName != null) {
+            this.names.retry(declarations.of(retryable), retryName);
+        }
+        if (circuitGuarded != null && breakerName != null) {
+            this.names.breaker(declarations.of(circuitGuarded), breakerName);
+        }
     }
 
     /**
@@ -119,5 +145,12 @@ final class ResilientMethodCompiler {
             return second;
         }
         return (third != null) ? third : fallback;
+    }
+
+    private record Declarations(String beanName, Class<?> targetClass, Method method) {
+
+        InstanceNameConflicts.Declaration of(Annotation annotation) {
+            return new InstanceNameConflicts.Declaration(this.beanName, this.targetClass, this.method, annotation);
+        }
     }
 }
