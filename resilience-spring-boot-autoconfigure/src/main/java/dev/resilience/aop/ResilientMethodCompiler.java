@@ -80,7 +80,8 @@ final class ResilientMethodCompiler {
         }
         IdempotencyKeyExpressions keys = null;
         if (idempotencyName != null) {
-            keys = IdempotencyKeyExpressions.compile(method, idempotent, this.policies.argumentRenderer(), subject);
+            keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.policies.argumentRenderer(),
+                    subject);
             pipeline.idempotency(this.policies.idempotency(idempotencyName, idempotent)
                 .withResultType(valueType(method, targetClass, returnKind)));
             statistics.registerIdempotency(idempotencyName);

@@ -119,6 +119,21 @@ class IdempotentEndpointTests {
     }
 
     @Test
+    void keyWhoseExpressionThrowsIsABadRequestProblemWithoutRunningTheHandler() throws Exception {
+        expectProblem(this.mvc.perform(post("/receipts").header("Idempotency-Key", "not-a-uuid")
+            .contentType(MediaType.APPLICATION_JSON)
+            .content(BOOK)), 400, "Bad Request", IdempotencyProblemAdvice.KEY_INVALID, "/receipts")
+            .andExpect(jsonPath("$.detail").value("Idempotency key of OrderTestController#receipt cannot be worked "
+                    + "out: its key expression threw IllegalArgumentException"));
+        assertThat(this.controller.runs()).isZero();
+
+        this.mvc.perform(post("/receipts").header("Idempotency-Key", "5f0c6a52-3c1e-4f7b-9a57-2a4f1d0e8b11")
+            .contentType(MediaType.APPLICATION_JSON)
+            .content(BOOK)).andExpect(status().isCreated());
+        assertThat(this.controller.runs()).isEqualTo(1);
+    }
+
+    @Test
     void keyOf256CharactersIsABadRequestProblemQuotingOnlyItsStart() throws Exception {
         String key = "k".repeat(256);
 
@@ -186,12 +201,17 @@ class IdempotentEndpointTests {
 
     private ResultActions expectProblem(ResultActions result, int status, String title, String problem)
             throws Exception {
+        return expectProblem(result, status, title, problem, "/orders");
+    }
+
+    private ResultActions expectProblem(ResultActions result, int status, String title, String problem,
+            String instance) throws Exception {
         return result.andExpect(status().is(status))
             .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
             .andExpect(jsonPath("$.type").doesNotExist())
             .andExpect(jsonPath("$.title").value(title))
             .andExpect(jsonPath("$.status").value(status))
-            .andExpect(jsonPath("$.instance").value("/orders"))
+            .andExpect(jsonPath("$.instance").value(instance))
             .andExpect(jsonPath("$.problem").value(problem));
     }
 

@@ -52,6 +52,14 @@ public class OrderTestController {
         return new OrderCreated("p-" + run, order.item(), key);
     }
 
+    @PostMapping("/receipts")
+    @Idempotent(key = "T(java.util.UUID).fromString(#key)")
+    @ResponseStatus(HttpStatus.CREATED)
+    public OrderCreated receipt(@RequestHeader("Idempotency-Key") String key, @RequestBody OrderRequest order) {
+        int run = this.runs.incrementAndGet();
+        return new OrderCreated("r-" + run, order.item(), key);
+    }
+
     @GetMapping("/tenants")
     public String tenant(@RequestHeader("X-Tenant") String tenant) {
         return tenant;
