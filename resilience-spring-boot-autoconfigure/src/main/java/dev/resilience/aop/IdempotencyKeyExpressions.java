@@ -33,10 +33,11 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  * {@link Idempotent} annotation over the method's parameters ({@code #name}, {@code #p0},
  * {@code #a0}). Parsed once at startup, where an expression that does not parse or names an
  * unknown parameter fails the start. The fingerprint is a SHA-256 digest of the rendered
- * fingerprint value, or of every argument when no fingerprint expression is given. An
- * expression that fails at run time, whether SpEL cannot evaluate it or a method it calls
- * throws, refuses the call with an {@link IdempotencyKeyException} that names the method and
- * the expression, never the arguments: a fingerprint is never a constant.
+ * fingerprint value, or, when no fingerprint expression is given, of the arguments that the
+ * method's {@link FingerprintParameters} cover. An expression that fails at run time, whether
+ * SpEL cannot evaluate it or a method it calls throws, refuses the call with an
+ * {@link IdempotencyKeyException} that names the method and the expression, never the
+ * arguments: a fingerprint is never a constant.
  */
 final class IdempotencyKeyExpressions {
 
@@ -55,6 +56,8 @@ final class IdempotencyKeyExpressions {
 
     private final @Nullable Expression fingerprint;
 
+    private final FingerprintParameters fingerprintParameters;
+
     private final ArgumentRenderer renderer;
 
     private IdempotencyKeyExpressions(Method method, String description, Expression key,
@@ -63,6 +66,7 @@ final class IdempotencyKeyExpressions {
         this.description = description;
         this.key = key;
         this.fingerprint = fingerprint;
+        this.fingerprintParameters = FingerprintParameters.of(method);
         this.renderer = renderer;
     }
 
@@ -100,9 +104,11 @@ final class IdempotencyKeyExpressions {
     String fingerprint(@Nullable Object[] arguments) {
         MessageDigest digest = sha256();
         if (this.fingerprint == null) {
-            for (Object argument : arguments) {
-                digest.update(render(argument));
-                digest.update((byte) SEPARATOR);
+            for (int i = 0; i < arguments.length; i++) {
+                if (this.fingerprintParameters.covers(i)) {
+                    digest.update(render(this.fingerprintParameters.contribution(i, arguments[i])));
+                    digest.update((byte) SEPARATOR);
+                }
             }
         }
         else {

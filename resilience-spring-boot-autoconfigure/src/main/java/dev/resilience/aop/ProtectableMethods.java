@@ -18,7 +18,6 @@ import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
 
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.util.ClassUtils;
 
 /**
  * What an annotated method must be for the proxy to protect it: a method the proxy can
@@ -138,16 +137,10 @@ final class ProtectableMethods {
     }
 
     private static boolean isReactive(Class<?> type) {
-        if (Flow.Publisher.class.isAssignableFrom(type) || implementsNamed(type, PUBLISHER)) {
+        if (Flow.Publisher.class.isAssignableFrom(type) || OptionalTypes.isAssignable(PUBLISHER, type)) {
             return true;
         }
         return ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null;
-    }
-
-    private static boolean implementsNamed(Class<?> type, String name) {
-        ClassLoader classLoader = type.getClassLoader();
-        return ClassUtils.isPresent(name, classLoader)
-                && ClassUtils.resolveClassName(name, classLoader).isAssignableFrom(type);
     }
 
     private static String declaration(Method method) {

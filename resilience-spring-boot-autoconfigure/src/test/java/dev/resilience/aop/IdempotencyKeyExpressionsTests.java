@@ -13,9 +13,12 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -23,10 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Key and fingerprint expressions that fail at run time refuse the call with an
- * {@link IdempotencyKeyException}: the method does not run, the call's observation ends, and
- * a payload never takes another payload's result.
+ * Keys and fingerprints worked out through the proxy. Expressions that fail at run time refuse
+ * the call with an {@link IdempotencyKeyException}: the method does not run, the call's
+ * observation ends, and a payload never takes another payload's result. Arguments that cannot
+ * be rendered as JSON still give equal fingerprints for equal calls.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class IdempotencyKeyExpressionsTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -72,6 +77,42 @@ class IdempotencyKeyExpressionsTests {
         });
     }
 
+    @Test
+    void argumentJacksonCannotWriteContributesItsTypeNameSoAByteIdenticalRetryReplays(CapturedOutput output) {
+        this.contextRunner.run((context) -> {
+            Orders orders = context.getBean(Orders.class);
+
+            String first = orders.pack("pack-1", new Parcel("lamp"));
+            String retry = orders.pack("pack-1", new Parcel("lamp"));
+
+            assertThat(retry).isEqualTo(first);
+            assertThat(orders.runs()).isEqualTo(1);
+            String warning = "Arguments of type " + Parcel.class.getName() + " cannot be written as JSON";
+            assertThat(output.getOut().split(java.util.regex.Pattern.quote(warning), -1)).hasSize(2);
+        });
+    }
+
+    /**
+     * A parcel Jackson cannot write, without {@code toString()}: each instance's identity
+     * must stay out of fingerprints.
+     */
+    static final class Parcel {
+
+        private final String item;
+
+        Parcel(String item) {
+            this.item = item;
+        }
+
+        public String getItem() {
+            return this.item;
+        }
+
+        public String getWeight() {
+            throw new UnsupportedOperationException("not weighed yet");
+        }
+    }
+
     /**
      * A payload whose key is worked out by a method that throws when there is none.
      *
@@ -101,6 +142,11 @@ class IdempotencyKeyExpressionsTests {
         public String place(Order order) {
             this.runs.incrementAndGet();
             return "placed " + order.item();
+        }
+
+        @Idempotent(key = "#key")
+        public String pack(String key, Parcel parcel) {
+            return "packed " + parcel.getItem() + " #" + this.runs.incrementAndGet();
         }
 
         @Idempotent(key = "#key", fingerprint = "#order.skus()[0]")

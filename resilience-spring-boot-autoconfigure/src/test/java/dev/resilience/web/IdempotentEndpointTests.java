@@ -1,5 +1,6 @@
 package dev.resilience.web;
 
+import java.security.Principal;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -134,6 +135,29 @@ class IdempotentEndpointTests {
     }
 
     @Test
+    void requestsDifferingOnlyInRequestObjectsPrincipalDetailsAndLocaleReplay() throws Exception {
+        this.mvc.perform(signedOrder("signed-1", new TestPrincipal("alice", "session-1"), "en"))
+            .andExpect(status().isCreated())
+            .andExpect(header().doesNotExist(IdempotentReplayHeaderListener.HEADER));
+
+        this.mvc.perform(signedOrder("signed-1", new TestPrincipal("alice", "session-2"), "fr"))
+            .andExpect(status().isCreated())
+            .andExpect(header().string(IdempotentReplayHeaderListener.HEADER, "true"))
+            .andExpect(jsonPath("$.id").value("s-1"));
+        assertThat(this.controller.runs()).isEqualTo(1);
+    }
+
+    @Test
+    void anotherCallerReusingAKeyIsAMismatchNotAReplay() throws Exception {
+        this.mvc.perform(signedOrder("signed-2", new TestPrincipal("alice", "session-1"), "en"))
+            .andExpect(status().isCreated());
+
+        expectProblem(this.mvc.perform(signedOrder("signed-2", new TestPrincipal("mallory", "session-1"), "en")), 422,
+                "Unprocessable Content", IdempotencyProblemAdvice.KEY_MISMATCH, "/signed-orders");
+        assertThat(this.controller.runs()).isEqualTo(1);
+    }
+
+    @Test
     void keyOf256CharactersIsABadRequestProblemQuotingOnlyItsStart() throws Exception {
         String key = "k".repeat(256);
 
@@ -228,8 +252,30 @@ class IdempotentEndpointTests {
         return post("/orders").header("Idempotency-Key", key).contentType(MediaType.APPLICATION_JSON).content(body);
     }
 
+    private static MockHttpServletRequestBuilder signedOrder(String key, Principal principal, String language) {
+        return post("/signed-orders").header("Idempotency-Key", key)
+            .header("Accept-Language", language)
+            .principal(principal)
+            .contentType(MediaType.APPLICATION_JSON)
+            .content(BOOK);
+    }
+
     private static MockHttpServletRequestBuilder payment(String key) {
         return post("/payments").header("Idempotency-Key", key).contentType(MediaType.APPLICATION_JSON).content(BOOK);
+    }
+
+    /**
+     * An authenticated caller with details that change from one login to the next.
+     *
+     * @param name the caller's name
+     * @param session the session the caller authenticated in
+     */
+    record TestPrincipal(String name, String session) implements Principal {
+
+        @Override
+        public String getName() {
+            return this.name;
+        }
     }
 
     @SpringBootConfiguration
