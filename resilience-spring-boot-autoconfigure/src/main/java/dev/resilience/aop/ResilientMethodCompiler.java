@@ -11,6 +11,8 @@ import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.fallback.FallbackHandler;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.registry.CallStatistics;
 import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
@@ -67,8 +69,9 @@ final class ResilientMethodCompiler {
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName, id);
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         CallStatistics statistics = this.policies.registry().statistics(pipelineName);
-        if (retryName != null) {
-            pipeline.retry(this.policies.retry(retryName, retryable));
+        RetryPolicy retry = (retryName != null) ? this.policies.retry(retryName, retryable) : null;
+        if (retry != null) {
+            pipeline.retry(retry);
         }
         if (breakerName != null) {
             pipeline.circuitBreaker(this.policies.circuitBreaker(breakerName, circuitGuarded));
@@ -82,9 +85,10 @@ final class ResilientMethodCompiler {
         if (idempotencyName != null) {
             keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.policies.argumentRenderer(),
                     subject);
-            pipeline.idempotency(this.policies.idempotency(idempotencyName, idempotent)
-                .withResultType(valueType(method, targetClass, returnKind)));
+            IdempotencyPolicy idempotency = this.policies.idempotency(idempotencyName, idempotent);
+            pipeline.idempotency(idempotency.withResultType(valueType(method, targetClass, returnKind)));
             statistics.registerIdempotency(idempotencyName);
+            IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.observer);
     }
