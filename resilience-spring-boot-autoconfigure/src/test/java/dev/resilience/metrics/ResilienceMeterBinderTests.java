@@ -66,7 +66,8 @@ class ResilienceMeterBinderTests {
             .tags("name", "payment", "fallback", "payLater", "outcome", "success")
             .functionCounter()
             .count()).isOne();
-        assertThat(this.meters.find("resilience.idempotency.requests").meters()).hasSize(5);
+        assertThat(this.meters.find("resilience.idempotency.requests").meters())
+            .hasSize(IdempotencyOutcome.values().length);
         assertThat(this.meters.get("resilience.idempotency.requests")
             .tags("name", "pay-key", "outcome", "replayed")
             .functionCounter()
