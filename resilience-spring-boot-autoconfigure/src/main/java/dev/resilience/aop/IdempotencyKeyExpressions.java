@@ -134,7 +134,8 @@ final class IdempotencyKeyExpressions {
     }
 
     private IdempotencyKeyException failed(String reason) {
-        return new IdempotencyKeyException("Idempotency key of " + this.description + " cannot be worked out: " + reason);
+        return new IdempotencyKeyException(
+                "Idempotency key of " + this.description + " cannot be worked out: " + reason);
     }
 
     private MethodBasedEvaluationContext context(@Nullable Object[] arguments) {

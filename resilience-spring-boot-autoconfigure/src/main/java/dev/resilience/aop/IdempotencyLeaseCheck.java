@@ -37,8 +37,8 @@ final class IdempotencyLeaseCheck {
     static void check(String method, IdempotencyPolicy idempotency, @Nullable String retryName,
             @Nullable RetryPolicy retry) {
         String ttl = Durations.format(idempotency.inProgressTtl());
-        String lease = "Idempotent method " + method + " may outlive its lease: resilience.idempotency.in-progress-ttl is "
-                + ttl + ", but ";
+        String lease = "Idempotent method " + method
+                + " may outlive its lease: resilience.idempotency.in-progress-ttl is " + ttl + ", but ";
         String consequence = ". A call still running when its lease ends lets another call with the same key run the "
                 + "method again.";
         if (retry == null) {
@@ -67,8 +67,9 @@ final class IdempotencyLeaseCheck {
         Duration maxDelay = retry.backoff().maxDelay();
         Duration worstCase = attemptTimeout.multipliedBy(retry.maxAttempts()).plus(maxDelay.multipliedBy(waits));
         if (worstCase.compareTo(idempotency.inProgressTtl()) > 0) {
-            logger.warn(LogMessage.format("%sa call can take %s (%d attempts of at most %s and %d waits of at most %s)%s%s",
-                    lease, Durations.format(worstCase), retry.maxAttempts(), Durations.format(attemptTimeout), waits,
+            logger.warn(LogMessage.format(
+                    "%sa call can take %s (%d attempts of at most %s and %d waits of at most %s)%s%s", lease,
+                    Durations.format(worstCase), retry.maxAttempts(), Durations.format(attemptTimeout), waits,
                     Durations.format(maxDelay), consequence, fix));
         }
     }

@@ -76,7 +76,8 @@ final class ProtectableMethods {
         }
         if (Modifier.isPrivate(modifiers)) {
             throw notInterceptable(method, subject, annotations, "private", "Make " + name
-                    + " public, protected or package-private and call it through the bean, or remove " + annotations + ".");
+                    + " public, protected or package-private and call it through the bean, or remove " + annotations
+                    + ".");
         }
         throw notInterceptable(method, subject, annotations, "final",
                 "Remove final from " + name + ", or remove " + annotations + ".");
@@ -110,8 +111,9 @@ final class ProtectableMethods {
         }
         if (Future.class.isAssignableFrom(type)) {
             throw new InvalidResiliencePolicyException(subject, "return type", returnType,
-                    "a Future that is not a CompletionStage tells nobody when it completes: the call would end when "
-                            + "the Future is returned, so its failures would be neither retried nor recorded by a breaker",
+                    "a Future that is not a CompletionStage tells nobody when it completes: the call would end "
+                            + "when the Future is returned, so its failures would be neither retried nor recorded by "
+                            + "a breaker",
                     "Return CompletableFuture or CompletionStage (CompletableFuture.supplyAsync builds one), or the "
                             + "value itself.");
         }

@@ -20,9 +20,10 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Every annotated method of the application, compiled once. When the context has created its
  * singletons, every bean class is scanned and each annotated method compiled, so that a bad
- * annotation, or one on a method the proxy cannot intercept, fails the start and every instance exists before the first call; a method first
- * seen through a call (a bean created later) is compiled then. Looking a method up per call
- * is two map reads, without allocation. Thread-safe.
+ * annotation, or one on a method the proxy cannot intercept, fails the start and every
+ * instance exists before the first call; a method first seen through a call (a bean created
+ * later) is compiled then. Looking a method up per call is two map reads, without allocation.
+ * Thread-safe.
  */
 public final class ResilientMethods implements SmartInitializingSingleton, BeanFactoryAware {
 
