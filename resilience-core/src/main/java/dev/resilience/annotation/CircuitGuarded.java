@@ -9,7 +9,8 @@ import java.lang.annotation.Target;
 /**
  * Guards the annotated method with a circuit breaker. Every method that names the same
  * breaker shares it. Settings come from {@code resilience.circuit-breaker}. On a class,
- * applies to every public method.
+ * applies to the public methods the class declares itself: not to inherited ones, nor to
+ * {@code toString}, {@code equals} and {@code hashCode}.
  */
 @Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)

@@ -13,6 +13,10 @@ import java.lang.annotation.Target;
  * parameters, optionally followed by one {@code Throwable} parameter (that fallback then
  * applies only when the failure is an instance of its type), and return a type assignable to
  * the guarded method's return type.
+ *
+ * <p>On a class, applies to the public methods the class declares itself, except the
+ * fallback methods it names: not to inherited ones, nor to {@code toString}, {@code equals}
+ * and {@code hashCode}.
  */
 @Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)

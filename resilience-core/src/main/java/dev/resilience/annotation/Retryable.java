@@ -12,7 +12,9 @@ import java.lang.annotation.Target;
  *
  * <p>Settings left at their defaults here come from {@code resilience.retry.defaults}; settings
  * under {@code resilience.retry.instances.<name>} override the annotation. Durations use
- * Spring's format ({@code "200ms"}, {@code "2s"}). On a class, applies to every public method.
+ * Spring's format ({@code "200ms"}, {@code "2s"}). On a class, applies to the public methods the
+ * class declares itself: not to inherited ones, nor to {@code toString}, {@code equals} and
+ * {@code hashCode}.
  */
 @Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)

@@ -12,13 +12,13 @@ import java.util.Set;
 
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.core.idempotency.IdempotencyKeyException;
 import dev.resilience.registry.ArgumentRenderer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelCompilerMode;
@@ -33,7 +33,11 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  * {@link Idempotent} annotation over the method's parameters ({@code #name}, {@code #p0},
  * {@code #a0}). Parsed once at startup, where an expression that does not parse or names an
  * unknown parameter fails the start. The fingerprint is a SHA-256 digest of the rendered
- * fingerprint value, or of every argument when no fingerprint expression is given.
+ * fingerprint value, or, when no fingerprint expression is given, of the arguments that the
+ * method's {@link FingerprintParameters} cover. An expression that fails at run time, whether
+ * SpEL cannot evaluate it or a method it calls throws, refuses the call with an
+ * {@link IdempotencyKeyException} that names the method and the expression, never the
+ * arguments: a fingerprint is never a constant.
  */
 final class IdempotencyKeyExpressions {
 
@@ -46,44 +50,65 @@ final class IdempotencyKeyExpressions {
 
     private final Method method;
 
+    private final String description;
+
     private final Expression key;
 
     private final @Nullable Expression fingerprint;
 
+    private final FingerprintParameters fingerprintParameters;
+
     private final ArgumentRenderer renderer;
 
-    private IdempotencyKeyExpressions(Method method, Expression key, @Nullable Expression fingerprint,
-            ArgumentRenderer renderer) {
+    private IdempotencyKeyExpressions(Method method, String description, Expression key,
+            @Nullable Expression fingerprint, ArgumentRenderer renderer) {
         this.method = method;
+        this.description = description;
         this.key = key;
         this.fingerprint = fingerprint;
+        this.fingerprintParameters = FingerprintParameters.of(method);
         this.renderer = renderer;
     }
 
-    static IdempotencyKeyExpressions compile(Method method, Idempotent annotation, ArgumentRenderer renderer,
-            String subject) {
+    static IdempotencyKeyExpressions compile(Method method, String description, Idempotent annotation,
+            ArgumentRenderer renderer, String subject) {
         Set<String> variables = variables(method);
         Expression key = parse(annotation.key(), "@Idempotent(key)", variables, subject);
         Expression fingerprint = annotation.fingerprint().isBlank() ? null
                 : parse(annotation.fingerprint(), "@Idempotent(fingerprint)", variables, subject);
-        return new IdempotencyKeyExpressions(method, key, fingerprint, renderer);
+        return new IdempotencyKeyExpressions(method, description, key, fingerprint, renderer);
     }
 
+    /**
+     * Evaluates the key expression.
+     * @param arguments the call's arguments
+     * @return the key, {@code null} when the expression yields none
+     * @throws IdempotencyKeyException when the expression fails
+     */
     @Nullable Object key(@Nullable Object[] arguments) {
         try {
             return this.key.getValue(context(arguments));
         }
-        catch (EvaluationException ex) {
-            return null;
+        catch (RuntimeException ex) {
+            throw failed("its key expression threw " + ex.getClass().getSimpleName());
         }
     }
 
+    /**
+     * Works out the fingerprint of a call.
+     * @param arguments the call's arguments
+     * @return the hex SHA-256 digest of the fingerprint value or of the arguments
+     * @throws IdempotencyKeyException when the fingerprint expression fails, or an argument
+     * cannot be rendered
+     */
     String fingerprint(@Nullable Object[] arguments) {
         MessageDigest digest = sha256();
         if (this.fingerprint == null) {
-            for (Object argument : arguments) {
-                digest.update(this.renderer.render(argument).getBytes(StandardCharsets.UTF_8));
-                digest.update((byte) SEPARATOR);
+            for (int i = 0; i < arguments.length; i++) {
+                if (this.fingerprintParameters.covers(i)) {
+                    digest.update(render(this.fingerprintParameters.contribution(i, arguments[i])));
+                    digest.update((byte) SEPARATOR);
+                }
             }
         }
         else {
@@ -91,12 +116,26 @@ final class IdempotencyKeyExpressions {
             try {
                 value = this.fingerprint.getValue(context(arguments));
             }
-            catch (EvaluationException ex) {
-                value = ex.getClass().getName();
+            catch (RuntimeException ex) {
+                throw failed("its fingerprint expression threw " + ex.getClass().getSimpleName());
             }
-            digest.update(this.renderer.render(value).getBytes(StandardCharsets.UTF_8));
+            digest.update(render(value));
         }
         return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private byte[] render(@Nullable Object value) {
+        try {
+            return this.renderer.render(value).getBytes(StandardCharsets.UTF_8);
+        }
+        catch (RuntimeException ex) {
+            throw failed("its fingerprint could not be rendered (" + ex.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private IdempotencyKeyException failed(String reason) {
+        return new IdempotencyKeyException(
+                "Idempotency key of " + this.description + " cannot be worked out: " + reason);
     }
 
     private MethodBasedEvaluationContext context(@Nullable Object[] arguments) {

@@ -1,5 +1,6 @@
 package dev.resilience.aop;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 
@@ -10,11 +11,17 @@ import dev.resilience.annotation.Retryable;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
- * The resilience annotations that apply to one method: its own, or, for a public method, its
- * class's. A method named as a fallback by its class's {@code @Fallback} is not itself
- * protected.
+ * The resilience annotations that apply to one method: its own, or, for a public method, those
+ * of the class that declares it. As with {@code @Transactional}, a class-level annotation
+ * applies to the public methods that the annotated class (or a subclass) declares itself: not
+ * to methods inherited from its superclasses, not to {@code toString}, {@code equals} or
+ * {@code hashCode}. A private, final or static method is never protected (a method annotated
+ * itself fails the start: see {@link ProtectableMethods}). A method named as a fallback by its class's
+ * {@code @Fallback} is not itself protected. The pointcut and the startup scan both decide
+ * through {@link #find}, so they agree on every method.
  *
  * @param retryable the retry annotation, if any
  * @param circuitGuarded the breaker annotation, if any
@@ -25,20 +32,19 @@ record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGua
         @Nullable Fallback fallback, @Nullable Idempotent idempotent) {
 
     /**
-     * Finds the annotations of a method as declared on a class.
-     * @param method the most specific method
-     * @param targetClass the class of the bean
+     * Finds the annotations that apply to a method.
+     * @param method the most specific method of the bean's class
      * @return the annotations, or {@code null} when none applies
      */
-    static @Nullable ResilienceAnnotations find(Method method, Class<?> targetClass) {
+    static @Nullable ResilienceAnnotations find(Method method) {
         if (method.getDeclaringClass() == Object.class || method.isSynthetic() || method.isBridge()
-                || Modifier.isStatic(method.getModifiers())) {
+                || !ProtectableMethods.isInterceptable(method)) {
             return null;
         }
-        boolean inheritsClassLevel = Modifier.isPublic(method.getModifiers()) && !isClassFallback(method, targetClass);
-        Retryable retryable = find(method, targetClass, Retryable.class, inheritsClassLevel);
-        CircuitGuarded circuitGuarded = find(method, targetClass, CircuitGuarded.class, inheritsClassLevel);
-        Fallback fallback = find(method, targetClass, Fallback.class, inheritsClassLevel);
+        Class<?> annotatedClass = takesClassLevel(method) ? method.getDeclaringClass() : null;
+        Retryable retryable = find(method, annotatedClass, Retryable.class);
+        CircuitGuarded circuitGuarded = find(method, annotatedClass, CircuitGuarded.class);
+        Fallback fallback = find(method, annotatedClass, Fallback.class);
         Idempotent idempotent = AnnotatedElementUtils.findMergedAnnotation(method, Idempotent.class);
         if (retryable == null && circuitGuarded == null && fallback == null && idempotent == null) {
             return null;
@@ -46,17 +52,22 @@ record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGua
         return new ResilienceAnnotations(retryable, circuitGuarded, fallback, idempotent);
     }
 
-    private static <A extends java.lang.annotation.Annotation> @Nullable A find(Method method, Class<?> targetClass,
-            Class<A> type, boolean inheritsClassLevel) {
+    private static <A extends Annotation> @Nullable A find(Method method, @Nullable Class<?> annotatedClass,
+            Class<A> type) {
         A onMethod = AnnotatedElementUtils.findMergedAnnotation(method, type);
-        if (onMethod != null || !inheritsClassLevel) {
+        if (onMethod != null || annotatedClass == null) {
             return onMethod;
         }
-        return AnnotatedElementUtils.findMergedAnnotation(targetClass, type);
+        return AnnotatedElementUtils.findMergedAnnotation(annotatedClass, type);
     }
 
-    private static boolean isClassFallback(Method method, Class<?> targetClass) {
-        Fallback classFallback = AnnotatedElementUtils.findMergedAnnotation(targetClass, Fallback.class);
+    private static boolean takesClassLevel(Method method) {
+        return Modifier.isPublic(method.getModifiers()) && !ReflectionUtils.isObjectMethod(method)
+                && !isClassFallback(method);
+    }
+
+    private static boolean isClassFallback(Method method) {
+        Fallback classFallback = AnnotatedElementUtils.findMergedAnnotation(method.getDeclaringClass(), Fallback.class);
         if (classFallback == null) {
             return false;
         }

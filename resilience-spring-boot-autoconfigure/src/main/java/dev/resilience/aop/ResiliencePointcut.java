@@ -7,13 +7,14 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.util.ClassUtils;
 
 /**
- * Matches the methods that carry a resilience annotation, on the method or on its class.
+ * Matches the methods that carry a resilience annotation, on the method or on the class that
+ * declares it, by the rules of {@link ResilienceAnnotations#find}.
  */
 final class ResiliencePointcut extends StaticMethodMatcherPointcut {
 
     @Override
     public boolean matches(Method method, Class<?> targetClass) {
         Class<?> userClass = ClassUtils.getUserClass(targetClass);
-        return ResilienceAnnotations.find(AopUtils.getMostSpecificMethod(method, userClass), userClass) != null;
+        return ResilienceAnnotations.find(AopUtils.getMostSpecificMethod(method, userClass)) != null;
     }
 }

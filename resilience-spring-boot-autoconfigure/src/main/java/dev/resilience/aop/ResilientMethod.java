@@ -12,6 +12,7 @@ import dev.resilience.core.CallContext;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ResiliencePipeline;
+import dev.resilience.core.idempotency.IdempotencyKeyException;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -69,8 +70,13 @@ final class ResilientMethod {
         Object key = null;
         String fingerprint = "";
         if (this.idempotencyKeys != null) {
-            key = this.idempotencyKeys.key(arguments);
-            fingerprint = this.idempotencyKeys.fingerprint(arguments);
+            try {
+                key = this.idempotencyKeys.key(arguments);
+                fingerprint = this.idempotencyKeys.fingerprint(arguments);
+            }
+            catch (IdempotencyKeyException ex) {
+                key = ex;
+            }
         }
         return new CallContext(this.description, invocation.getThis(), Arrays.asList(arguments), key, fingerprint,
                 listener);

@@ -1,5 +1,6 @@
 package dev.resilience.aop;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 
@@ -10,6 +11,8 @@ import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.fallback.FallbackHandler;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.registry.CallStatistics;
 import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
@@ -18,16 +21,18 @@ import org.springframework.core.ResolvableType;
 
 /**
  * Compiles an annotated method into its {@link ResilientMethod}: names its instances
- * ({@code SimpleClassName#method} where a name is left empty), resolves its policies,
- * fallback methods and key expressions, and fails with an
- * {@link InvalidResiliencePolicyException} naming the bean, the method and the setting when
- * anything does not fit.
+ * ({@code SimpleClassName#method} where a name is left empty) and checks the names against the
+ * other methods' ({@link InstanceNameConflicts}), resolves its policies, fallback methods and
+ * key expressions, and fails with an {@link InvalidResiliencePolicyException} naming the bean,
+ * the method and the setting when anything does not fit.
  */
 final class ResilientMethodCompiler {
 
     private final ResiliencePolicies policies;
 
     private final CallObserver observer;
+
+    private final InstanceNameConflicts names = new InstanceNameConflicts();
 
     ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer) {
         this.policies = policies;
@@ -36,9 +41,9 @@ final class ResilientMethodCompiler {
 
     ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String beanName) {
         String id = InstanceNames.defaultName(targetClass, method);
-        String subject = "bean '" + beanName + "', method " + id;
+        String subject = subject(beanName, targetClass, method);
         try {
-            return compile(method, targetClass, annotations, id, subject);
+            return compile(method, targetClass, annotations, beanName, id, subject);
         }
         catch (InvalidResiliencePolicyException ex) {
             if (ex.getSubject().startsWith(subject)) {
@@ -48,14 +53,10 @@ final class ResilientMethodCompiler {
         }
     }
 
-    private ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String id,
-            String subject) {
+    private ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations,
+            String beanName, String id, String subject) {
+        ProtectableMethods.requireSupportedReturnType(method, subject);
         ReturnKind returnKind = ReturnKind.of(method);
-        if (returnKind == ReturnKind.COMPLETION_STAGE && !ReturnKind.isSupportedStage(method.getReturnType())) {
-            throw new InvalidResiliencePolicyException(subject, "return type", method.getReturnType().getName(),
-                    "only CompletionStage and CompletableFuture are supported among asynchronous types",
-                    "Declare the method to return CompletionStage or CompletableFuture.");
-        }
         Retryable retryable = annotations.retryable();
         CircuitGuarded circuitGuarded = annotations.circuitGuarded();
         Idempotent idempotent = annotations.idempotent();
@@ -64,11 +65,13 @@ final class ResilientMethodCompiler {
                 ? name(circuitGuarded.value(), circuitGuarded.name(), id, "@CircuitGuarded", subject) : null;
         String idempotencyName = (idempotent != null) ? InstanceNames.idempotencyName(targetClass, method, idempotent)
                 : null;
+        checkNames(new Declarations(beanName, targetClass, method), annotations, id, retryName, breakerName);
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName, id);
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         CallStatistics statistics = this.policies.registry().statistics(pipelineName);
-        if (retryName != null) {
-            pipeline.retry(this.policies.retry(retryName, retryable));
+        RetryPolicy retry = (retryName != null) ? this.policies.retry(retryName, retryable) : null;
+        if (retry != null) {
+            pipeline.retry(retry);
         }
         if (breakerName != null) {
             pipeline.circuitBreaker(this.policies.circuitBreaker(breakerName, circuitGuarded));
@@ -80,12 +83,47 @@ final class ResilientMethodCompiler {
         }
         IdempotencyKeyExpressions keys = null;
         if (idempotencyName != null) {
-            keys = IdempotencyKeyExpressions.compile(method, idempotent, this.policies.argumentRenderer(), subject);
-            pipeline.idempotency(this.policies.idempotency(idempotencyName, idempotent)
-                .withResultType(valueType(method, targetClass, returnKind)));
+            keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.policies.argumentRenderer(),
+                    subject);
+            IdempotencyPolicy idempotency = this.policies.idempotency(idempotencyName, idempotent);
+            pipeline.idempotency(idempotency.withResultType(valueType(method, targetClass, returnKind)));
             statistics.registerIdempotency(idempotencyName);
+            IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.observer);
+    }
+
+    private void checkNames(Declarations declarations, ResilienceAnnotations annotations, String id,
+            @Nullable String retryName, @Nullable String breakerName) {
+        Retryable retryable = annotations.retryable();
+        CircuitGuarded circuitGuarded = annotations.circuitGuarded();
+        Idempotent idempotent = annotations.idempotent();
+        if (retryable != null && retryable.value().isBlank() && retryable.name().isBlank()) {
+            this.names.defaultName(declarations.of(retryable), id);
+        }
+        else if (circuitGuarded != null && circuitGuarded.value().isBlank() && circuitGuarded.name().isBlank()) {
+            this.names.defaultName(declarations.of(circuitGuarded), id);
+        }
+        else if (idempotent != null && idempotent.name().isBlank()) {
+            this.names.defaultName(declarations.of(idempotent), id);
+        }
+        if (retryable != null && retryName != null) {
+            this.names.retry(declarations.of(retryable), retryName);
+        }
+        if (circuitGuarded != null && breakerName != null) {
+            this.names.breaker(declarations.of(circuitGuarded), breakerName);
+        }
+    }
+
+    /**
+     * Describes a method of a bean for a failure analysis.
+     * @param beanName the bean's name
+     * @param targetClass the bean's user class
+     * @param method the method
+     * @return {@code bean 'name', method SimpleClassName#method}
+     */
+    static String subject(String beanName, Class<?> targetClass, Method method) {
+        return "bean '" + beanName + "', method " + InstanceNames.defaultName(targetClass, method);
     }
 
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
@@ -112,5 +150,12 @@ final class ResilientMethodCompiler {
             return second;
         }
         return (third != null) ? third : fallback;
+    }
+
+    private record Declarations(String beanName, Class<?> targetClass, Method method) {
+
+        InstanceNameConflicts.Declaration of(Annotation annotation) {
+            return new InstanceNameConflicts.Declaration(this.beanName, this.targetClass, this.method, annotation);
+        }
     }
 }

@@ -20,9 +20,10 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Every annotated method of the application, compiled once. When the context has created its
  * singletons, every bean class is scanned and each annotated method compiled, so that a bad
- * annotation fails the start and every instance exists before the first call; a method first
- * seen through a call (a bean created later) is compiled then. Looking a method up per call
- * is two map reads, without allocation. Thread-safe.
+ * annotation, or one on a method the proxy cannot intercept, fails the start and every
+ * instance exists before the first call; a method first seen through a call (a bean created
+ * later) is compiled then. Looking a method up per call is two map reads, without allocation.
+ * Thread-safe.
  */
 public final class ResilientMethods implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -84,11 +85,14 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     private void compileAll(String beanName, Class<?> userClass) {
         ReflectionUtils.doWithMethods(userClass, (method) -> {
             warnOfForeignRetryable(beanName, method);
-            ResilienceAnnotations annotations = ResilienceAnnotations.find(method, userClass);
+            ProtectableMethods.requireInterceptable(method,
+                    ResilientMethodCompiler.subject(beanName, userClass, method));
+            ResilienceAnnotations annotations = ResilienceAnnotations.find(method);
             if (annotations != null && find(this.entries.get(method), userClass) == null) {
                 add(method, userClass, this.compiler.compile(method, userClass, annotations, beanName));
             }
-        }, ReflectionUtils.USER_DECLARED_METHODS);
+        }, (method) -> ReflectionUtils.USER_DECLARED_METHODS.matches(method)
+                && AopUtils.getMostSpecificMethod(method, userClass) == method);
     }
 
     private @Nullable ResilientMethod compile(Method method, Class<?> targetClass, String beanName) {
@@ -97,7 +101,7 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         if (known != null) {
             return known.method;
         }
-        ResilienceAnnotations annotations = ResilienceAnnotations.find(specific, targetClass);
+        ResilienceAnnotations annotations = ResilienceAnnotations.find(specific);
         return (annotations != null) ? this.compiler.compile(specific, targetClass, annotations, beanName) : null;
     }
 

@@ -42,6 +42,32 @@ class ClassLevelAndTemplateTests {
     }
 
     @Test
+    void classLevelAnnotationLeavesObjectMethodsAndInheritedMethodsUnprotected() {
+        this.contextRunner.withBean(Shelf.class).run((context) -> {
+            Shelf shelf = context.getBean(Shelf.class);
+            int toStringCalls = shelf.toStringCalls();
+
+            assertThat(shelf.stock()).isEqualTo("stocked after 2");
+            assertThatExceptionOfType(IllegalStateException.class).isThrownBy(shelf::toString);
+            assertThat(shelf.toStringCalls()).isEqualTo(toStringCalls + 1);
+            assertThatExceptionOfType(IOException.class).isThrownBy(shelf::audit);
+            assertThat(shelf.auditCalls()).isEqualTo(1);
+            assertThat(context.getBean(ResilienceRegistry.class).retryPolicies()).containsOnlyKeys("Shelf#stock");
+        });
+    }
+
+    @Test
+    void pointcutMatchesExactlyTheMethodsClassLevelAnnotationsProtect() throws NoSuchMethodException {
+        ResiliencePointcut pointcut = new ResiliencePointcut();
+
+        assertThat(pointcut.matches(Shelf.class.getMethod("stock"), Shelf.class)).isTrue();
+        assertThat(pointcut.matches(Shelf.class.getMethod("toString"), Shelf.class)).isFalse();
+        assertThat(pointcut.matches(Shelf.class.getMethod("equals", Object.class), Shelf.class)).isFalse();
+        assertThat(pointcut.matches(Shelf.class.getMethod("hashCode"), Shelf.class)).isFalse();
+        assertThat(pointcut.matches(Shelf.class.getMethod("audit"), Shelf.class)).isFalse();
+    }
+
+    @Test
     void templateRunsCodeThroughTheConfiguredInstanceByName() {
         this.contextRunner.withPropertyValues("resilience.retry.instances.quotes.max-attempts=4").run((context) -> {
             ResilienceTemplate template = context.getBean(ResilienceTemplate.class);
@@ -103,6 +129,58 @@ class ClassLevelAndTemplateTests {
                 throw new IOException("flaky");
             }
             return outcome + " after 2";
+        }
+    }
+
+    /**
+     * A class whose public methods are inherited by an annotated subclass.
+     */
+    static class Warehouse {
+
+        private final AtomicInteger auditCalls = new AtomicInteger();
+
+        int auditCalls() {
+            return this.auditCalls.get();
+        }
+
+        public String audit() throws IOException {
+            this.auditCalls.incrementAndGet();
+            throw new IOException("audit failed");
+        }
+    }
+
+    @Retryable(maxAttempts = 2, delay = "1ms")
+    static class Shelf extends Warehouse {
+
+        private final AtomicInteger toStringCalls = new AtomicInteger();
+
+        private final AtomicInteger stockCalls = new AtomicInteger();
+
+        int toStringCalls() {
+            return this.toStringCalls.get();
+        }
+
+        public String stock() throws IOException {
+            if (this.stockCalls.incrementAndGet() == 1) {
+                throw new IOException("flaky");
+            }
+            return "stocked after 2";
+        }
+
+        @Override
+        public String toString() {
+            this.toStringCalls.incrementAndGet();
+            throw new IllegalStateException("no text for a shelf");
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return this == other;
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
         }
     }
 

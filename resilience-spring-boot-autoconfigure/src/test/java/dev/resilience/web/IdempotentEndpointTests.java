@@ -1,5 +1,6 @@
 package dev.resilience.web;
 
+import java.security.Principal;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -119,6 +120,44 @@ class IdempotentEndpointTests {
     }
 
     @Test
+    void keyWhoseExpressionThrowsIsABadRequestProblemWithoutRunningTheHandler() throws Exception {
+        expectProblem(this.mvc.perform(post("/receipts").header("Idempotency-Key", "not-a-uuid")
+            .contentType(MediaType.APPLICATION_JSON)
+            .content(BOOK)), 400, "Bad Request", IdempotencyProblemAdvice.KEY_INVALID, "/receipts")
+            .andExpect(jsonPath("$.detail").value("Idempotency key of OrderTestController#receipt cannot be worked "
+                    + "out: its key expression threw IllegalArgumentException"));
+        assertThat(this.controller.runs()).isZero();
+
+        this.mvc.perform(post("/receipts").header("Idempotency-Key", "5f0c6a52-3c1e-4f7b-9a57-2a4f1d0e8b11")
+            .contentType(MediaType.APPLICATION_JSON)
+            .content(BOOK)).andExpect(status().isCreated());
+        assertThat(this.controller.runs()).isEqualTo(1);
+    }
+
+    @Test
+    void requestsDifferingOnlyInRequestObjectsPrincipalDetailsAndLocaleReplay() throws Exception {
+        this.mvc.perform(signedOrder("signed-1", new TestPrincipal("alice", "session-1"), "en"))
+            .andExpect(status().isCreated())
+            .andExpect(header().doesNotExist(IdempotentReplayHeaderListener.HEADER));
+
+        this.mvc.perform(signedOrder("signed-1", new TestPrincipal("alice", "session-2"), "fr"))
+            .andExpect(status().isCreated())
+            .andExpect(header().string(IdempotentReplayHeaderListener.HEADER, "true"))
+            .andExpect(jsonPath("$.id").value("s-1"));
+        assertThat(this.controller.runs()).isEqualTo(1);
+    }
+
+    @Test
+    void anotherCallerReusingAKeyIsAMismatchNotAReplay() throws Exception {
+        this.mvc.perform(signedOrder("signed-2", new TestPrincipal("alice", "session-1"), "en"))
+            .andExpect(status().isCreated());
+
+        expectProblem(this.mvc.perform(signedOrder("signed-2", new TestPrincipal("mallory", "session-1"), "en")), 422,
+                "Unprocessable Content", IdempotencyProblemAdvice.KEY_MISMATCH, "/signed-orders");
+        assertThat(this.controller.runs()).isEqualTo(1);
+    }
+
+    @Test
     void keyOf256CharactersIsABadRequestProblemQuotingOnlyItsStart() throws Exception {
         String key = "k".repeat(256);
 
@@ -186,12 +225,17 @@ class IdempotentEndpointTests {
 
     private ResultActions expectProblem(ResultActions result, int status, String title, String problem)
             throws Exception {
+        return expectProblem(result, status, title, problem, "/orders");
+    }
+
+    private ResultActions expectProblem(ResultActions result, int status, String title, String problem,
+            String instance) throws Exception {
         return result.andExpect(status().is(status))
             .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
             .andExpect(jsonPath("$.type").doesNotExist())
             .andExpect(jsonPath("$.title").value(title))
             .andExpect(jsonPath("$.status").value(status))
-            .andExpect(jsonPath("$.instance").value("/orders"))
+            .andExpect(jsonPath("$.instance").value(instance))
             .andExpect(jsonPath("$.problem").value(problem));
     }
 
@@ -208,8 +252,30 @@ class IdempotentEndpointTests {
         return post("/orders").header("Idempotency-Key", key).contentType(MediaType.APPLICATION_JSON).content(body);
     }
 
+    private static MockHttpServletRequestBuilder signedOrder(String key, Principal principal, String language) {
+        return post("/signed-orders").header("Idempotency-Key", key)
+            .header("Accept-Language", language)
+            .principal(principal)
+            .contentType(MediaType.APPLICATION_JSON)
+            .content(BOOK);
+    }
+
     private static MockHttpServletRequestBuilder payment(String key) {
         return post("/payments").header("Idempotency-Key", key).contentType(MediaType.APPLICATION_JSON).content(BOOK);
+    }
+
+    /**
+     * An authenticated caller with details that change from one login to the next.
+     *
+     * @param name the caller's name
+     * @param session the session the caller authenticated in
+     */
+    record TestPrincipal(String name, String session) implements Principal {
+
+        @Override
+        public String getName() {
+            return this.name;
+        }
     }
 
     @SpringBootConfiguration

@@ -1,11 +1,14 @@
 package dev.resilience.web;
 
 import java.net.URI;
+import java.security.Principal;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.Idempotent;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -50,6 +53,23 @@ public class OrderTestController {
     public OrderCreated pay(@RequestHeader("Idempotency-Key") String key, @RequestBody OrderRequest order) {
         int run = this.runs.incrementAndGet();
         return new OrderCreated("p-" + run, order.item(), key);
+    }
+
+    @PostMapping("/receipts")
+    @Idempotent(key = "T(java.util.UUID).fromString(#key)")
+    @ResponseStatus(HttpStatus.CREATED)
+    public OrderCreated receipt(@RequestHeader("Idempotency-Key") String key, @RequestBody OrderRequest order) {
+        int run = this.runs.incrementAndGet();
+        return new OrderCreated("r-" + run, order.item(), key);
+    }
+
+    @PostMapping("/signed-orders")
+    @Idempotent(key = "#key")
+    @ResponseStatus(HttpStatus.CREATED)
+    public OrderCreated signed(@RequestHeader("Idempotency-Key") String key, @RequestBody OrderRequest order,
+            HttpServletRequest request, Principal principal, Locale locale) {
+        int run = this.runs.incrementAndGet();
+        return new OrderCreated("s-" + run, order.item(), key);
     }
 
     @GetMapping("/tenants")

@@ -1,0 +1,162 @@
+package dev.resilience.aop;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ObjectUtils;
+
+/**
+ * The instance names of the annotated methods, compared across methods as they are compiled.
+ * Two distinct methods may not go by one default name ({@code SimpleClassName#method}: two
+ * classes of one simple name in different packages, or two overloads), which would make them
+ * share a retry instance, a breaker, idempotency keys and meters without anyone naming them.
+ * Two annotations that name one breaker or retry instance must configure it alike: a breaker
+ * has one configuration, and a retry instance is reported with one. Only annotations are
+ * compared; the YAML, the HTTP client and {@code ResilienceTemplate} name instances without
+ * one and never conflict. Thread-safe.
+ */
+final class InstanceNameConflicts {
+
+    private final Map<String, Declaration> defaultNames = new ConcurrentHashMap<>();
+
+    private final Map<String, Declaration> breakers = new ConcurrentHashMap<>();
+
+    private final Map<String, Declaration> retries = new ConcurrentHashMap<>();
+
+    /**
+     * Records a method that goes by its default name.
+     * @param declaration the method and the annotation that leaves its name empty
+     * @param name the default name
+     * @throws InvalidResiliencePolicyException when another method goes by the same name
+     */
+    void defaultName(Declaration declaration, String name) {
+        Declaration first = this.defaultNames.putIfAbsent(name, declaration);
+        if (first == null || first.isSameMethod(declaration)) {
+            return;
+        }
+        String setting = "@" + declaration.annotation().annotationType().getSimpleName() + "(name)";
+        throw new InvalidResiliencePolicyException(declaration.subject(), setting, name,
+                declaration.qualifiedName() + " and " + first.qualifiedName() + " of bean '" + first.beanName()
+                        + "' both leave their names empty, so both go by '" + name
+                        + "' and would share every instance and meter of that name",
+                "Name the instances of one of the two methods, such as " + suggestion(declaration, first) + ".");
+    }
+
+    /**
+     * Records the annotation of a breaker name.
+     * @param declaration the method and its annotation
+     * @param name the breaker's name
+     * @throws InvalidResiliencePolicyException when another annotation configures the breaker
+     * otherwise
+     */
+    void breaker(Declaration declaration, String name) {
+        compare(this.breakers, declaration, name, "breaker", "resilience.circuit-breaker.instances.");
+    }
+
+    /**
+     * Records the annotation of a retry instance's name.
+     * @param declaration the method and its annotation
+     * @param name the retry instance's name
+     * @throws InvalidResiliencePolicyException when another annotation configures the instance
+     * otherwise
+     */
+    void retry(Declaration declaration, String name) {
+        compare(this.retries, declaration, name, "retry instance", "resilience.retry.instances.");
+    }
+
+    private static void compare(Map<String, Declaration> declarations, Declaration declaration, String name,
+            String kind, String prefix) {
+        Declaration first = declarations.putIfAbsent(name, declaration);
+        if (first == null) {
+            return;
+        }
+        Map<String, Object> theirs = AnnotationUtils.getAnnotationAttributes(first.annotation());
+        Map<String, Object> ours = AnnotationUtils.getAnnotationAttributes(declaration.annotation());
+        for (Map.Entry<String, Object> attribute : ours.entrySet()) {
+            String attributeName = attribute.getKey();
+            Object their = theirs.get(attributeName);
+            if ("value".equals(attributeName) || "name".equals(attributeName) || same(attribute.getValue(), their)) {
+                continue;
+            }
+            String annotationName = "@" + declaration.annotation().annotationType().getSimpleName();
+            String property = prefix + name + "." + kebabCase(attributeName);
+            throw new InvalidResiliencePolicyException(declaration.subject(),
+                    annotationName + "(" + attributeName + ")", render(attribute.getValue()),
+                    kind + " '" + name + "' is also configured by " + first.subject() + ", with " + attributeName
+                            + " = " + render(their) + "; one name has one configuration, so which of the two applies "
+                            + "would depend on the order the methods are compiled in",
+                    "Give both annotations the same " + attributeName + ", or set " + property + " and leave "
+                            + attributeName + " out of both annotations.");
+        }
+    }
+
+    private static boolean same(@Nullable Object ours, @Nullable Object theirs) {
+        if (ours instanceof Object[] ourItems && theirs instanceof Object[] theirItems) {
+            return new HashSet<>(Arrays.asList(ourItems)).equals(new HashSet<>(Arrays.asList(theirItems)));
+        }
+        return ObjectUtils.nullSafeEquals(ours, theirs);
+    }
+
+    private static String render(@Nullable Object value) {
+        if (value instanceof Class<?>[] types) {
+            return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", ", "{", "}"));
+        }
+        return String.valueOf(value);
+    }
+
+    private static String kebabCase(String attributeName) {
+        return attributeName.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+    }
+
+    private static String suggestion(Declaration declaration, Declaration first) {
+        String name;
+        if (declaration.targetClass() == first.targetClass()) {
+            name = InstanceNames.defaultName(declaration.targetClass(), declaration.method()) + "("
+                    + parameterTypes(declaration.method()) + ")";
+        }
+        else {
+            String[] segments = declaration.targetClass().getName().replace('$', '.').split("\\.");
+            String qualifier = (segments.length > 1) ? segments[segments.length - 2] + "." : "";
+            name = qualifier + InstanceNames.defaultName(declaration.targetClass(), declaration.method());
+        }
+        return "@" + declaration.annotation().annotationType().getSimpleName() + "(name = \"" + name + "\")";
+    }
+
+    private static String parameterTypes(Method method) {
+        return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "));
+    }
+
+    /**
+     * An annotation of a method of a bean.
+     *
+     * @param beanName the bean's name
+     * @param targetClass the bean's user class
+     * @param method the annotated method
+     * @param annotation the annotation that names, or leaves unnamed, the instance
+     */
+    record Declaration(String beanName, Class<?> targetClass, Method method, Annotation annotation) {
+
+        String subject() {
+            return ResilientMethodCompiler.subject(this.beanName, this.targetClass, this.method);
+        }
+
+        String qualifiedName() {
+            return this.targetClass.getName() + "#" + this.method.getName() + "(" + parameterTypes(this.method) + ")";
+        }
+
+        boolean isSameMethod(Declaration other) {
+            return this.targetClass == other.targetClass && Objects.equals(this.method, other.method);
+        }
+    }
+}

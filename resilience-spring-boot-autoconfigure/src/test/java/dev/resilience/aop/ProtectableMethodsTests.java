@@ -1,0 +1,242 @@
+package dev.resilience.aop;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+
+import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Fallback;
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.Retryable;
+import dev.resilience.autoconfigure.FailureAnalyses;
+import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
+import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.registry.ResilienceRegistry;
+import kotlin.coroutines.Continuation;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The start fails, with a failure analysis, for an annotated method the proxy cannot protect:
+ * one it cannot intercept, or one whose return type hands its outcome back after the call.
+ */
+class ProtectableMethodsTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class))
+        .withBean(VirtualTimeSource.class);
+
+    @Test
+    void retryableMethodReturningAPlainFutureFailsTheStart() {
+        this.contextRunner.withBean("reports", FutureReports.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("Invalid resilience setting of bean 'reports', method FutureReports#render:")
+                .contains("Setting: return type")
+                .contains("Value: \"java.util.concurrent.Future<java.lang.String>\"")
+                .contains("Reason: a Future that is not a CompletionStage")
+                .contains("Action: Return CompletableFuture or CompletionStage"));
+    }
+
+    @Test
+    void breakerGuardedMethodReturningAFutureTaskFailsTheStart() {
+        this.contextRunner.withBean("reports", FutureTaskReports.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("method FutureTaskReports#render:")
+                .contains("Value: \"java.util.concurrent.FutureTask<java.lang.String>\""));
+    }
+
+    @Test
+    void retryableMethodReturningAMonoFailsTheStart() {
+        this.contextRunner.withBean("quotes", MonoQuotes.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("Invalid resilience setting of bean 'quotes', method MonoQuotes#quote:")
+                .contains("Setting: return type")
+                .contains("Value: \"reactor.core.publisher.Mono<java.lang.String>\"")
+                .contains("Reason: reactive types are not supported yet")
+                .contains("Action: Return CompletableFuture or CompletionStage (Mono#toFuture() gives one)"));
+    }
+
+    @Test
+    void kotlinSuspendFunctionFailsTheStart() {
+        this.contextRunner.withBean("quotes", SuspendingQuotes.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("Invalid resilience setting of bean 'quotes', method SuspendingQuotes#quote:")
+                .contains("Setting: suspend")
+                .contains("Value: \"quote(String, Continuation)\"")
+                .contains("Reason: Kotlin suspend functions are not supported yet")
+                .contains("Action: Declare a function that is not suspend"));
+    }
+
+    @Test
+    void completionStageSubtypeOtherThanCompletableFutureFailsTheStart() {
+        this.contextRunner.withBean("quotes", OwnStageQuotes.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("method OwnStageQuotes#quote:")
+                .contains("Value: \"dev.resilience.aop.ProtectableMethodsTests$QuoteFuture\"")
+                .contains("Reason: only CompletionStage and CompletableFuture are supported"));
+    }
+
+    @Test
+    void retryableOnAPrivateMethodFailsTheStart() {
+        this.contextRunner.withBean("payments", PrivateRetryable.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("Invalid resilience setting of bean 'payments', method PrivateRetryable#pay:")
+                .contains("Setting: @Retryable")
+                .contains("Value: \"private String pay(String)\"")
+                .contains("Reason: the Spring proxy cannot intercept a private method")
+                .contains("Action: Make 'pay' public, protected or package-private"));
+    }
+
+    @Test
+    void circuitGuardedOnAFinalMethodFailsTheStart() {
+        this.contextRunner.withBean("payments", FinalGuarded.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("method FinalGuarded#pay:")
+                .contains("Setting: @CircuitGuarded")
+                .contains("Value: \"public final String pay(String)\"")
+                .contains("Reason: the Spring proxy cannot intercept a final method")
+                .contains("Action: Remove final from 'pay'"));
+    }
+
+    @Test
+    void idempotentOnAStaticMethodFailsTheStart() {
+        this.contextRunner.withBean("payments", StaticIdempotent.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("method StaticIdempotent#pay:")
+                .contains("Setting: @Idempotent")
+                .contains("Value: \"public static String pay(String)\"")
+                .contains("Reason: the Spring proxy cannot intercept a static method")
+                .contains("Action: Make 'pay' an instance method"));
+    }
+
+    @Test
+    void privateFallbackMethodIsFine() {
+        this.contextRunner.withBean("payments", PrivateFallback.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(PrivateFallback.class).pay("o-1")).isEqualTo("later:o-1");
+        });
+    }
+
+    @Test
+    void classLevelAnnotationLeavesPrivateFinalAndStaticMethodsUnguardedWithoutFailing() {
+        this.contextRunner.withBean("payments", ClassLevelWithUnguardable.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(ResilienceRegistry.class).retryPolicies())
+                .containsOnlyKeys("ClassLevelWithUnguardable#pay");
+        });
+    }
+
+    private static String describe(Throwable failure) {
+        assertThat(failure).as("start failure").isNotNull();
+        return FailureAnalyses.describe(failure);
+    }
+
+    static class FutureReports {
+
+        @Retryable
+        public Future<String> render() {
+            return CompletableFuture.completedFuture("report");
+        }
+    }
+
+    static class FutureTaskReports {
+
+        @CircuitGuarded
+        public FutureTask<String> render() {
+            return new FutureTask<>(() -> "report");
+        }
+    }
+
+    static class MonoQuotes {
+
+        @Retryable
+        public Mono<String> quote() {
+            return Mono.just("42");
+        }
+    }
+
+    static class SuspendingQuotes {
+
+        @Retryable
+        public Object quote(String symbol, Continuation<? super String> continuation) {
+            return symbol;
+        }
+    }
+
+    static class QuoteFuture extends CompletableFuture<String> {
+    }
+
+    static class OwnStageQuotes {
+
+        @Retryable
+        public QuoteFuture quote() {
+            return new QuoteFuture();
+        }
+    }
+
+    static class PrivateRetryable {
+
+        public String payTwice(String orderId) {
+            return pay(orderId) + pay(orderId);
+        }
+
+        @Retryable
+        private String pay(String orderId) {
+            return orderId;
+        }
+    }
+
+    static class FinalGuarded {
+
+        @CircuitGuarded
+        public final String pay(String orderId) {
+            return orderId;
+        }
+    }
+
+    static class StaticIdempotent {
+
+        @Idempotent(key = "#orderId")
+        public static String pay(String orderId) {
+            return orderId;
+        }
+    }
+
+    static class PrivateFallback {
+
+        @Fallback("later")
+        @Retryable(maxAttempts = 1)
+        public String pay(String orderId) {
+            throw new IllegalStateException("gateway down");
+        }
+
+        private String later(String orderId) {
+            return "later:" + orderId;
+        }
+    }
+
+    @Retryable
+    static class ClassLevelWithUnguardable {
+
+        public String pay(String orderId) {
+            return audit(orderId) + format(orderId);
+        }
+
+        public final String receipt(String orderId) {
+            return orderId;
+        }
+
+        public static String format(String orderId) {
+            return orderId;
+        }
+
+        private String audit(String orderId) {
+            return orderId;
+        }
+    }
+}
