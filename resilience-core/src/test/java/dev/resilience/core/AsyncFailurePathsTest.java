@@ -202,6 +202,7 @@ class AsyncFailurePathsTest {
                 return CompletableFuture.failedFuture(new AssertionError("broken invariant"));
             });
 
+        assertThat(future).isCompletedExceptionally();
         assertThat(future.handle((result, failure) -> failure).join()).isInstanceOf(AssertionError.class);
         assertThat(calls).hasValue(1);
         assertThat(fallbacks).hasValue(0);
@@ -221,6 +222,7 @@ class AsyncFailurePathsTest {
         this.clock.advance(Duration.ofMillis(100));
         slow.obtrudeValue("late");
 
+        assertThat(future).isDone();
         assertThat(future.join().status()).isEqualTo(ExecutionStatus.TIMEOUT);
         assertThat(future.join().value()).isNull();
         assertThat(future.join().error()).isInstanceOf(AttemptTimeoutException.class);
