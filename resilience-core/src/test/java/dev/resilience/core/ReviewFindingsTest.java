@@ -223,6 +223,59 @@ class ReviewFindingsTest {
         assertThat(result.value()).isNull();
     }
 
+    // Deadline: "when the next attempt could not start before the deadline, the call ends with
+    // status TIMEOUT"
+
+    @Test
+    void asyncRetryThatWouldStartPastTheDeadlineDoesNotRunTheMethodAgain() {
+        List<Runnable> queued = new ArrayList<>();
+        AtomicInteger runs = new AtomicInteger();
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("quote")
+            .timeSource(this.clock)
+            .executor(queued::add)
+            .retry(retry().maxDuration(Duration.ofSeconds(1)).build())
+            .build();
+
+        CompletableFuture<ExecutionResult<String>> future = pipeline.executeAsync(CallContext.empty(), () -> {
+            runs.incrementAndGet();
+            return CompletableFuture.failedFuture(new IOException("reset"));
+        });
+        this.clock.advance(Duration.ofMillis(100));
+        // the backoff is over; the busy pool gets to the next attempt only after the deadline
+        this.clock.advance(Duration.ofSeconds(2));
+        while (!queued.isEmpty()) {
+            queued.remove(0).run();
+        }
+
+        assertThat(future).isDone();
+        assertThat(runs).as("attempts started after the deadline").hasValue(1);
+        assertThat(future.join().status()).isEqualTo(ExecutionStatus.TIMEOUT);
+    }
+
+    @Test
+    void syncRetryWhoseBackoffOversleptTheDeadlineDoesNotRunTheMethodAgain() {
+        AtomicInteger runs = new AtomicInteger();
+        TimeSource oversleeping = new DelegatingTimer(this.clock) {
+            @Override
+            public void sleep(Duration duration) throws InterruptedException {
+                // the thread wakes late, as after a GC pause or on a starved CPU
+                super.sleep(duration.plusSeconds(2));
+            }
+        };
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("quote")
+            .timeSource(oversleeping)
+            .retry(retry().maxDuration(Duration.ofSeconds(1)).build())
+            .build();
+
+        ExecutionResult<String> result = pipeline.execute(() -> {
+            runs.incrementAndGet();
+            throw new IOException("reset");
+        });
+
+        assertThat(runs).as("attempts started after the deadline").hasValue(1);
+        assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
+    }
+
     // Exceptions never escape the machinery: a rejected timer task ends the call with a status
 
     @Test
@@ -272,12 +325,9 @@ class ReviewFindingsTest {
         MarkingTimer timer = new MarkingTimer(this.clock);
         List<String> onTimer = new CopyOnWriteArrayList<>();
         IdempotencyStore recordingStore = new RecordingStore(this.store, timer, onTimer);
-        AtomicInteger handOvers = new AtomicInteger();
         Executor bounded = (task) -> {
-            if (handOvers.incrementAndGet() > 0) {
-                throw new RejectedExecutionException("queue full");
-            }
-            task.run();
+            // a bounded pool whose queue is full, as under load
+            throw new RejectedExecutionException("queue full");
         };
         ResiliencePipeline pipeline = ResiliencePipeline.builder("quote")
             .timeSource(timer)
@@ -365,6 +415,30 @@ class ReviewFindingsTest {
         assertThat(runs).hasValue(0);
         assertThat(result.error()).isInstanceOf(IdempotencyStoreException.class);
         assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+    }
+
+    @Test
+    void longLeaseThatThePolicyAcceptsNeitherThrowsOutOfTheCallNorLeavesTheKeyInProgress() {
+        // positive, so accepted by IdempotencyPolicy and by the property validation; beyond a long of nanoseconds
+        Duration lease = Duration.ofDays(365L * 300);
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("pay")
+            .timeSource(this.clock)
+            .idempotency(new IdempotencyPolicy("pay", this.store, IdempotencyPolicy.DEFAULT_TTL, lease,
+                    dev.resilience.annotation.OnInProgress.REJECT))
+            .build();
+
+        ExecutionResult<String> result = null;
+        Throwable escaped = null;
+        try {
+            result = pipeline.execute(CallContext.idempotent("k", "fp"), () -> "paid");
+        }
+        catch (Throwable ex) {
+            escaped = ex;
+        }
+
+        assertThat(escaped).as("exception escaping the machinery").isNull();
+        assertThat(result.status()).isEqualTo(ExecutionStatus.SUCCESS);
+        assertThat(this.store.claim("pay:k", "fp", Duration.ofSeconds(1))).isInstanceOf(ClaimResult.Completed.class);
     }
 
     // Cancellation: no timer is left behind once the call is over
