@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.resilience.core.time.ScheduledTask;
@@ -74,13 +75,62 @@ final class AsyncExecution<T> extends Execution<T> {
      * Runs one step on this thread; whatever escapes it ends the call.
      */
     private void run(Runnable step) {
-        try {
+        guard(() -> {
             if (this.cancelled) {
                 endCancelled();
             }
             else {
                 step.run();
             }
+        });
+    }
+
+    /**
+     * Hands a step to the executor. When the executor refuses it (shut down, saturated), the
+     * call ends instead, on the engine's own pool rather than on this thread, which may be the
+     * timer's.
+     * @param step the next step, run with {@link #guard}
+     * @param ending what ends the call when the executor refuses the step
+     */
+    private void handOverGuarded(Runnable step, Consumer<RuntimeException> ending) {
+        try {
+            this.executor.execute(() -> guard(step));
+        }
+        catch (RuntimeException refused) {
+            Runnable end = () -> guard(() -> ending.accept(refused));
+            try {
+                DefaultExecutor.get().execute(end);
+            }
+            catch (RuntimeException ex) {
+                end.run();
+            }
+        }
+    }
+
+    /**
+     * Hands the next step to the executor; it ends the call instead if the call was cancelled
+     * meanwhile.
+     */
+    private void handOver(Runnable step, Consumer<RuntimeException> ending) {
+        handOverGuarded(() -> run(step), ending);
+    }
+
+    private void handOver(Runnable step) {
+        handOver(step, this::endRefused);
+    }
+
+    /**
+     * Runs a step that takes an outcome which has already arrived: it runs even when the
+     * call was cancelled meanwhile, so that a value already produced is kept, and its permit
+     * and claim settled with it.
+     */
+    private void handOverOutcome(Runnable step, Consumer<RuntimeException> ending) {
+        handOverGuarded(step, ending);
+    }
+
+    private void guard(Runnable step) {
+        try {
+            step.run();
         }
         catch (Error ex) {
             fatal(ex);
@@ -91,21 +141,16 @@ final class AsyncExecution<T> extends Execution<T> {
         }
     }
 
-    private void handOver(Runnable step) {
-        try {
-            this.executor.execute(() -> run(step));
-        }
-        catch (RuntimeException ex) {
-            stop(ExecutionStatus.ERROR, ex);
-            end();
-        }
+    private void endRefused(RuntimeException refused) {
+        stop(ExecutionStatus.ERROR, refused);
+        end();
     }
 
     private void waitThen(Runnable step, long delayNanos) {
         Wait wait = new Wait(step);
         this.pendingWait = wait;
         try {
-            wait.task = this.time.schedule(wait, Duration.ofNanos(delayNanos));
+            wait.scheduled(this.time.schedule(wait, Duration.ofNanos(delayNanos)));
         }
         catch (RuntimeException ex) {
             stop(ExecutionStatus.ERROR, ex);
@@ -141,19 +186,31 @@ final class AsyncExecution<T> extends Execution<T> {
                 endCancelled();
                 return;
             }
+            if (this.attempts > 0 && pastDeadline()) {
+                retryStageEnded();
+                fallbacks(0);
+                return;
+            }
             if (!permitted()) {
                 retryStageEnded();
                 fallbacks(0);
                 return;
             }
-            long start = beginAttempt();
             long limit = attemptLimitNanos();
+            long start = beginAttempt();
             CompletableFuture<? extends T> stage = startAttempt();
-            if (!stage.isDone()) {
+            long delay;
+            if (limit > 0 && this.time.nanoTime() - start >= limit) {
+                cancelQuietly(stage);
+                delay = attempted(null, own(attemptTimeout(limit)), start);
+            }
+            else if (!stage.isDone()) {
                 await(new PendingAttempt(stage, start, limit));
                 return;
             }
-            long delay = attempted(valueOf(stage), failureOf(stage), start);
+            else {
+                delay = attempted(valueOf(stage), failureOf(stage), start);
+            }
             if (delay != 0) {
                 continueAfter(delay);
                 return;
@@ -179,8 +236,9 @@ final class AsyncExecution<T> extends Execution<T> {
     private void await(PendingAttempt pending) {
         this.awaited = pending.stage;
         if (pending.limit > 0) {
+            long left = pending.limit - (this.time.nanoTime() - pending.start);
             try {
-                pending.timeoutTask = this.time.schedule(pending, Duration.ofNanos(pending.limit));
+                pending.timeoutTask = this.time.schedule(pending, Duration.ofNanos(Math.max(1, left)));
             }
             catch (RuntimeException ex) {
                 pending.decided.set(true);
@@ -194,11 +252,39 @@ final class AsyncExecution<T> extends Execution<T> {
         }
     }
 
+    /**
+     * Takes the outcome of an awaited attempt. A value is kept even when the call was cancelled
+     * meanwhile; a failure of a cancelled call gives the permit back and ends it.
+     */
     private void attemptEnded(@Nullable T value, @Nullable Throwable failure, long start, boolean timedOut) {
+        if (failure != null && this.cancelled) {
+            releasePermit();
+            endCancelled();
+            return;
+        }
         if (timedOut && failure != null) {
             own(failure);
         }
         continueAfter(attempted(value, failure, start));
+    }
+
+    /**
+     * Ends the call with the outcome of an awaited attempt when the executor refused the step
+     * that would take it: a value is kept, a failure recorded, and nothing more is tried.
+     */
+    private void attemptEndedRefused(@Nullable T value, @Nullable Throwable failure, long start,
+            RuntimeException refused) {
+        long duration = this.time.nanoTime() - start;
+        if (failure == null) {
+            recordSuccess(duration);
+            succeed(value);
+        }
+        else {
+            Throwable cause = unwrap(failure);
+            recordError(duration, cause);
+            stop(ExecutionStatus.ERROR, refused);
+        }
+        end();
     }
 
     private long attempted(@Nullable T value, @Nullable Throwable failure, long start) {
@@ -267,10 +353,21 @@ final class AsyncExecution<T> extends Execution<T> {
 
     private void awaitFallback(CompletableFuture<?> future, int index) {
         this.awaited = future;
-        future.whenComplete((fallbackValue, failure) -> handOver(() -> {
-            if (!fallbackEnded(index, fallbackValue, failure)) {
+        future.whenComplete((fallbackValue, failure) -> handOverOutcome(() -> {
+            if (failure != null && this.cancelled) {
+                endCancelled();
+            }
+            else if (!fallbackEnded(index, fallbackValue, failure)) {
                 fallbacks(index + 1);
             }
+        }, (refused) -> {
+            if (failure == null) {
+                fallbackSucceeded(index, fallbackValue);
+            }
+            else {
+                stop(ExecutionStatus.ERROR, refused);
+            }
+            end();
         }));
         if (this.cancelled) {
             cancelQuietly(future);
@@ -337,7 +434,7 @@ final class AsyncExecution<T> extends Execution<T> {
         this.cancelled = true;
         Wait wait = this.pendingWait;
         if (wait != null && wait.cancel()) {
-            handOver(this::endCancelled);
+            handOver(this::endCancelled, (refused) -> endCancelled());
         }
         CompletableFuture<?> stage = this.awaited;
         if (stage != null && !stage.isDone()) {
@@ -426,6 +523,13 @@ final class AsyncExecution<T> extends Execution<T> {
             this.step = step;
         }
 
+        void scheduled(ScheduledTask scheduled) {
+            this.task = scheduled;
+            if (this.taken.get()) {
+                scheduled.cancel();
+            }
+        }
+
         @Override
         public void run() {
             if (this.taken.compareAndSet(false, true)) {
@@ -474,7 +578,8 @@ final class AsyncExecution<T> extends Execution<T> {
                 if (timer != null) {
                     timer.cancel();
                 }
-                handOver(() -> attemptEnded(value, failure, this.start, false));
+                handOverOutcome(() -> attemptEnded(value, failure, this.start, false),
+                        (refused) -> attemptEndedRefused(value, failure, this.start, refused));
             }
         }
 
@@ -482,9 +587,12 @@ final class AsyncExecution<T> extends Execution<T> {
         public void run() {
             if (this.decided.compareAndSet(false, true)) {
                 AttemptTimeoutException timeout = attemptTimeout(this.limit);
-                handOver(() -> {
+                handOverOutcome(() -> {
                     cancelQuietly(this.stage);
                     attemptEnded(null, timeout, this.start, true);
+                }, (refused) -> {
+                    cancelQuietly(this.stage);
+                    attemptEndedRefused(null, timeout, this.start, refused);
                 });
             }
         }

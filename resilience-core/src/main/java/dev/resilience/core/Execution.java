@@ -132,8 +132,23 @@ abstract class Execution<T> {
         }
         Duration maxDuration = retry.maxDuration();
         if (maxDuration != null) {
-            this.deadlineNanos = this.time.nanoTime() + maxDuration.toNanos();
+            this.deadlineNanos = Math.min(Long.MAX_VALUE - 1, later(this.time.nanoTime(), nanos(maxDuration)));
         }
+    }
+
+    /**
+     * Ends the call as a TIMEOUT when its deadline has passed, which a retry late out of its
+     * backoff (a starved thread, a busy executor) finds before it would start another attempt.
+     * @return {@code true} if the deadline has passed and the call is over
+     */
+    final boolean pastDeadline() {
+        if (this.deadlineNanos == Long.MAX_VALUE || this.time.nanoTime() < this.deadlineNanos) {
+            return false;
+        }
+        Throwable last = (this.failures != null) ? this.failures.get(this.failures.size() - 1).error() : null;
+        stop(ExecutionStatus.TIMEOUT,
+                own(new DeadlineExceededException(this.pipeline.name(), this.pipeline.retry().maxDuration(), last)));
+        return true;
     }
 
     /**
@@ -143,11 +158,32 @@ abstract class Execution<T> {
     final long attemptLimitNanos() {
         RetryPolicy retry = this.pipeline.retry();
         Duration timeout = (retry != null) ? retry.attemptTimeout() : null;
-        long limit = (timeout != null) ? timeout.toNanos() : Long.MAX_VALUE;
+        long limit = (timeout != null) ? Math.min(nanos(timeout), Long.MAX_VALUE - 1) : Long.MAX_VALUE;
         if (this.deadlineNanos != Long.MAX_VALUE) {
             limit = Math.min(limit, Math.max(1, this.deadlineNanos - this.time.nanoTime()));
         }
         return (limit == Long.MAX_VALUE) ? 0 : limit;
+    }
+
+    /**
+     * Converts a duration to nanoseconds, the longest ones (about 292 years and more) to
+     * {@link Long#MAX_VALUE} instead of overflowing.
+     * @param duration a duration, zero or positive
+     * @return its nanoseconds
+     */
+    static long nanos(Duration duration) {
+        return (duration.getSeconds() >= Long.MAX_VALUE / 1_000_000_000L) ? Long.MAX_VALUE : duration.toNanos();
+    }
+
+    /**
+     * Adds a duration to a time reading, {@link Long#MAX_VALUE} when the sum overflows.
+     * @param nowNanos a time reading
+     * @param nanos a duration, zero or positive
+     * @return the later reading
+     */
+    static long later(long nowNanos, long nanos) {
+        long sum = nowNanos + nanos;
+        return (nanos > 0 && sum < nowNanos) ? Long.MAX_VALUE : sum;
     }
 
     final AttemptTimeoutException attemptTimeout(long limitNanos) {
@@ -353,7 +389,8 @@ abstract class Execution<T> {
     }
 
     /**
-     * Returns the position of the next fallback to try, from a position on.
+     * Returns the position of the next fallback to try, from a position on. An interrupted
+     * call takes no fallback: it ends at once.
      * @param from the position to look from, the first being 0
      * @return the position of the next applicable fallback, or -1 when none is left or the
      * call needs none
@@ -361,6 +398,7 @@ abstract class Execution<T> {
     final int nextFallback(int from) {
         var chain = this.pipeline.fallbacks();
         if (chain == null || this.status == ExecutionStatus.SUCCESS || this.error == null
+                || this.error instanceof InterruptedException || this.error instanceof CallInterruptedException
                 || !chain.appliesTo(this.error)) {
             return -1;
         }

@@ -78,6 +78,10 @@ final class IdempotencyClaim {
         try {
             claim = this.policy.store().claim(this.policy.storeKey(this.key), execution.context.fingerprint(),
                     this.policy.inProgressTtl());
+            if (claim == null) {
+                throw new IdempotencyStoreException("Idempotency store answered a claim of a key of '"
+                        + this.policy.name() + "' with nothing");
+            }
         }
         catch (RuntimeException ex) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.STORE_ERROR);
@@ -131,7 +135,7 @@ final class IdempotencyClaim {
         long now = this.time.nanoTime();
         if (this.policy.onInProgress() == OnInProgress.WAIT) {
             if (this.waitUntilNanos == Long.MIN_VALUE) {
-                this.waitUntilNanos = now + this.policy.inProgressTtl().toNanos();
+                this.waitUntilNanos = Execution.later(now, Execution.nanos(this.policy.inProgressTtl()));
             }
             if (now < this.waitUntilNanos) {
                 return Math.min(IN_PROGRESS_POLL_NANOS, this.waitUntilNanos - now);
@@ -159,7 +163,7 @@ final class IdempotencyClaim {
         }
         this.ownerToken = null;
         ClaimSettlement settlement = new ClaimSettlement(this.policy, this.key, token, success, value, this.time,
-                this.executor, this.claimedAtNanos + this.policy.inProgressTtl().toNanos());
+                this.executor, Execution.later(this.claimedAtNanos, Execution.nanos(this.policy.inProgressTtl())));
         if (!settlement.tryOnce() && success) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.COMPLETE_FAILED);
         }

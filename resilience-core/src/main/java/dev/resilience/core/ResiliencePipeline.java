@@ -179,7 +179,7 @@ public final class ResiliencePipeline {
             }
             return new SyncExecution<T>(this, context, action, start).resumeAfter(start, ex).getOrThrow();
         }
-        catch (Error ex) {
+        catch (Throwable ex) {
             if (permit != null) {
                 breaker.onError(permit, this.timeSource.nanoTime() - start, ex);
             }

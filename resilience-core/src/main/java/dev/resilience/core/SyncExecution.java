@@ -121,19 +121,36 @@ final class SyncExecution<T> extends Execution<T> {
                 interrupted(ExecutionStatus.ERROR, ex);
                 break;
             }
+            if (pastDeadline()) {
+                break;
+            }
             delay = attempt();
         }
         retryStageEnded();
     }
 
     private long attempt() {
+        long limit = attemptLimitNanos();
         if (!permitted()) {
             return STOP;
+        }
+        AttemptTimer timer = null;
+        ScheduledTask timerTask = null;
+        if (limit > 0) {
+            timer = new AttemptTimer(Thread.currentThread());
+            try {
+                timerTask = this.time.schedule(timer, Duration.ofNanos(limit));
+            }
+            catch (RuntimeException ex) {
+                releasePermit();
+                stop(ExecutionStatus.ERROR, ex);
+                return STOP;
+            }
         }
         long start = beginAttempt();
         T result;
         try {
-            result = invoke();
+            result = invoke(start, limit, timer, timerTask);
         }
         catch (Exception ex) {
             recordError(this.time.nanoTime() - start, ex);
@@ -147,19 +164,21 @@ final class SyncExecution<T> extends Execution<T> {
         return afterValue(result, start);
     }
 
-    private @Nullable T invoke() throws Exception {
-        long limit = attemptLimitNanos();
-        if (limit == 0) {
+    /**
+     * Runs the action, timed by the attempt's timer if it has one. An attempt that took its
+     * whole limit is a timeout whatever it returned or threw, even when the timer fired late.
+     */
+    private @Nullable T invoke(long start, long limit, @Nullable AttemptTimer timer, @Nullable ScheduledTask timerTask)
+            throws Exception {
+        if (timer == null || timerTask == null) {
             return this.action.call();
         }
-        AttemptTimer timer = new AttemptTimer(Thread.currentThread());
-        ScheduledTask task = this.time.schedule(timer, Duration.ofNanos(limit));
         T result;
         try {
             result = this.action.call();
         }
         catch (Exception ex) {
-            if (!timer.finish()) {
+            if (!inTime(start, limit, timer, timerTask)) {
                 AttemptTimeoutException timeout = own(attemptTimeout(limit));
                 timeout.initCause(ex);
                 throw timeout;
@@ -168,15 +187,19 @@ final class SyncExecution<T> extends Execution<T> {
         }
         catch (Throwable ex) {
             timer.finish();
+            timerTask.cancel();
             throw ex;
         }
-        finally {
-            task.cancel();
-        }
-        if (!timer.finish()) {
+        if (!inTime(start, limit, timer, timerTask)) {
             throw own(attemptTimeout(limit));
         }
         return result;
+    }
+
+    private boolean inTime(long start, long limit, AttemptTimer timer, ScheduledTask timerTask) {
+        timerTask.cancel();
+        boolean timerSilent = timer.finish();
+        return timerSilent && this.time.nanoTime() - start < limit;
     }
 
     private void fallbackStage() {

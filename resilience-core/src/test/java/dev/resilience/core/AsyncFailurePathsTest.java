@@ -117,7 +117,7 @@ class AsyncFailurePathsTest {
     }
 
     @Test
-    void rejectedExecutorEndsTheCallAndGivesBackThePermitOfTheAwaitedAttempt() {
+    void rejectedExecutorEndsTheCallWithTheValueOfTheAwaitedAttemptRecordedAndStored() {
         CircuitBreaker breaker = halfOpenBreaker();
         AtomicBoolean open = new AtomicBoolean(true);
         Executor closing = (task) -> {
@@ -133,11 +133,34 @@ class AsyncFailurePathsTest {
         open.set(false);
         pending.complete("late");
 
-        assertThat(future).isDone();
+        assertThat(future).succeedsWithin(Duration.ofSeconds(10));
+        assertThat(future.join().status()).isEqualTo(ExecutionStatus.SUCCESS);
+        assertThat(future.join().value()).isEqualTo("late");
+        assertThat(breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
+        assertThat(this.store.claim("quote:k-executor", "fp", Duration.ofSeconds(1)))
+            .isEqualTo(new ClaimResult.Completed("late"));
+    }
+
+    @Test
+    void rejectedExecutorEndsTheCallWithTheFailureOfTheAwaitedAttemptAndGivesBackItsKey() {
+        AtomicBoolean open = new AtomicBoolean(true);
+        Executor closing = (task) -> {
+            if (!open.get()) {
+                throw new RejectedExecutionException("executor shut down");
+            }
+            task.run();
+        };
+        CompletableFuture<String> pending = new CompletableFuture<>();
+
+        CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, closing).build()
+            .executeAsync(CallContext.idempotent("k-refused", "fp"), () -> pending);
+        open.set(false);
+        pending.completeExceptionally(new IOException("reset"));
+
+        assertThat(future).succeedsWithin(Duration.ofSeconds(10));
+        assertThat(future.join().status()).isEqualTo(ExecutionStatus.ERROR);
         assertThat(future.join().error()).isInstanceOf(RejectedExecutionException.class);
-        assertThat(breaker.state()).isEqualTo(CircuitBreakerState.HALF_OPEN);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        assertKeyIsFree("k-executor");
+        assertKeyIsFree("k-refused");
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -94,15 +95,17 @@ public final class CircuitBreaker {
     /**
      * Creates a CLOSED breaker with an empty window whose timed transitions, if
      * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} asks for them, run with
-     * their listeners on the thread that fires the time source's timers. Use
-     * {@link #of(String, CircuitBreakerConfig, TimeSource, Executor)} to keep them off it.
+     * their listeners on {@link ForkJoinPool#commonPool()}, never on the thread that fires the
+     * time source's timers. With a {@link dev.resilience.core.time.VirtualTimeSource}, pass
+     * {@code Runnable::run} to {@link #of(String, CircuitBreakerConfig, TimeSource, Executor)}
+     * so that they run on the thread that advances the time.
      * @param name the breaker's name, used in events, exceptions and meters
      * @param config its settings
      * @param timeSource the clock for its windows, waits, timers and event times
      * @return the breaker
      */
     public static CircuitBreaker of(String name, CircuitBreakerConfig config, TimeSource timeSource) {
-        return of(name, config, timeSource, Runnable::run);
+        return of(name, config, timeSource, ForkJoinPool.commonPool());
     }
 
     /**
