@@ -7,6 +7,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -94,16 +96,20 @@ final class AsyncExecution<T> extends Execution<T> {
      */
     private void handOverGuarded(Runnable step, Consumer<RuntimeException> ending) {
         try {
-            this.executor.execute(() -> guard(step));
+            this.executor.execute(new Step(step, ending));
         }
         catch (RuntimeException refused) {
-            Runnable end = () -> guard(() -> ending.accept(refused));
-            try {
-                DefaultExecutor.get().execute(end);
-            }
-            catch (RuntimeException ex) {
-                end.run();
-            }
+            endOnOwnPool(ending, refused);
+        }
+    }
+
+    private void endOnOwnPool(Consumer<RuntimeException> ending, RuntimeException refused) {
+        Runnable end = () -> guard(() -> ending.accept(refused));
+        try {
+            DefaultExecutor.get().execute(end);
+        }
+        catch (RuntimeException ex) {
+            end.run();
         }
     }
 
@@ -505,6 +511,38 @@ final class AsyncExecution<T> extends Execution<T> {
             current = current.getCause();
         }
         return current;
+    }
+
+    /**
+     * A step handed to the executor. It is a {@link FutureTask}, so that an executor shut down
+     * with queued tasks, which cancels them as Spring's task executors do, ends the call instead
+     * of leaving its future incomplete.
+     */
+    private final class Step extends FutureTask<Void> {
+
+        private final Consumer<RuntimeException> ending;
+
+        private final AtomicBoolean started = new AtomicBoolean();
+
+        Step(Runnable step, Consumer<RuntimeException> ending) {
+            super(() -> guard(step), null);
+            this.ending = ending;
+        }
+
+        @Override
+        public void run() {
+            if (this.started.compareAndSet(false, true)) {
+                super.run();
+            }
+        }
+
+        @Override
+        protected void done() {
+            if (isCancelled() && this.started.compareAndSet(false, true)) {
+                endOnOwnPool(this.ending, new RejectedExecutionException(
+                        "The executor of '" + AsyncExecution.this.pipeline.name() + "' dropped a queued step"));
+            }
+        }
     }
 
     /**

@@ -8,6 +8,8 @@ import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.retry.RetryEvent;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +30,8 @@ public final class CallObserver {
     /** The event of a fallback tried; meter handlers that count events should ignore it. */
     public static final String FALLBACK_EVENT = "fallback";
 
+    private static final Log logger = LogFactory.getLog(CallObserver.class);
+
     private static final Call UNOBSERVED = new Call(null);
 
     private final ObservationRegistry registry;
@@ -44,11 +48,17 @@ public final class CallObserver {
         if (this.registry.isNoop()) {
             return UNOBSERVED;
         }
-        Observation observation = Observation.createNotStarted(OBSERVATION_NAME, this.registry)
-            .contextualName(name)
-            .lowCardinalityKeyValue("name", name)
-            .start();
-        return new Call(observation);
+        try {
+            Observation observation = Observation.createNotStarted(OBSERVATION_NAME, this.registry)
+                .contextualName(name)
+                .lowCardinalityKeyValue("name", name)
+                .start();
+            return new Call(observation);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("An observation handler failed to start the observation of a call of '" + name + "'", ex);
+            return UNOBSERVED;
+        }
     }
 
     /**
@@ -68,21 +78,37 @@ public final class CallObserver {
             return (this.observation != null) ? this : ExecutionListener.NONE;
         }
 
+        /**
+         * Stops the observation with the call's outcome, once; a handler that fails while it
+         * stops is logged and never changes the call's outcome.
+         */
         <T> ExecutionResult<T> stop(ExecutionResult<T> result) {
-            if (this.observation != null && this.stopped.compareAndSet(false, true)) {
-                this.observation.lowCardinalityKeyValue("status", result.status().name().toLowerCase(Locale.ROOT))
-                    .lowCardinalityKeyValue("fallback", Boolean.toString(result.fallbackUsed()))
-                    .stop();
+            Observation observed = this.observation;
+            if (observed != null && this.stopped.compareAndSet(false, true)) {
+                try {
+                    observed.lowCardinalityKeyValue("status", result.status().name().toLowerCase(Locale.ROOT))
+                        .lowCardinalityKeyValue("fallback", Boolean.toString(result.fallbackUsed()))
+                        .stop();
+                }
+                catch (RuntimeException ex) {
+                    logger.warn("An observation handler failed to stop the observation of a call", ex);
+                }
             }
             return result;
         }
 
         void fail(Throwable error) {
-            if (this.observation != null && this.stopped.compareAndSet(false, true)) {
-                this.observation.lowCardinalityKeyValue("status", "error")
-                    .lowCardinalityKeyValue("fallback", "false")
-                    .error(error)
-                    .stop();
+            Observation observed = this.observation;
+            if (observed != null && this.stopped.compareAndSet(false, true)) {
+                try {
+                    observed.lowCardinalityKeyValue("status", "error")
+                        .lowCardinalityKeyValue("fallback", "false")
+                        .error(error)
+                        .stop();
+                }
+                catch (RuntimeException ex) {
+                    logger.warn("An observation handler failed to stop the observation of a call", ex);
+                }
             }
         }
 

@@ -6,19 +6,23 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.core.task.TaskExecutor;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Finds the executor of the work that follows a timer or an asynchronous completion: the bean
- * named by {@code resilience.async.executor}, else Spring Boot's
- * {@code applicationTaskExecutor}, else none (the engine's own pool). A named bean that does
- * not exist fails the start; the bean itself is looked up on first use, so that finding it
- * creates nothing early.
+ * named by {@code resilience.async.executor}; else Spring Boot's {@code applicationTaskExecutor};
+ * else, as {@code @Async} chooses when an application defines its own executors, a bean named
+ * {@code taskExecutor} or the only {@link TaskExecutor}; else none (the engine's own pool). A
+ * named bean that does not exist fails the start; the bean itself is looked up on first use, so
+ * that finding it creates nothing early.
  */
 final class AsyncExecutorLookup {
 
     /** The name of the executor Spring Boot defines when the application defines none. */
     static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
+
+    private static final String[] CONVENTIONAL_NAMES = { APPLICATION_TASK_EXECUTOR, "taskExecutor" };
 
     private AsyncExecutorLookup() {
     }
@@ -43,11 +47,13 @@ final class AsyncExecutorLookup {
             }
             return lazily(beanFactory, configured);
         }
-        if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
-                && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)) {
-            return lazily(beanFactory, APPLICATION_TASK_EXECUTOR);
+        for (String conventional : CONVENTIONAL_NAMES) {
+            if (beanFactory.containsBean(conventional) && beanFactory.isTypeMatch(conventional, Executor.class)) {
+                return lazily(beanFactory, conventional);
+            }
         }
-        return null;
+        String[] taskExecutors = beanFactory.getBeanNamesForType(TaskExecutor.class, false, false);
+        return (taskExecutors.length == 1) ? lazily(beanFactory, taskExecutors[0]) : null;
     }
 
     private static Executor lazily(ListableBeanFactory beanFactory, String name) {

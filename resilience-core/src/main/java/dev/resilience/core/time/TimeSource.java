@@ -33,8 +33,8 @@ public interface TimeSource {
 
     /**
      * Runs a task once after a delay, without blocking the caller.
-     * @param task the task to run; it runs on a timer thread shared by every call, so it only
-     * fires: it hands any real work to an executor
+     * @param task the task to run; timers are shared by every call, so a task only fires: it
+     * hands any real work to an executor
      * @throws java.util.concurrent.RejectedExecutionException if the timer no longer accepts
      * tasks
      * @param delay how long to wait before running it
