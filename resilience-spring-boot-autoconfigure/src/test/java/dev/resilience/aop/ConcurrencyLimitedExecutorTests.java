@@ -66,6 +66,7 @@ class ConcurrencyLimitedExecutorTests {
             Throwable outcome = catchThrowable(() -> this.downstream.slow());
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
+            System.out.printf("FIGURES saturated executor: a 100ms attempt timeout fired after %d ms%n", tookMillis);
             assertThat(outcome).as("outcome of a call with a 100ms attempt timeout")
                 .isInstanceOf(AttemptTimeoutException.class);
             assertThat(tookMillis).isLessThan(1500);

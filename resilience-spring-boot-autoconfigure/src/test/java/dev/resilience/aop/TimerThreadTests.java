@@ -41,6 +41,8 @@ class TimerThreadTests {
         assertThatExceptionOfType(AttemptTimeoutException.class).isThrownBy(() -> this.downstream.slow());
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
+        System.out.printf("FIGURES timer: a 100ms attempt timeout fired after %d ms while an async retry blocked "
+                + "thread %s%n", tookMillis, this.downstream.retryThread());
         assertThat(tookMillis).isLessThan(1500);
         assertThat(this.downstream.retryThread()).doesNotStartWith("resilience-timer");
         assertThat(blocked).isNotDone();
