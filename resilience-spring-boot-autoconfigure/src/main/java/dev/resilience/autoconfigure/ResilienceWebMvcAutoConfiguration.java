@@ -1,6 +1,7 @@
 package dev.resilience.autoconfigure;
 
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.web.IdempotencyKeyHeaderInterceptor;
 import dev.resilience.web.IdempotencyProblemAdvice;
 import dev.resilience.web.IdempotentReplayHeaderListener;
 
@@ -10,11 +11,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Auto-configures idempotent Spring MVC endpoints: problem responses for refused
- * idempotency keys, and the {@code Idempotent-Replayed} header on replayed responses. Each
- * bean backs off when the application defines its own.
+ * idempotency keys, the check of the headers an idempotent handler's key is made of, and the
+ * {@code Idempotent-Replayed} header on replayed responses. Each bean backs off when the
+ * application defines its own.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -25,6 +29,23 @@ public final class ResilienceWebMvcAutoConfiguration {
     @ConditionalOnMissingBean
     IdempotencyProblemAdvice idempotencyProblemAdvice(TimeSource timeSource) {
         return new IdempotencyProblemAdvice(timeSource);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotencyKeyHeaderInterceptor idempotencyKeyHeaderInterceptor() {
+        return new IdempotencyKeyHeaderInterceptor();
+    }
+
+    @Bean
+    WebMvcConfigurer idempotencyKeyHeaderWebMvcConfigurer(IdempotencyKeyHeaderInterceptor interceptor) {
+        return new WebMvcConfigurer() {
+
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(interceptor);
+            }
+        };
     }
 
     @Bean

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.autoconfigure.ResilienceProperties;
+import dev.resilience.core.AttemptTimeoutException;
 import dev.resilience.core.CallContext;
 import dev.resilience.core.DeadlineExceededException;
 import dev.resilience.core.ExecutionResult;
@@ -47,8 +48,9 @@ import org.springframework.util.function.SingletonSupplier;
  * <li>Only idempotent requests are retried: GET, HEAD, OPTIONS, PUT, DELETE and TRACE, and
  * any request carrying an {@value #IDEMPOTENCY_KEY_HEADER} header. Any other request is
  * attempted once, through the breaker all the same.</li>
- * <li>A response with a server error (5xx) or Too Many Requests (429) status, and an
- * {@link IOException}, are failed attempts: retried, and recorded as failures by the
+ * <li>A response with a server error (5xx) or Too Many Requests (429) status, an
+ * {@link IOException}, and an attempt that outlived the retry instance's
+ * {@code attempt-timeout}, are failed attempts: retried, and recorded as failures by the
  * breaker. Every other response is returned to the caller at once and counts as a
  * success for the breaker: a 4xx says the request was wrong, not that the host is
  * unwell.</li>
@@ -61,9 +63,15 @@ import org.springframework.util.function.SingletonSupplier;
  * <li>Every attempt sends the same request: its headers, {@value #IDEMPOTENCY_KEY_HEADER}
  * included, and its body bytes.</li>
  * <li>When the attempts end on a failed response, the last response is returned, so that the
- * RestClient's status handling applies; the earlier ones are closed. When they end on an
- * {@link IOException}, it is thrown. A breaker that rejects the call throws the core's
+ * RestClient's status handling applies. When they end on an {@link IOException}, it is
+ * thrown. When they end on a timeout (an attempt past its {@code attempt-timeout}, or the
+ * instance's {@code max-duration} reached), an {@link IOException} is thrown with the core's
+ * timeout exception as its cause, so that a RestClient reports it as a
+ * {@code ResourceAccessException}. A breaker that rejects the call throws the core's
  * {@code CallNotPermittedException} without sending the request.</li>
+ * <li>Every response an attempt received is closed, unless it is the one returned: the
+ * responses of earlier failed attempts, and the late response of an attempt that timed out,
+ * which the pipeline discards.</li>
  * </ul>
  *
  * <p>Pipelines are built on a host's first request and kept; statistics, listeners and
@@ -136,7 +144,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
      * @param body its body, sent unchanged on every attempt
      * @param execution the rest of the interceptor chain, run once per attempt
      * @return the first response that is not a failure, or the last failed response
-     * @throws IOException when the last attempt failed with one
+     * @throws IOException when the last attempt failed with one, or when the call ended on a
+     * timeout (then its cause is the core's timeout exception)
      */
     @Override
     public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
@@ -226,7 +235,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     }
 
     private boolean isRetryable(Throwable error) {
-        return error instanceof IOException || (error instanceof FailedResponseException failed
+        return error instanceof IOException || error instanceof AttemptTimeoutException
+                || (error instanceof FailedResponseException failed
                 && failed.retryAfter().compareTo(this.longestRetryAfter) <= 0);
     }
 
@@ -283,8 +293,10 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     }
 
     /**
-     * The attempts of one request, on the caller's thread: keeps the last failed response
-     * open until the next attempt or the end of the call.
+     * The attempts of one request, on the caller's thread: keeps the response of the latest
+     * attempt open until the next attempt or the end of the call, and closes it then unless it
+     * is the one returned. The pipeline discards the value of an attempt that timed out, so
+     * only this class can close that response.
      */
     private final class Attempts {
 
@@ -293,6 +305,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         private final byte[] body;
 
         private final ClientHttpRequestExecution execution;
+
+        private @Nullable ClientHttpResponse latest;
 
         private @Nullable FailedResponseException lastFailure;
 
@@ -303,14 +317,15 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         }
 
         ClientHttpResponse next() throws IOException {
-            closeLastFailure();
+            closeLatest();
             ClientHttpResponse response = this.execution.execute(this.request, this.body);
+            this.latest = response;
             HttpStatusCode status;
             try {
                 status = response.getStatusCode();
             }
             catch (IOException | RuntimeException ex) {
-                response.close();
+                closeLatest();
                 throw ex;
             }
             if (isFailure(status)) {
@@ -323,31 +338,47 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         ClientHttpResponse outcome(ExecutionResult<ClientHttpResponse> result) throws IOException {
             ClientHttpResponse value = result.value();
             if (result.isSuccess() && value != null) {
-                return value;
+                return keep(value);
             }
             Throwable error = result.error();
             FailedResponseException failure = this.lastFailure;
             if (failure != null && error != null
                     && (error == failure || (error instanceof DeadlineExceededException && error.getCause() == failure))) {
-                return failure.response();
+                return keep(failure.response());
             }
-            closeLastFailure();
+            closeLatest();
+            if (error instanceof AttemptTimeoutException || error instanceof DeadlineExceededException) {
+                throw new IOException("Request " + describe() + " timed out", error);
+            }
             if (error instanceof IOException ex) {
                 throw ex;
             }
             if (error instanceof RuntimeException ex) {
                 throw ex;
             }
-            throw new IOException("Request " + this.request.getMethod() + " "
-                    + withoutUserInfoAndQuery(this.request.getURI()) + " failed", error);
+            throw new IOException("Request " + describe() + " failed", error);
         }
 
-        private void closeLastFailure() {
-            FailedResponseException failure = this.lastFailure;
-            if (failure != null) {
-                this.lastFailure = null;
-                failure.response().close();
+        private ClientHttpResponse keep(ClientHttpResponse returned) {
+            if (this.latest != returned) {
+                closeLatest();
             }
+            this.latest = null;
+            this.lastFailure = null;
+            return returned;
+        }
+
+        private void closeLatest() {
+            ClientHttpResponse response = this.latest;
+            this.latest = null;
+            this.lastFailure = null;
+            if (response != null) {
+                response.close();
+            }
+        }
+
+        private String describe() {
+            return this.request.getMethod() + " " + withoutUserInfoAndQuery(this.request.getURI());
         }
     }
 }

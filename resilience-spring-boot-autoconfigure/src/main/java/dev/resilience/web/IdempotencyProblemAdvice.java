@@ -11,17 +11,14 @@ import dev.resilience.core.idempotency.IdempotencyStoreException;
 import dev.resilience.core.time.TimeSource;
 
 import org.springframework.core.Ordered;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.MissingRequestHeaderException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-import org.springframework.web.method.HandlerMethod;
 
 /**
  * Answers refused idempotent requests with RFC 9457 problem responses
@@ -33,8 +30,9 @@ import org.springframework.web.method.HandlerMethod;
  * <table>
  * <caption>Problems</caption>
  * <tr><th>exception</th><th>status</th><th>{@value #PROBLEM_PROPERTY}</th></tr>
- * <tr><td>{@link IdempotencyKeyException}, or a missing {@value #IDEMPOTENCY_KEY_HEADER}
- * header of an {@link Idempotent @Idempotent} handler</td><td>400</td><td>{@value #KEY_INVALID}</td></tr>
+ * <tr><td>{@link IdempotencyKeyException}, which {@link IdempotencyKeyHeaderInterceptor} also
+ * throws for a missing or blank header that the key of an {@link Idempotent @Idempotent}
+ * handler is made of</td><td>400</td><td>{@value #KEY_INVALID}</td></tr>
  * <tr><td>{@link IdempotencyInProgressException}</td><td>409, {@code Retry-After}: the seconds
  * until the running request's lease expires, at least 1</td><td>{@value #KEY_IN_PROGRESS}</td></tr>
  * <tr><td>{@link IdempotencyResultUnavailableException}</td><td>409</td><td>{@value #RESULT_UNAVAILABLE}</td></tr>
@@ -44,9 +42,10 @@ import org.springframework.web.method.HandlerMethod;
  * </table>
  *
  * <p>Ordered first among the controller advice, so that an application's catch-all advice
- * does not answer these first; replace the bean to answer otherwise. A missing header other
- * than {@value #IDEMPOTENCY_KEY_HEADER}, or of a handler that is not idempotent, is left to
- * Spring MVC's default handling.
+ * does not answer these first; replace the bean to answer otherwise. It answers only the
+ * exceptions of the idempotency support listed above: every other exception, a missing
+ * request header or a failed conversion among them, goes on to the application's own
+ * exception handlers and to Boot's problem details.
  */
 @RestControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -97,26 +96,6 @@ public class IdempotencyProblemAdvice {
     @ExceptionHandler
     public ResponseEntity<ProblemDetail> invalidKey(IdempotencyKeyException ex) {
         return problem(HttpStatus.BAD_REQUEST, KEY_INVALID, ex.getMessage());
-    }
-
-    /**
-     * Answers a request to an {@link Idempotent @Idempotent} handler without the required
-     * {@value #IDEMPOTENCY_KEY_HEADER} header as a missing key; any other missing header is
-     * rethrown to Spring MVC's default handling.
-     * @param ex the missing header
-     * @param handler the handler that required it
-     * @return 400, as for an {@link IdempotencyKeyException}
-     * @throws MissingRequestHeaderException when the header or the handler is another
-     */
-    @ExceptionHandler
-    public ResponseEntity<ProblemDetail> missingKey(MissingRequestHeaderException ex, HandlerMethod handler)
-            throws MissingRequestHeaderException {
-        if (!IDEMPOTENCY_KEY_HEADER.equalsIgnoreCase(ex.getHeaderName())
-                || !AnnotatedElementUtils.hasAnnotation(handler.getMethod(), Idempotent.class)) {
-            throw ex;
-        }
-        return problem(HttpStatus.BAD_REQUEST, KEY_INVALID,
-                "Idempotency key is missing: send it in the " + IDEMPOTENCY_KEY_HEADER + " header");
     }
 
     /**

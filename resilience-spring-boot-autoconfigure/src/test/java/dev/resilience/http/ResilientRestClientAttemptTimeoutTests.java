@@ -5,11 +5,12 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceHttpClientAutoConfiguration;
+import dev.resilience.core.AttemptTimeoutException;
+import dev.resilience.core.DeadlineExceededException;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,9 +23,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
@@ -99,6 +102,95 @@ class ResilientRestClientAttemptTimeoutTests {
         });
     }
 
+    @Test
+    void responseInTimeIsReturnedAfterTheLateOneWasClosed() {
+        this.runner.run((context) -> {
+            List<TrackedResponse> responses = new CopyOnWriteArrayList<>();
+            RestClient client = client(context, responses, 1);
+
+            assertThat(client.get().uri(server.url() + "/prices").retrieve().body(String.class)).isEqualTo("ok");
+
+            assertThat(responses).hasSize(2);
+            assertThat(responses.get(0).closed).as("late response closed").isTrue();
+            assertThat(responses.get(0).read).as("late response read").isFalse();
+            assertThat(responses.get(1).read).as("response in time read by the caller").isTrue();
+        });
+    }
+
+    @Test
+    void callEndingOnATimeoutClosesEveryResponseAndSurfacesAsAnIoErrorCausedByTheTimeout() {
+        this.runner.run((context) -> {
+            List<TrackedResponse> responses = new CopyOnWriteArrayList<>();
+            RestClient client = client(context, responses, 2);
+
+            assertThatExceptionOfType(ResourceAccessException.class)
+                .isThrownBy(() -> client.get().uri(server.url() + "/prices").retrieve().body(String.class))
+                .havingCause()
+                .isInstanceOf(IOException.class)
+                .withCauseInstanceOf(AttemptTimeoutException.class);
+            assertThat(server.received()).hasSize(2);
+            assertThat(responses).hasSize(2).allSatisfy((response) -> {
+                assertThat(response.closed).as("closed").isTrue();
+                assertThat(response.read).as("read").isFalse();
+            });
+        });
+    }
+
+    /**
+     * A failed response that arrives late is a timeout too: it is closed, not returned to the
+     * caller as the last response of the attempts.
+     */
+    @Test
+    void lateServerErrorsAreClosedAndTheCallEndsOnTheTimeout() {
+        this.runner.run((context) -> {
+            server.replyAlways(503, 2);
+            List<TrackedResponse> responses = new CopyOnWriteArrayList<>();
+            RestClient client = client(context, responses, 2);
+
+            assertThatExceptionOfType(ResourceAccessException.class)
+                .isThrownBy(() -> client.get().uri(server.url() + "/prices").retrieve().body(String.class))
+                .havingCause()
+                .withCauseInstanceOf(AttemptTimeoutException.class);
+            assertThat(responses).hasSize(2).allSatisfy((response) -> assertThat(response.closed).isTrue());
+        });
+    }
+
+    @Test
+    void callEndingOnItsMaxDurationSurfacesAsAnIoErrorCausedByTheDeadline() {
+        this.runner.withPropertyValues("resilience.retry.instances.http-client.max-duration=1500ms").run((context) -> {
+            List<TrackedResponse> responses = new CopyOnWriteArrayList<>();
+            RestClient client = client(context, responses, 1);
+
+            assertThatExceptionOfType(ResourceAccessException.class)
+                .isThrownBy(() -> client.get().uri(server.url() + "/prices").retrieve().body(String.class))
+                .havingCause()
+                .isInstanceOf(IOException.class)
+                .withCauseInstanceOf(DeadlineExceededException.class);
+            assertThat(server.received()).hasSize(1);
+            assertThat(responses).singleElement().satisfies((response) -> assertThat(response.closed).isTrue());
+        });
+    }
+
+    @Test
+    void timedOutPostWithIdempotencyKeyIsRetriedWithTheSameKey() {
+        this.runner.run((context) -> {
+            List<TrackedResponse> responses = new CopyOnWriteArrayList<>();
+            RestClient client = client(context, responses, 1);
+
+            String body = client.post()
+                .uri(server.url() + "/orders")
+                .header("Idempotency-Key", "order-7")
+                .body("{\"item\":7}")
+                .retrieve()
+                .body(String.class);
+
+            assertThat(body).isEqualTo("ok");
+            assertThat(server.received()).extracting(ScriptedHttpServer.Received::idempotencyKey)
+                .containsExactly("order-7", "order-7");
+            assertThat(responses.get(0).closed).isTrue();
+        });
+    }
+
     /**
      * A client whose first {@code slowAttempts} responses arrive after the attempt timeout.
      */
@@ -125,7 +217,7 @@ class ResilientRestClientAttemptTimeoutTests {
 
         private volatile boolean closed;
 
-        private final AtomicBoolean read = new AtomicBoolean();
+        private volatile boolean read;
 
         TrackedResponse(ClientHttpResponse delegate) {
             this.delegate = delegate;
@@ -148,7 +240,7 @@ class ResilientRestClientAttemptTimeoutTests {
 
         @Override
         public InputStream getBody() throws IOException {
-            this.read.set(true);
+            this.read = true;
             return this.delegate.getBody();
         }
 

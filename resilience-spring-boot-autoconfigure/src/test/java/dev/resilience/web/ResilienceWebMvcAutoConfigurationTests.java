@@ -19,9 +19,10 @@ class ResilienceWebMvcAutoConfigurationTests {
             ResilienceWebMvcAutoConfiguration.class);
 
     @Test
-    void servletWebApplicationGetsTheProblemAdviceAndTheReplayHeader() {
+    void servletWebApplicationGetsTheProblemAdviceTheKeyHeaderCheckAndTheReplayHeader() {
         new WebApplicationContextRunner().withConfiguration(this.configurations)
             .run((context) -> assertThat(context).hasSingleBean(IdempotencyProblemAdvice.class)
+                .hasSingleBean(IdempotencyKeyHeaderInterceptor.class)
                 .hasSingleBean(IdempotentReplayHeaderListener.class));
     }
 
@@ -29,6 +30,7 @@ class ResilienceWebMvcAutoConfigurationTests {
     void applicationThatIsNotAWebApplicationGetsNeither() {
         new ApplicationContextRunner().withConfiguration(this.configurations)
             .run((context) -> assertThat(context).doesNotHaveBean(IdempotencyProblemAdvice.class)
+                .doesNotHaveBean(IdempotencyKeyHeaderInterceptor.class)
                 .doesNotHaveBean(IdempotentReplayHeaderListener.class));
     }
 
@@ -38,6 +40,23 @@ class ResilienceWebMvcAutoConfigurationTests {
             .withUserConfiguration(OwnAdvice.class)
             .run((context) -> assertThat(context.getBeansOfType(IdempotencyProblemAdvice.class))
                 .containsOnlyKeys("ownAdvice"));
+    }
+
+    @Test
+    void whenTheApplicationDefinesItsOwnKeyHeaderInterceptorTheAutoConfiguredOneBacksOff() {
+        new WebApplicationContextRunner().withConfiguration(this.configurations)
+            .withUserConfiguration(OwnInterceptor.class)
+            .run((context) -> assertThat(context.getBeansOfType(IdempotencyKeyHeaderInterceptor.class))
+                .containsOnlyKeys("ownInterceptor"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnInterceptor {
+
+        @Bean
+        IdempotencyKeyHeaderInterceptor ownInterceptor() {
+            return new IdempotencyKeyHeaderInterceptor();
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,0 +1,141 @@
+package dev.resilience.web;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.core.idempotency.IdempotencyKeyException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodParameter;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.http.HttpHeaders;
+import org.springframework.util.StringUtils;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.ValueConstants;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * Refuses a request to an {@link Idempotent @Idempotent} handler whose key is made of a
+ * request header that is missing or blank, before Spring MVC resolves the handler's arguments:
+ * it throws an {@link IdempotencyKeyException}, which {@link IdempotencyProblemAdvice} answers
+ * with 400 {@value IdempotencyProblemAdvice#KEY_INVALID}.
+ *
+ * <p>The headers checked are those of the handler's required {@link RequestHeader @RequestHeader}
+ * parameters (no default value, not {@code Optional}) that the annotation's key expression
+ * refers to, by name ({@code #key}) or by position ({@code #p0}, {@code #a0}). Without this
+ * check Spring MVC would refuse such a request with a {@code MissingRequestHeaderException},
+ * which is the application's to answer: every other missing header, of an idempotent handler
+ * or not, is left to the application's own exception handlers and to Boot's problem details.
+ *
+ * <p>What a handler's key is made of is worked out on its first request and kept.
+ * Thread-safe.
+ */
+public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor {
+
+    private static final SpelExpressionParser parser = new SpelExpressionParser();
+
+    private static final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+    private final Map<Method, List<String>> keyHeaders = new ConcurrentHashMap<>();
+
+    /**
+     * Checks the headers that the key of an idempotent handler is made of.
+     * @param request the request
+     * @param response the response, not written to
+     * @param handler the handler chosen for the request
+     * @return {@code true}: a request that passes the check goes on
+     * @throws IdempotencyKeyException when a header the key is made of is missing or blank
+     */
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (handler instanceof HandlerMethod handlerMethod) {
+            for (String header : this.keyHeaders.computeIfAbsent(handlerMethod.getMethod(),
+                    IdempotencyKeyHeaderInterceptor::keyHeaders)) {
+                check(header, request.getHeader(header));
+            }
+        }
+        return true;
+    }
+
+    private static void check(String header, @Nullable String value) {
+        boolean keyHeader = IdempotencyProblemAdvice.IDEMPOTENCY_KEY_HEADER.equalsIgnoreCase(header);
+        if (value == null) {
+            throw new IdempotencyKeyException("Idempotency key is missing: "
+                    + (keyHeader ? "send it in the " + header + " header" : "send the " + header + " header it is made of"));
+        }
+        if (value.isBlank()) {
+            String blank = value.isEmpty() ? "empty" : "blank";
+            throw new IdempotencyKeyException("Idempotency key is " + blank
+                    + (keyHeader ? "" : ": the " + header + " header it is made of is " + blank));
+        }
+    }
+
+    /**
+     * Returns the headers of the required {@code @RequestHeader} parameters of a method that
+     * its {@code @Idempotent} key expression refers to.
+     * @param method the handler method
+     * @return the header names, none when the method is not idempotent or its expression does
+     * not parse (which fails the start of a protected bean)
+     */
+    static List<String> keyHeaders(Method method) {
+        Idempotent idempotent = AnnotatedElementUtils.findMergedAnnotation(method, Idempotent.class);
+        if (idempotent == null) {
+            return List.of();
+        }
+        Set<String> variables = new LinkedHashSet<>();
+        try {
+            collectVariables(parser.parseRaw(idempotent.key()).getAST(), variables);
+        }
+        catch (ParseException ex) {
+            return List.of();
+        }
+        String[] names = parameterNames.getParameterNames(method);
+        List<String> headers = new ArrayList<>();
+        for (int i = 0; i < method.getParameterCount(); i++) {
+            boolean referred = variables.contains("p" + i) || variables.contains("a" + i)
+                    || (names != null && variables.contains(names[i]));
+            String header = referred ? requiredHeader(new MethodParameter(method, i),
+                    (names != null) ? names[i] : null) : null;
+            if (header != null) {
+                headers.add(header);
+            }
+        }
+        return List.copyOf(headers);
+    }
+
+    private static @Nullable String requiredHeader(MethodParameter parameter, @Nullable String parameterName) {
+        RequestHeader annotation = parameter.getParameterAnnotation(RequestHeader.class);
+        if (annotation == null || !annotation.required() || !ValueConstants.DEFAULT_NONE.equals(annotation.defaultValue())
+                || parameter.isOptional() || Map.class.isAssignableFrom(parameter.getParameterType())
+                || HttpHeaders.class.isAssignableFrom(parameter.getParameterType())) {
+            return null;
+        }
+        String name = StringUtils.hasText(annotation.name()) ? annotation.name()
+                : StringUtils.hasText(annotation.value()) ? annotation.value() : parameterName;
+        return StringUtils.hasText(name) ? name : null;
+    }
+
+    private static void collectVariables(SpelNode node, Set<String> names) {
+        if (node instanceof VariableReference) {
+            names.add(node.toStringAST().substring(1));
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            collectVariables(node.getChild(i), names);
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dev.resilience.web;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.core.idempotency.IdempotencyKeyException;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.method.HandlerMethod;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class IdempotencyKeyHeaderInterceptorTests {
+
+    private final IdempotencyKeyHeaderInterceptor interceptor = new IdempotencyKeyHeaderInterceptor();
+
+    @Test
+    void keyMadeOfAHeaderParameterByNameChecksThatHeader() {
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("byName"))).containsExactly("Idempotency-Key");
+    }
+
+    @Test
+    void keyMadeOfHeaderParametersByPositionChecksThoseHeaders() {
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("byPosition")))
+            .containsExactly("X-Tenant", "Idempotency-Key");
+    }
+
+    @Test
+    void headerWithoutANameIsTheParametersName() {
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("unnamedHeader"))).containsExactly("tenant");
+    }
+
+    @Test
+    void headersTheKeyIsNotMadeOfAreNotChecked() {
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("otherHeader"))).containsExactly("Idempotency-Key");
+    }
+
+    @Test
+    void headersThatAreNotRequiredAreNotChecked() {
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("notRequired"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("defaultValue"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("optional"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("allHeaders"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("headerMap"))).isEmpty();
+    }
+
+    @Test
+    void handlerThatIsNotIdempotentChecksNoHeader() {
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("notIdempotent"))).isEmpty();
+    }
+
+    @Test
+    void missingKeyHeaderIsRefusedAsAMissingKey() {
+        assertThatExceptionOfType(IdempotencyKeyException.class)
+            .isThrownBy(() -> preHandle("byName", new MockHttpServletRequest()))
+            .withMessage("Idempotency key is missing: send it in the Idempotency-Key header");
+    }
+
+    @Test
+    void blankKeyHeaderIsRefusedAsABlankKey() {
+        MockHttpServletRequest request = new MockHttpServletRequest();
+        request.addHeader("Idempotency-Key", "  ");
+
+        assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> preHandle("byName", request))
+            .withMessage("Idempotency key is blank");
+    }
+
+    @Test
+    void missingOrEmptyHeaderOfAnotherNameIsNamedAsThePartOfTheKeyItIs() {
+        MockHttpServletRequest request = new MockHttpServletRequest();
+        request.addHeader("Idempotency-Key", "k-1");
+
+        assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> preHandle("byPosition", request))
+            .withMessage("Idempotency key is missing: send the X-Tenant header it is made of");
+        request.addHeader("X-Tenant", "");
+        assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> preHandle("byPosition", request))
+            .withMessage("Idempotency key is empty: the X-Tenant header it is made of is empty");
+    }
+
+    @Test
+    void requestWithTheHeadersGoesOn() throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest();
+        request.addHeader("Idempotency-Key", "k-1");
+        request.addHeader("X-Tenant", "acme");
+
+        assertThat(preHandle("byPosition", request)).isTrue();
+    }
+
+    @Test
+    void requestToAHandlerThatIsNotIdempotentOrNotAMethodGoesOn() throws Exception {
+        assertThat(preHandle("notIdempotent", new MockHttpServletRequest())).isTrue();
+        assertThat(this.interceptor.preHandle(new MockHttpServletRequest(), new MockHttpServletResponse(),
+                new Object())).isTrue();
+    }
+
+    private boolean preHandle(String name, MockHttpServletRequest request) throws Exception {
+        return this.interceptor.preHandle(request, new MockHttpServletResponse(),
+                new HandlerMethod(new Handlers(), method(name)));
+    }
+
+    private static Method method(String name) {
+        for (Method method : ReflectionUtils.getDeclaredMethods(Handlers.class)) {
+            if (method.getName().equals(name)) {
+                return method;
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    static class Handlers {
+
+        @Idempotent(key = "#key")
+        public void byName(@RequestHeader("Idempotency-Key") String key) {
+        }
+
+        @Idempotent(key = "#p0 + ':' + #a1")
+        public void byPosition(@RequestHeader(name = "X-Tenant") String tenant,
+                @RequestHeader("Idempotency-Key") UUID key) {
+        }
+
+        @Idempotent(key = "#tenant")
+        public void unnamedHeader(@RequestHeader String tenant) {
+        }
+
+        @Idempotent(key = "#key")
+        public void otherHeader(@RequestHeader("Idempotency-Key") String key, @RequestHeader("X-Trace") String trace) {
+        }
+
+        @Idempotent(key = "#key")
+        public void notRequired(@RequestHeader(name = "Idempotency-Key", required = false) String key) {
+        }
+
+        @Idempotent(key = "#key")
+        public void defaultValue(@RequestHeader(name = "Idempotency-Key", defaultValue = "none") String key) {
+        }
+
+        @Idempotent(key = "#key.orElse('none')")
+        public void optional(@RequestHeader("Idempotency-Key") Optional<String> key) {
+        }
+
+        @Idempotent(key = "#headers.getFirst('Idempotency-Key')")
+        public void allHeaders(@RequestHeader HttpHeaders headers) {
+        }
+
+        @Idempotent(key = "#headers['idempotency-key']")
+        public void headerMap(@RequestHeader Map<String, String> headers) {
+        }
+
+        public void notIdempotent(@RequestHeader("Idempotency-Key") String key) {
+        }
+    }
+}
