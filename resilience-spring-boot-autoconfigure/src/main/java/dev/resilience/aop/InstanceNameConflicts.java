@@ -141,7 +141,7 @@ final class InstanceNameConflicts {
      * An annotation of a method of a bean.
      *
      * @param beanName the bean's name
-     * @param targetClass the bean's user class
+     * @param targetClass the class the annotations are read from ({@link TargetClasses#annotatedClass})
      * @param method the annotated method
      * @param annotation the annotation that names, or leaves unnamed, the instance
      */
