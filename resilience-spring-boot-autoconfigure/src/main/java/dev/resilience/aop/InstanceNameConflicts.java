@@ -7,12 +7,16 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.core.retry.Jitter;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ObjectUtils;
 
@@ -22,11 +26,15 @@ import org.springframework.util.ObjectUtils;
  * classes of one simple name in different packages, or two overloads), which would make them
  * share a retry instance, a breaker, idempotency keys and meters without anyone naming them.
  * Two annotations that name one breaker or retry instance must configure it alike: a breaker
- * has one configuration, and a retry instance is reported with one. Only annotations are
+ * has one configuration, and a retry instance is reported with one. Attributes are compared
+ * by what they configure, not as written: {@code delay = "1s"} and {@code delay = "1000ms"}
+ * agree, as do class arrays that list the same classes in another order. Only annotations are
  * compared; the YAML, the HTTP client and {@code ResilienceTemplate} name instances without
  * one and never conflict. Thread-safe.
  */
 final class InstanceNameConflicts {
+
+    private static final Set<String> RETRY_DURATIONS = Set.of("delay", "maxDelay", "attemptTimeout", "maxDuration");
 
     private final Map<String, Declaration> defaultNames = new ConcurrentHashMap<>();
 
@@ -86,7 +94,8 @@ final class InstanceNameConflicts {
         for (Map.Entry<String, Object> attribute : ours.entrySet()) {
             String attributeName = attribute.getKey();
             Object their = theirs.get(attributeName);
-            if ("value".equals(attributeName) || "name".equals(attributeName) || same(attribute.getValue(), their)) {
+            if ("value".equals(attributeName) || "name".equals(attributeName)
+                    || same(declaration.annotation(), attributeName, attribute.getValue(), their)) {
                 continue;
             }
             String annotationName = "@" + declaration.annotation().annotationType().getSimpleName();
@@ -101,11 +110,33 @@ final class InstanceNameConflicts {
         }
     }
 
-    private static boolean same(@Nullable Object ours, @Nullable Object theirs) {
-        if (ours instanceof Object[] ourItems && theirs instanceof Object[] theirItems) {
-            return new HashSet<>(Arrays.asList(ourItems)).equals(new HashSet<>(Arrays.asList(theirItems)));
+    /**
+     * Tells whether two values of an attribute configure the same thing: class arrays as sets,
+     * the durations and the jitter of a {@link Retryable} as the resolver reads them. A value
+     * that does not parse conflicts with nothing: the resolver's failure names it.
+     */
+    private static boolean same(Annotation annotation, String attributeName, @Nullable Object ours,
+            @Nullable Object theirs) {
+        try {
+            return ObjectUtils.nullSafeEquals(setting(annotation, attributeName, ours),
+                    setting(annotation, attributeName, theirs));
         }
-        return ObjectUtils.nullSafeEquals(ours, theirs);
+        catch (IllegalArgumentException ex) {
+            return true;
+        }
+    }
+
+    private static @Nullable Object setting(Annotation annotation, String attributeName, @Nullable Object value) {
+        if (value instanceof Object[] items) {
+            return new HashSet<>(Arrays.asList(items));
+        }
+        if (!(annotation instanceof Retryable) || !(value instanceof String text) || text.isEmpty()) {
+            return value;
+        }
+        if (RETRY_DURATIONS.contains(attributeName)) {
+            return DurationStyle.detectAndParse(text);
+        }
+        return "jitter".equals(attributeName) ? Jitter.parse(text) : value;
     }
 
     private static String render(@Nullable Object value) {
@@ -141,7 +172,7 @@ final class InstanceNameConflicts {
      * An annotation of a method of a bean.
      *
      * @param beanName the bean's name
-     * @param targetClass the bean's user class
+     * @param targetClass the class the annotations are read from ({@link TargetClasses#annotatedClass})
      * @param method the annotated method
      * @param annotation the annotation that names, or leaves unnamed, the instance
      */

@@ -15,7 +15,7 @@ public final class InstanceNames {
 
     /**
      * Returns the name of a method's instances when its annotation names none.
-     * @param type the bean's user class
+     * @param type the bean's user class, or the interface of a bean that is a JDK proxy
      * @param method the method
      * @return {@code SimpleClassName#method}
      */
@@ -25,7 +25,7 @@ public final class InstanceNames {
 
     /**
      * Returns the name of a method's idempotency policy.
-     * @param type the bean's user class
+     * @param type the bean's user class, or the interface of a bean that is a JDK proxy
      * @param method the method
      * @param idempotent its annotation
      * @return the annotation's name, or the default name when it is blank

@@ -3,6 +3,7 @@ package dev.resilience.aop;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -51,13 +52,14 @@ final class ProtectableMethods {
     /**
      * Fails when a method carries one of the annotations itself but the proxy cannot
      * intercept it. A class-level annotation never applies to such a method, and a fallback
-     * method carries none, so neither fails.
-     * @param method a method of the bean's class
+     * method carries none, so neither fails. The methods of a JDK proxy class are all final,
+     * but calls reach them through its interfaces, so none of them fails.
+     * @param method a method of the class the bean's annotations are read from
      * @param subject the bean and method, for the failure analysis
      * @throws InvalidResiliencePolicyException when the method is private, final or static
      */
     static void requireInterceptable(Method method, String subject) {
-        if (isInterceptable(method)) {
+        if (isInterceptable(method) || Proxy.isProxyClass(method.getDeclaringClass())) {
             return;
         }
         String annotations = ANNOTATIONS.stream()

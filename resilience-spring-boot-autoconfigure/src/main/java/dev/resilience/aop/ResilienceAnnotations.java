@@ -20,8 +20,9 @@ import org.springframework.util.ReflectionUtils;
  * to methods inherited from its superclasses, not to {@code toString}, {@code equals} or
  * {@code hashCode}. A private, final or static method is never protected (a method annotated
  * itself fails the start: see {@link ProtectableMethods}). A method named as a fallback by its class's
- * {@code @Fallback} is not itself protected. The pointcut and the startup scan both decide
- * through {@link #find}, so they agree on every method.
+ * {@code @Fallback} is not itself protected. The pointcut, the startup scan and the
+ * interceptor all decide through {@link #find}, on the class {@link TargetClasses} gives, so
+ * they agree on every method; for a JDK proxy that class is one of its interfaces.
  *
  * @param retryable the retry annotation, if any
  * @param circuitGuarded the breaker annotation, if any
@@ -33,7 +34,8 @@ record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGua
 
     /**
      * Finds the annotations that apply to a method.
-     * @param method the most specific method of the bean's class
+     * @param method the most specific method of the class the bean's annotations are read from
+     * ({@link TargetClasses#specificMethod})
      * @return the annotations, or {@code null} when none applies
      */
     static @Nullable ResilienceAnnotations find(Method method) {

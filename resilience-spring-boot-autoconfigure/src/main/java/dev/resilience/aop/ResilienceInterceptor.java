@@ -6,8 +6,6 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.aop.support.AopUtils;
-import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -31,7 +29,7 @@ public final class ResilienceInterceptor implements MethodInterceptor {
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
-        Class<?> targetClass = (target != null) ? ClassUtils.getUserClass(AopUtils.getTargetClass(target))
+        Class<?> targetClass = (target != null) ? TargetClasses.ofTarget(target)
                 : invocation.getMethod().getDeclaringClass();
         ResilientMethod method = this.methods.get().get(invocation.getMethod(), targetClass);
         return (method != null) ? method.invoke(invocation) : invocation.proceed();

@@ -118,7 +118,7 @@ final class ResilientMethodCompiler {
     /**
      * Describes a method of a bean for a failure analysis.
      * @param beanName the bean's name
-     * @param targetClass the bean's user class
+     * @param targetClass the class the annotations are read from ({@link TargetClasses#annotatedClass})
      * @param method the method
      * @return {@code bean 'name', method SimpleClassName#method}
      */

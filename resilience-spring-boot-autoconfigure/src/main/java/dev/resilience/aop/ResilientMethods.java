@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.log.LogMessage;
@@ -19,7 +20,8 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * Every annotated method of the application, compiled once. When the context has created its
- * singletons, every bean class is scanned and each annotated method compiled, so that a bad
+ * singletons, every bean's target class is scanned (the class a Spring proxy wraps, the
+ * interfaces of a JDK proxy: see {@link TargetClasses}) and each annotated method compiled, so that a bad
  * annotation, or one on a method the proxy cannot intercept, fails the start and every
  * instance exists before the first call; a method first seen through a call (a bean created
  * later) is compiled then. Looking a method up per call is two map reads, without allocation.
@@ -63,9 +65,9 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         ConfigurableListableBeanFactory factory = this.beanFactory;
         String[] beanNames = (factory != null) ? factory.getBeanDefinitionNames() : new String[0];
         for (String beanName : beanNames) {
-            Class<?> type = factory.getType(beanName, false);
-            if (type != null) {
-                compileAll(beanName, ClassUtils.getUserClass(type));
+            Class<?> targetClass = targetClass(factory, beanName);
+            if (targetClass != null) {
+                compileAll(beanName, targetClass);
             }
         }
         this.policies.createConfiguredInstances();
@@ -74,7 +76,8 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     /**
      * Returns the compiled form of a method called on an object of a class.
      * @param method the called method, as the proxy saw it
-     * @param targetClass the user class of the target
+     * @param targetClass the class of the object the proxy calls, by
+     * {@link TargetClasses#ofTarget}
      * @return the compiled method, or {@code null} when the method carries no annotation
      */
     @Nullable ResilientMethod get(Method method, Class<?> targetClass) {
@@ -82,27 +85,45 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         return (known != null) ? known.method : add(method, targetClass, compile(method, targetClass, targetClass.getName()));
     }
 
-    private void compileAll(String beanName, Class<?> userClass) {
-        ReflectionUtils.doWithMethods(userClass, (method) -> {
-            warnOfForeignRetryable(beanName, method);
-            ProtectableMethods.requireInterceptable(method,
-                    ResilientMethodCompiler.subject(beanName, userClass, method));
-            ResilienceAnnotations annotations = ResilienceAnnotations.find(method);
-            if (annotations != null && find(this.entries.get(method), userClass) == null) {
-                add(method, userClass, this.compiler.compile(method, userClass, annotations, beanName));
-            }
-        }, (method) -> ReflectionUtils.USER_DECLARED_METHODS.matches(method)
-                && AopUtils.getMostSpecificMethod(method, userClass) == method);
+    /**
+     * The target class of a bean: read from the singleton when it exists, so that a bean the
+     * auto-proxy creator wrapped is scanned as the class it wrapped, never the proxy's; from
+     * the bean definition otherwise (a lazy bean, or a {@code FactoryBean}'s object), without
+     * creating anything.
+     */
+    private static @Nullable Class<?> targetClass(ConfigurableListableBeanFactory factory, String beanName) {
+        Object singleton = factory.getSingleton(beanName);
+        if (singleton != null && !(singleton instanceof FactoryBean<?>)) {
+            return TargetClasses.ofBean(singleton);
+        }
+        Class<?> type = factory.getType(beanName, false);
+        return (type != null) ? ClassUtils.getUserClass(type) : null;
+    }
+
+    private void compileAll(String beanName, Class<?> targetClass) {
+        for (Class<?> annotatedClass : TargetClasses.annotatedClasses(targetClass)) {
+            ReflectionUtils.doWithMethods(annotatedClass, (method) -> {
+                warnOfForeignRetryable(beanName, method);
+                ProtectableMethods.requireInterceptable(method,
+                        ResilientMethodCompiler.subject(beanName, annotatedClass, method));
+                ResilienceAnnotations annotations = ResilienceAnnotations.find(method);
+                if (annotations != null && find(this.entries.get(method), targetClass) == null) {
+                    add(method, targetClass, this.compiler.compile(method, annotatedClass, annotations, beanName));
+                }
+            }, (method) -> ReflectionUtils.USER_DECLARED_METHODS.matches(method)
+                    && AopUtils.getMostSpecificMethod(method, annotatedClass) == method);
+        }
     }
 
     private @Nullable ResilientMethod compile(Method method, Class<?> targetClass, String beanName) {
-        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        Class<?> annotatedClass = TargetClasses.annotatedClass(targetClass, method);
+        Method specific = AopUtils.getMostSpecificMethod(method, annotatedClass);
         Entry known = (specific != method) ? find(this.entries.get(specific), targetClass) : null;
         if (known != null) {
             return known.method;
         }
         ResilienceAnnotations annotations = ResilienceAnnotations.find(specific);
-        return (annotations != null) ? this.compiler.compile(specific, targetClass, annotations, beanName) : null;
+        return (annotations != null) ? this.compiler.compile(specific, annotatedClass, annotations, beanName) : null;
     }
 
     private static @Nullable Entry find(@Nullable Entry head, Class<?> targetClass) {

@@ -1,5 +1,6 @@
 package dev.resilience.registry;
 
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 import dev.resilience.annotation.CircuitGuarded;
@@ -116,6 +117,24 @@ public final class ResiliencePolicies {
         }
         this.registry.registerRetryPolicy(name, policy);
         return policy;
+    }
+
+    /**
+     * Returns the policy of a retry instance named without an annotation, as
+     * {@code ResilienceTemplate} names it: the policy registered for the name, which is that of
+     * the annotated methods that name it once they are compiled (when the context has created
+     * its singletons), or, when none is registered, the policy the properties alone configure,
+     * registered then.
+     * @param name the retry instance's name
+     * @return the policy shared with every other user of the name
+     */
+    public RetryPolicy sharedRetry(String name) {
+        Optional<RetryPolicy> registered = this.registry.findRetryPolicy(name);
+        if (registered.isPresent()) {
+            return registered.get();
+        }
+        retry(name, null);
+        return this.registry.findRetryPolicy(name).orElseThrow();
     }
 
     /**

@@ -120,6 +120,15 @@ public final class ResilienceRegistry {
     }
 
     /**
+     * Returns the retry policy recorded for a name.
+     * @param name the retry instance's name
+     * @return the first policy recorded for it, or empty when none is
+     */
+    public Optional<RetryPolicy> findRetryPolicy(String name) {
+        return Optional.ofNullable(this.retryPolicies.get(name));
+    }
+
+    /**
      * Returns every retry instance's policy by name.
      * @return the policies, sorted by name
      */

@@ -10,10 +10,14 @@ import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs code through the instances configured under {@code resilience.*}, by name, without
- * annotations: the same policies, breakers, budgets, statistics and dead letters as the
- * annotated methods of those names. Pipelines are built once per pair of names and reused.
- * Thread-safe.
+ * Runs code through named instances without annotations: the same policies, breakers,
+ * budgets, statistics and dead letters as the annotated methods of those names. A retry
+ * instance that annotations name runs with their settings, under the YAML of
+ * {@code resilience.retry.instances.<name>} as for the annotated methods; one that no
+ * annotation names is configured under {@code resilience.retry} alone. Pipelines are built
+ * once per pair of names, at first use, and reused: a name first used before the context has
+ * created its singletons, when the annotated methods are compiled, is configured by the YAML
+ * alone. Thread-safe.
  *
  * <pre class="code">
  * ExecutionResult&lt;Quote&gt; quote = template.execute("quotes", "quote-service", () -&gt; client.fetchQuote(symbol));
@@ -35,7 +39,8 @@ public class ResilienceTemplate {
 
     /**
      * Runs an action with the retry instance of a name.
-     * @param retryName the retry instance, configured under {@code resilience.retry}
+     * @param retryName the retry instance: that of the annotated methods of the name, or one
+     * configured under {@code resilience.retry}
      * @param action the action
      * @param <T> the type of its value
      * @return the complete account of the call
@@ -46,8 +51,10 @@ public class ResilienceTemplate {
 
     /**
      * Runs an action with a retry instance and a circuit breaker.
-     * @param retryName the retry instance, configured under {@code resilience.retry}
-     * @param circuitBreakerName the breaker, configured under {@code resilience.circuit-breaker}
+     * @param retryName the retry instance: that of the annotated methods of the name, or one
+     * configured under {@code resilience.retry}
+     * @param circuitBreakerName the breaker: the one breaker of the name, shared with the
+     * annotated methods that name it, or one configured under {@code resilience.circuit-breaker}
      * @param action the action
      * @param <T> the type of its value
      * @return the complete account of the call
@@ -67,7 +74,7 @@ public class ResilienceTemplate {
         String key = (circuitBreakerName != null) ? retryName + '\u0000' + circuitBreakerName : retryName;
         return this.pipelines.computeIfAbsent(key, (ignored) -> {
             ResiliencePipeline.Builder builder = this.policies.pipeline(retryName)
-                .retry(this.policies.retry(retryName, null));
+                .retry(this.policies.sharedRetry(retryName));
             if (circuitBreakerName != null) {
                 builder.circuitBreaker(this.policies.circuitBreaker(circuitBreakerName, null));
             }

@@ -1,6 +1,7 @@
 package dev.resilience.aop;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
 import dev.resilience.annotation.CircuitGuarded;
@@ -10,6 +11,7 @@ import dev.resilience.autoconfigure.FailureAnalyses;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
+import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.ResilienceRegistry;
 import dev.resilience.template.ResilienceTemplate;
@@ -67,6 +69,38 @@ class InstanceNameConflictsTests {
                 assertThat(registry.circuitBreakers()).containsOnlyKeys("gateway");
                 assertThat(registry.retryPolicies()).containsOnlyKeys("gateway");
             });
+    }
+
+    @Test
+    void durationsAndJitterWrittenOtherwiseConfigureOneRetryInstanceAlike() {
+        this.contextRunner.withBean("ledger", SecondsLedger.class)
+            .withBean("journal", MillisecondsJournal.class)
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                RetryPolicy policy = context.getBean(ResilienceRegistry.class).retryPolicies().get("books");
+                assertThat(policy.backoff().delay()).isEqualTo(Duration.ofSeconds(1));
+                assertThat(policy.backoff().maxDelay()).isEqualTo(Duration.ofSeconds(2));
+            });
+    }
+
+    @Test
+    void retryInstanceNamedByTwoAnnotationsWithDifferentDelaysFailsTheStartShowingTheDelayAsWritten() {
+        this.contextRunner.withBean("ledger", SecondsLedger.class)
+            .withBean("journal", SlowerJournal.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("Setting: @Retryable(delay)")
+                .contains("retry instance 'books' is also configured by bean '")
+                .containsAnyOf("with delay = 1s", "with delay = 1500ms")
+                .contains("resilience.retry.instances.books.delay"));
+    }
+
+    @Test
+    void durationThatDoesNotParseFailsTheStartAsNotADuration() {
+        this.contextRunner.withBean("ledger", SecondsLedger.class)
+            .withBean("journal", UnreadableJournal.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("Setting: @Retryable(delay)")
+                .contains("'one second' is not a duration"));
     }
 
     @Test
@@ -175,6 +209,40 @@ class InstanceNameConflictsTests {
         @Retryable(value = "gateway", maxAttempts = 5, retryOn = { IOException.class, TimeoutException.class })
         public String quote(String symbol) {
             return symbol;
+        }
+    }
+
+    static class SecondsLedger {
+
+        @Retryable(value = "books", delay = "1s", maxDelay = "2s", jitter = "full", retryOn = IOException.class)
+        public String post(String entry) {
+            return entry;
+        }
+    }
+
+    static class MillisecondsJournal {
+
+        @Retryable(value = "books", delay = "1000ms", maxDelay = "PT2S", jitter = "FULL",
+                retryOn = { IOException.class, IOException.class })
+        public String record(String entry) {
+            return entry;
+        }
+    }
+
+    static class SlowerJournal {
+
+        @Retryable(value = "books", delay = "1500ms", maxDelay = "2s", jitter = "full", retryOn = IOException.class)
+        public String record(String entry) {
+            return entry;
+        }
+    }
+
+    static class UnreadableJournal {
+
+        @Retryable(value = "books", delay = "one second", maxDelay = "2s", jitter = "full",
+                retryOn = IOException.class)
+        public String record(String entry) {
+            return entry;
         }
     }
 

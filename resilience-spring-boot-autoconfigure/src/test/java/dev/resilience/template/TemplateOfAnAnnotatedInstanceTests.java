@@ -16,10 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link ResilienceTemplate}: "the same policies, breakers, budgets, statistics and dead
- * letters as the annotated methods of those names". The template resolves the retry
- * instance from the YAML alone ({@code policies.retry(name, null)}), so it runs an instance
- * that annotations configure with other settings than the annotated methods, while
- * {@code /actuator/retries} reports the annotated ones for the name.
+ * letters as the annotated methods of those names". An instance that annotations configure
+ * runs with their settings through the template too, those that {@code /actuator/retries}
+ * reports for the name, not with the YAML's alone.
  */
 class TemplateOfAnAnnotatedInstanceTests {
 
