@@ -494,7 +494,7 @@ class FailurePathRegressionTest {
 
         try {
             pipeline.call(() -> {
-                throw ReviewFindingsTest.<RuntimeException>sneaky(new Throwable("not an exception, not an error"));
+                throw FailurePathRegressionTest.<RuntimeException>sneaky(new Throwable("not an exception, not an error"));
             });
         }
         catch (Throwable expected) {
