@@ -93,14 +93,18 @@ final class ClaimSettlement implements Runnable {
             return store.release(storeKey, this.ownerToken);
         }
         try {
-            return store.complete(storeKey, this.ownerToken, this.value, this.policy.ttl());
+            return complete(store, storeKey);
         }
         catch (IdempotencyResultNotStorableException ex) {
             logger.log(System.Logger.Level.WARNING, "The result of a call of ''{0}'' under key ''{1}'' cannot be stored "
                     + "({2}); the key is completed as not replayable", this.policy.name(), this.key, ex.getMessage());
             this.value = new NotReplayableResult(ex.getMessage());
-            return store.complete(storeKey, this.ownerToken, this.value, this.policy.ttl());
+            return complete(store, storeKey);
         }
+    }
+
+    private boolean complete(IdempotencyStore store, String storeKey) {
+        return store.complete(storeKey, this.ownerToken, this.value, this.policy.resultType(), this.policy.ttl());
     }
 
     private void retryLater(RuntimeException failure) {

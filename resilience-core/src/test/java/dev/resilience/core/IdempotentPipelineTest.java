@@ -219,6 +219,47 @@ class IdempotentPipelineTest {
         assertThat(decodedAs).containsExactly(String.class);
     }
 
+    @Test
+    void storeIsToldThePolicysResultTypeWhenItCompletesAKey() {
+        List<java.lang.reflect.Type> completedAs = new ArrayList<>();
+        IdempotencyStore recording = new UnreachableStore() {
+            @Override
+            public ClaimResult claim(String key, String fingerprint, Duration lease) {
+                return new ClaimResult.Acquired("owner");
+            }
+
+            @Override
+            public boolean complete(String key, String ownerToken, @Nullable Object value,
+                    java.lang.reflect.Type type, Duration ttl) {
+                completedAs.add(type);
+                return true;
+            }
+        };
+        java.lang.reflect.Type listOfStrings = new java.lang.reflect.ParameterizedType() {
+            @Override
+            public java.lang.reflect.Type[] getActualTypeArguments() {
+                return new java.lang.reflect.Type[] { String.class };
+            }
+
+            @Override
+            public java.lang.reflect.Type getRawType() {
+                return List.class;
+            }
+
+            @Override
+            public java.lang.reflect.@Nullable Type getOwnerType() {
+                return null;
+            }
+        };
+        ResiliencePipeline pipeline = pipeline(IdempotencyPolicy.of("pay", recording).withResultType(listOfStrings));
+
+        ExecutionResult<List<String>> result = pipeline.execute(CallContext.idempotent("key-1", "fp"),
+                () -> List.of("receipt"));
+
+        assertThat(result.isSuccess()).isTrue();
+        assertThat(completedAs).containsExactly(listOfStrings);
+    }
+
     private static class UnreachableStore implements IdempotencyStore {
 
         @Override

@@ -26,13 +26,16 @@ import org.springframework.util.ClassUtils;
  * {@code Page<Receipt>} stored as a {@code PageImpl} is read as a {@code PageImpl<Receipt>}.
  * A stored JDK collection or map (such as {@code List.of(..)}, whose class Jackson cannot
  * build) is read as its interface: {@code List}, {@code Set}, {@code Map} or
- * {@code Collection}.
+ * {@code Collection}. Inside the value, the classes kept where the declared type is an
+ * interface or abstract class (the elements of a {@code List<Parcel>}) are read by the
+ * mapper's {@link ResultTyping}, which accepts each only where it is a subtype of the type
+ * declared at its position.
  *
  * <p>Whatever cannot be decoded (a stored class that cannot be loaded or is not a subtype of
  * the declared type, JSON that does not read as the type) throws
  * {@link IdempotencyResultUnavailableException}: the key's call ran, and it is not run again.
  *
- * @param mapper the mapper that wrote the JSON
+ * @param mapper the store's mapper, which wrote the JSON
  * @param key the key the result is stored under, quoted by the exception
  * @param json the result as JSON
  * @param typeName the result's class name, empty for {@code null}

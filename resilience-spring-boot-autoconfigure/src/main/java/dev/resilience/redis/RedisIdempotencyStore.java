@@ -1,5 +1,6 @@
 package dev.resilience.redis;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,11 +15,15 @@ import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
 import dev.resilience.core.idempotency.NotReplayableResult;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.TypeFactory;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.ConcurrentLruCache;
 
 /**
  * An {@link IdempotencyStore} in Redis, shared by every instance of an application.
@@ -28,7 +33,12 @@ import org.springframework.util.ClassUtils;
  * a random UUID drawn once per store, then a sequence number), {@code fingerprint} and, once
  * completed, {@code value} (the result as JSON) and {@code type} (the result's class, empty
  * for {@code null}; {@value #NOT_REPLAYABLE_TYPE} for a result that could not be stored, whose
- * {@code value} is then the reason). The Redis key expires with the lease while the entry is
+ * {@code value} is then the reason). Inside the JSON, a value whose declared type is an
+ * interface or abstract class of the application (the elements of a {@code List<Parcel>} of a
+ * sealed {@code Parcel}, a record component declared as one) keeps its class as an
+ * {@code "@class"} property, or as a {@code ["class", value]} pair when it is written as a
+ * string, as an enum is ({@link ResultTyping}); a plain record keeps none and is stored as the
+ * application's mapper writes it. The Redis key expires with the lease while the entry is
  * IN_PROGRESS and after the time to live once it is COMPLETED, so an expired entry is gone
  * and blocks nothing: the next claim takes the key over with a new owner token, and the stale
  * owner's {@link #complete} and {@link #release} are refused. Unlike the in-memory store, an
@@ -57,7 +67,10 @@ import org.springframework.util.ClassUtils;
  * abstract type or {@code Object} and the stored class is a subtype of it, keeping the
  * declared type's generics (a {@code Page<Receipt>} stored as a {@code PageImpl} is read as a
  * {@code PageImpl<Receipt>}); JDK collections and maps are read as declared, or as their
- * interface under {@code Object}. A result that cannot be decoded throws
+ * interface under {@code Object}. Inside the value, each kept class is read where it is a
+ * subtype of the type declared at its position, and refused otherwise, so a
+ * {@code List<Parcel>}, an {@code Optional<Parcel>} or a {@code ResponseEntity<Parcel>}
+ * replays the records the first call returned. A result that cannot be decoded throws
  * {@link IdempotencyResultUnavailableException}. A result that cannot be written as JSON is
  * refused by {@link #complete} with {@link IdempotencyResultNotStorableException}.
  * {@code ResponseEntity} results are supported through {@link ResponseEntityJacksonModule},
@@ -81,6 +94,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private static final String RESPONSE_ENTITY = "org.springframework.http.ResponseEntity";
 
+    private static final int WRITERS = 256;
+
     private static final RedisScript<List<Object>> CLAIM = LuaScript.load("idempotency-claim.lua", List.class);
 
     private static final RedisScript<Long> COMPLETE = LuaScript.load("idempotency-complete.lua", Long.class);
@@ -91,6 +106,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private final JsonMapper mapper;
 
+    private final ConcurrentLruCache<RootType, ObjectWriter> writers = new ConcurrentLruCache<>(WRITERS, this::writer);
+
     private final String keyPrefix;
 
     private final String tokenPrefix = UUID.randomUUID() + "-";
@@ -100,8 +117,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     /**
      * Creates a store whose calls wait for Redis at most {@value #DEFAULT_TIMEOUT_MILLIS} ms.
      * @param redis the template on the application's Redis connection
-     * @param mapper the JSON mapper of results; {@link ResponseEntityJacksonModule} is added
-     * to a copy of it when Spring Web is present
+     * @param mapper the JSON mapper of results; the store uses a copy of it with
+     * {@link ResponseEntityJacksonModule} when Spring Web is present, and with its own default
+     * typing ({@link ResultTyping}) in place of any the mapper has
      * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
      */
     public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix) {
@@ -111,15 +129,16 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     /**
      * Creates a store.
      * @param redis the template on the application's Redis connection
-     * @param mapper the JSON mapper of results; {@link ResponseEntityJacksonModule} is added
-     * to a copy of it when Spring Web is present
+     * @param mapper the JSON mapper of results; the store uses a copy of it with
+     * {@link ResponseEntityJacksonModule} when Spring Web is present, and with its own default
+     * typing ({@link ResultTyping}) in place of any the mapper has
      * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
      * @param timeout the longest a call waits for Redis before it fails as a store error
      * @throws IllegalArgumentException if {@code timeout} is not positive
      */
     public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix, Duration timeout) {
         this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-idempotency-redis-");
-        this.mapper = withResponseEntities(Objects.requireNonNull(mapper, "mapper"));
+        this.mapper = storeMapper(Objects.requireNonNull(mapper, "mapper"));
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
     }
 
@@ -155,8 +174,26 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     }
 
     /**
+     * Stores a result as {@link #complete(String, String, Object, Type, Duration)} does, with
+     * {@code Object} as its declared type: positions that the result's own classes declare as
+     * interfaces or abstract classes keep the class of their value, the type arguments of a
+     * generic result (the elements of a {@code List}) do not.
+     * @throws IdempotencyResultNotStorableException when the value cannot be written as
+     * JSON; nothing is sent to Redis
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    @Override
+    public boolean complete(String key, String ownerToken, @Nullable Object value, Duration ttl) {
+        return complete(key, ownerToken, value, Object.class, ttl);
+    }
+
+    /**
      * {@inheritDoc}
-     * <p>A {@link NotReplayableResult} is kept as its reason under the type
+     * <p>The value is written as JSON for its declared type specialized to its class, so a
+     * {@code List<Parcel>} holding records of a sealed {@code Parcel} keeps each element's
+     * class, which its replay needs (see {@link ResultTyping}); a value whose class is its
+     * declared type, such as a plain record, is written as it is. A
+     * {@link NotReplayableResult} is kept as its reason under the type
      * {@value #NOT_REPLAYABLE_TYPE}, which no class can have, and comes back from
      * {@link #claim} as a {@code NotReplayableResult}.
      * @throws IdempotencyResultNotStorableException when the value cannot be written as
@@ -164,21 +201,22 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     @Override
-    public boolean complete(String key, String ownerToken, @Nullable Object value, Duration ttl) {
+    public boolean complete(String key, String ownerToken, @Nullable Object value, Type type, Duration ttl) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(ownerToken, "ownerToken");
+        Objects.requireNonNull(type, "type");
         String ttlMillis = millis(ttl, "ttl");
         String stored;
-        String type;
+        String storedType;
         if (value instanceof NotReplayableResult notReplayable) {
             stored = notReplayable.reason();
-            type = NOT_REPLAYABLE_TYPE;
+            storedType = NOT_REPLAYABLE_TYPE;
         }
         else {
-            stored = json(value);
-            type = (value != null) ? value.getClass().getName() : "";
+            stored = json(value, type);
+            storedType = (value != null) ? value.getClass().getName() : "";
         }
-        return isOne("complete", key, run("complete", COMPLETE, key, ownerToken, ttlMillis, stored, type));
+        return isOne("complete", key, run("complete", COMPLETE, key, ownerToken, ttlMillis, stored, storedType));
     }
 
     @Override
@@ -204,13 +242,33 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         return reply;
     }
 
-    private String json(@Nullable Object value) {
+    private String json(@Nullable Object value, Type declared) {
         try {
-            return this.mapper.writeValueAsString(value);
+            if (value == null || declared == value.getClass() || declared == Object.class) {
+                return this.mapper.writeValueAsString(value);
+            }
+            return this.writers.get(new RootType(declared, value.getClass())).writeValueAsString(value);
         }
         catch (RuntimeException ex) {
             String type = (value != null) ? value.getClass().getName() : "null";
             throw new IdempotencyResultNotStorableException("a " + type + " cannot be written as JSON", ex);
+        }
+    }
+
+    private ObjectWriter writer(RootType root) {
+        TypeFactory types = this.mapper.getTypeFactory();
+        JavaType declared = types.constructType(root.declared());
+        if (declared.hasRawClass(root.type())) {
+            return this.mapper.writerFor(declared);
+        }
+        if (!declared.getRawClass().isAssignableFrom(root.type())) {
+            return this.mapper.writerFor(root.type());
+        }
+        try {
+            return this.mapper.writerFor(types.constructSpecializedType(declared, root.type()));
+        }
+        catch (IllegalArgumentException ex) {
+            return this.mapper.writerFor(root.type());
         }
     }
 
@@ -243,10 +301,22 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         return Long.toString(millis);
     }
 
-    private static JsonMapper withResponseEntities(JsonMapper mapper) {
-        if (!ClassUtils.isPresent(RESPONSE_ENTITY, RedisIdempotencyStore.class.getClassLoader())) {
-            return mapper;
+    private static JsonMapper storeMapper(JsonMapper application) {
+        JsonMapper.Builder builder = application.rebuild();
+        if (ClassUtils.isPresent(RESPONSE_ENTITY, RedisIdempotencyStore.class.getClassLoader())) {
+            builder.addModule(new ResponseEntityJacksonModule());
         }
-        return mapper.rebuild().addModule(new ResponseEntityJacksonModule()).build();
+        JsonMapper untyped = builder.build();
+        return untyped.rebuild()
+            .setDefaultTyping(ResultTyping.of(untyped, builder.deserializerFactory()))
+            .build();
+    }
+
+    /**
+     * The type a result is written as: its declared type specialized to its class.
+     * @param declared the type the call declares
+     * @param type the result's class
+     */
+    private record RootType(Type declared, Class<?> type) {
     }
 }

@@ -3,20 +3,26 @@ package dev.resilience.redis;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.BeanProperty;
 import tools.jackson.databind.DeserializationConfig;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationConfig;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.ValueSerializer;
 import tools.jackson.databind.deser.Deserializers;
 import tools.jackson.databind.deser.std.StdDeserializer;
+import tools.jackson.databind.jsontype.TypeSerializer;
 import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.ser.Serializers;
 import tools.jackson.databind.ser.std.StdSerializer;
 
 import org.springframework.http.HttpHeaders;
@@ -28,9 +34,12 @@ import org.springframework.http.ResponseEntity;
  * reads it back into a {@code ResponseEntity} whose body has the declared type, such as
  * {@code ResponseEntity<Order>}:
  * <pre>{"status":201,"headers":{"Location":["/orders/7"]},"body":{"id":7}}</pre>
- * Jackson cannot rebuild a {@code ResponseEntity} without it. The Redis idempotency store
- * registers it on its own mapper; it is also offered as a bean, which Spring Boot adds to the
- * application's {@code JsonMapper}.
+ * Jackson cannot rebuild a {@code ResponseEntity} without it. The body is written as a value
+ * of the declared body type, as a property of that type would be: a mapper that keeps
+ * classes for polymorphic types (as the Redis idempotency store's does) keeps the class of a
+ * {@code ResponseEntity<Parcel>}'s body when {@code Parcel} is an interface. The Redis
+ * idempotency store registers it on its own mapper; it is also offered as a bean, which
+ * Spring Boot adds to the application's {@code JsonMapper}.
  */
 public final class ResponseEntityJacksonModule extends SimpleModule {
 
@@ -39,12 +48,12 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
      */
     public ResponseEntityJacksonModule() {
         super(ResponseEntityJacksonModule.class.getSimpleName());
-        addSerializer(new ResponseEntitySerializer());
     }
 
     @Override
     public void setupModule(SetupContext context) {
         super.setupModule(context);
+        context.addSerializers(new ResponseEntitySerializers());
         context.addDeserializers(new ResponseEntityDeserializers());
     }
 
@@ -53,11 +62,42 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
         return ResponseEntityJacksonModule.class.getName();
     }
 
+    private static final class ResponseEntitySerializers extends Serializers.Base {
+
+        @Override
+        public @Nullable ValueSerializer<?> findSerializer(SerializationConfig config, JavaType type,
+                BeanDescription.Supplier description, JsonFormat.@Nullable Value formatOverrides) {
+            if (!ResponseEntity.class.isAssignableFrom(type.getRawClass())) {
+                return null;
+            }
+            JavaType entityType = type.findSuperType(ResponseEntity.class);
+            JavaType bodyType = (entityType != null) ? entityType.containedTypeOrUnknown(0)
+                    : config.constructType(Object.class);
+            return new ResponseEntitySerializer(type, bodyType, null);
+        }
+    }
+
     @SuppressWarnings("rawtypes")
     private static final class ResponseEntitySerializer extends StdSerializer<ResponseEntity> {
 
-        ResponseEntitySerializer() {
-            super(ResponseEntity.class);
+        private final JavaType entityType;
+
+        private final JavaType bodyType;
+
+        private final @Nullable TypeSerializer bodyTypeSerializer;
+
+        ResponseEntitySerializer(JavaType type, JavaType bodyType, @Nullable TypeSerializer bodyTypeSerializer) {
+            super(type);
+            this.entityType = type;
+            this.bodyType = bodyType;
+            this.bodyTypeSerializer = bodyTypeSerializer;
+        }
+
+        @Override
+        public ValueSerializer<?> createContextual(SerializationContext context, @Nullable BeanProperty property) {
+            TypeSerializer bodyTypeSerializer = context.findTypeSerializer(this.bodyType);
+            return (bodyTypeSerializer == null) ? this
+                    : new ResponseEntitySerializer(this.entityType, this.bodyType, bodyTypeSerializer);
         }
 
         @Override
@@ -77,8 +117,39 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
             }
             generator.writeEndObject();
             generator.writeName("body");
-            context.writeValue(generator, entity.getBody());
+            writeBody(entity.getBody(), generator, context);
             generator.writeEndObject();
+        }
+
+        private void writeBody(@Nullable Object body, JsonGenerator generator, SerializationContext context)
+                throws JacksonException {
+            if (body == null) {
+                context.defaultSerializeNullValue(generator);
+                return;
+            }
+            ValueSerializer<Object> serializer = context.findContentValueSerializer(valueType(body.getClass(), context),
+                    null);
+            if (this.bodyTypeSerializer != null) {
+                serializer.serializeWithType(body, generator, context, this.bodyTypeSerializer);
+            }
+            else {
+                serializer.serialize(body, generator, context);
+            }
+        }
+
+        private JavaType valueType(Class<?> bodyClass, SerializationContext context) {
+            if (this.bodyType.hasRawClass(bodyClass)) {
+                return this.bodyType;
+            }
+            if (this.bodyType.isJavaLangObject() || !this.bodyType.getRawClass().isAssignableFrom(bodyClass)) {
+                return context.constructType(bodyClass);
+            }
+            try {
+                return context.getTypeFactory().constructSpecializedType(this.bodyType, bodyClass);
+            }
+            catch (IllegalArgumentException ex) {
+                return context.constructType(bodyClass);
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
+import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,7 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
@@ -76,6 +78,44 @@ class DefaultFingerprintStabilityTests {
         });
     }
 
+    @Test
+    void equalRequestsWithNestedMapsAndSetsInAnotherOrderReplayTheFirstCall() {
+        this.contextRunner.run((context) -> {
+            Orders orders = context.getBean(Orders.class);
+            Map<String, Line> lines = new LinkedHashMap<>();
+            lines.put("sku-1", new Line(2, new TreeSet<>(List.of("fragile", "boxed"))));
+            lines.put("sku-2", new Line(1, Set.of()));
+            Map<String, Line> sameLines = new LinkedHashMap<>();
+            sameLines.put("sku-2", new Line(1, new LinkedHashSet<>()));
+            sameLines.put("sku-1", new Line(2, new LinkedHashSet<>(List.of("fragile", "boxed"))));
+
+            String first = orders.submit("key-1", new Request("o-1", lines, Set.of("gift", "express")));
+            String retry = orders.submit("key-1",
+                    new Request("o-1", sameLines, new TreeSet<>(Set.of("express", "gift"))));
+
+            assertThat(retry).isEqualTo(first);
+            assertThat(orders.runs()).isOne();
+        });
+    }
+
+    @Test
+    void anotherNestedPayloadUnderTheSameKeyIsAMismatch() {
+        this.contextRunner.run((context) -> {
+            Orders orders = context.getBean(Orders.class);
+            orders.submit("key-1", new Request("o-1", Map.of("sku-1", new Line(2, Set.of("boxed"))), Set.of("gift")));
+
+            assertThatExceptionOfType(IdempotencyKeyMismatchException.class).isThrownBy(() -> orders.submit("key-1",
+                    new Request("o-1", Map.of("sku-1", new Line(2, Set.of("fragile"))), Set.of("gift"))));
+            assertThat(orders.runs()).isOne();
+        });
+    }
+
+    record Request(String orderId, Map<String, Line> lines, Set<String> tags) {
+    }
+
+    record Line(int quantity, Set<String> labels) {
+    }
+
     static class Orders {
 
         private final AtomicInteger runs = new AtomicInteger();
@@ -88,6 +128,11 @@ class DefaultFingerprintStabilityTests {
         @Idempotent(key = "#key")
         public String tag(String key, Set<String> tags) {
             return "tagged-" + this.runs.incrementAndGet();
+        }
+
+        @Idempotent(key = "#key")
+        public String submit(String key, Request request) {
+            return "submitted-" + this.runs.incrementAndGet();
         }
 
         int runs() {

@@ -1,5 +1,6 @@
 package dev.resilience.web;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 
 import dev.resilience.core.idempotency.ClaimResult;
@@ -35,6 +36,12 @@ final class SwitchableIdempotencyStore implements IdempotencyStore {
     public boolean complete(String key, String ownerToken, @Nullable Object value, Duration ttl) {
         check();
         return this.delegate.complete(key, ownerToken, value, ttl);
+    }
+
+    @Override
+    public boolean complete(String key, String ownerToken, @Nullable Object value, Type type, Duration ttl) {
+        check();
+        return this.delegate.complete(key, ownerToken, value, type, ttl);
     }
 
     @Override

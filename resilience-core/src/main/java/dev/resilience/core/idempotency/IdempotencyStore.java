@@ -1,5 +1,6 @@
 package dev.resilience.core.idempotency;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
@@ -47,6 +48,29 @@ public interface IdempotencyStore {
      * @throws IdempotencyStoreException when the store cannot answer
      */
     boolean complete(String key, String ownerToken, @Nullable Object value, Duration ttl);
+
+    /**
+     * Stores the result of a claimed call as {@link #complete(String, String, Object, Duration)}
+     * does, knowing the type the call declares for it: the type its replays will be decoded
+     * into ({@link IdempotencyPolicy#resultType()}). A store that encodes results uses it to
+     * keep what a replay needs, such as the classes of the elements of a {@code List<Shape>}
+     * whose {@code Shape} is an interface; the default ignores it. A store that wraps another
+     * passes it on.
+     * @param key the key
+     * @param ownerToken the token from {@link ClaimResult.Acquired}
+     * @param value the value to replay, may be {@code null}
+     * @param type the type the call declares for its value, possibly generic;
+     * {@code Object.class} when unknown
+     * @param ttl how long the value is replayed; positive
+     * @return {@code true} if the entry is now COMPLETED; {@code false}, with nothing
+     * changed, otherwise
+     * @throws IdempotencyResultNotStorableException when the value cannot be stored, with
+     * nothing changed
+     * @throws IdempotencyStoreException when the store cannot answer
+     */
+    default boolean complete(String key, String ownerToken, @Nullable Object value, Type type, Duration ttl) {
+        return complete(key, ownerToken, value, ttl);
+    }
 
     /**
      * Gives a claimed key up, typically after the call failed, so that a retry of the
