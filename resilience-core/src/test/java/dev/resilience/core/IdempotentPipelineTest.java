@@ -128,6 +128,28 @@ class IdempotentPipelineTest {
     }
 
     @Test
+    void interruptWhileWaitingForAKeyInProgressEndsTheCallAtOnceAndKeepsTheFlag() {
+        ResiliencePipeline waiting = pipeline(new IdempotencyPolicy("pay", this.store, Duration.ofHours(1),
+                Duration.ofSeconds(10), OnInProgress.WAIT));
+        this.store.claim("pay:key-1", "fp", Duration.ofSeconds(10));
+        try {
+            Thread.currentThread().interrupt();
+
+            ExecutionResult<String> result = waiting.execute(CallContext.idempotent("key-1", "fp"), () -> "second");
+
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+            assertThat(result.status()).isEqualTo(ExecutionStatus.REJECTED);
+            assertThat(result.error()).isInstanceOf(CallInterruptedException.class)
+                .hasCauseInstanceOf(InterruptedException.class);
+            assertThat(result.attempts()).isZero();
+            assertThat(this.clock.elapsed()).isZero();
+        }
+        finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
     void failedCallReleasesItsClaimSoTheKeyCanBeTriedAgain() {
         ResiliencePipeline pipeline = pipeline();
 
