@@ -156,7 +156,7 @@ final class AsyncExecution<T> extends Execution<T> {
         Wait wait = new Wait(step);
         this.pendingWait = wait;
         try {
-            wait.scheduled(this.time.schedule(wait, Duration.ofNanos(delayNanos)));
+            wait.scheduled(this.time.scheduleHandOff(wait, Duration.ofNanos(delayNanos)));
         }
         catch (RuntimeException ex) {
             stop(ExecutionStatus.ERROR, ex);
@@ -244,7 +244,7 @@ final class AsyncExecution<T> extends Execution<T> {
         if (pending.limit > 0) {
             long left = pending.limit - (this.time.nanoTime() - pending.start);
             try {
-                pending.timeoutTask = this.time.schedule(pending, Duration.ofNanos(Math.max(1, left)));
+                pending.timeoutTask = this.time.scheduleHandOff(pending, Duration.ofNanos(Math.max(1, left)));
             }
             catch (RuntimeException ex) {
                 pending.decided.set(true);
@@ -589,7 +589,8 @@ final class AsyncExecution<T> extends Execution<T> {
 
     /**
      * An attempt whose stage is awaited: the stage's completion or the attempt's timeout,
-     * whichever comes first, decides it.
+     * whichever comes first, decides it. A stage that completes once the limit has passed is a
+     * timeout even when the timer has not fired yet.
      */
     private final class PendingAttempt implements BiConsumer<T, Throwable>, Runnable {
 
@@ -611,6 +612,10 @@ final class AsyncExecution<T> extends Execution<T> {
 
         @Override
         public void accept(@Nullable T value, @Nullable Throwable failure) {
+            if (this.limit > 0 && AsyncExecution.this.time.nanoTime() - this.start >= this.limit) {
+                run();
+                return;
+            }
             if (this.decided.compareAndSet(false, true)) {
                 ScheduledTask timer = this.timeoutTask;
                 if (timer != null) {

@@ -120,7 +120,7 @@ final class ClaimSettlement implements Runnable {
                 + operation() + " key '" + this.key + "' of '" + this.policy.name() + "'; trying again until its lease ends",
                 failure);
         try {
-            this.time.schedule(this::handOver, Duration.ofNanos(wait));
+            this.time.scheduleHandOff(this::handOver, Duration.ofNanos(wait));
         }
         catch (RuntimeException ex) {
             logger.log(System.Logger.Level.ERROR, "Could not schedule the next try to " + operation() + " key '"

@@ -1,5 +1,6 @@
 package dev.resilience.autoconfigure;
 
+import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -7,13 +8,15 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.task.TaskExecutor;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Finds the executor of the work that follows a timer or an asynchronous completion: the bean
  * named by {@code resilience.async.executor}; else Spring Boot's {@code applicationTaskExecutor};
  * else, as {@code @Async} chooses when an application defines its own executors, a bean named
- * {@code taskExecutor} or the only {@link TaskExecutor}; else none (the engine's own pool). A
+ * {@code taskExecutor} or the only {@link TaskExecutor} that is not a {@link TaskScheduler}
+ * (a scheduler's pool is sized for scheduled jobs); else none (the engine's own pool). A
  * named bean that does not exist fails the start; the bean itself is looked up on first use, so
  * that finding it creates nothing early.
  */
@@ -37,6 +40,19 @@ final class AsyncExecutorLookup {
      * Executor bean
      */
     static @Nullable Executor find(ListableBeanFactory beanFactory, ResilienceProperties properties) {
+        String name = beanName(beanFactory, properties);
+        return (name != null) ? lazily(beanFactory, name) : null;
+    }
+
+    /**
+     * Returns the name of the executor bean of asynchronous work.
+     * @param beanFactory where the executor bean is defined
+     * @param properties the {@code resilience.*} settings
+     * @return the bean name, or {@code null} when the engine's own pool should be used
+     * @throws InvalidResiliencePolicyException when {@code resilience.async.executor} names no
+     * Executor bean
+     */
+    static @Nullable String beanName(ListableBeanFactory beanFactory, ResilienceProperties properties) {
         String configured = properties.getAsync().getExecutor();
         if (configured != null && !configured.isBlank()) {
             if (!beanFactory.containsBean(configured) || !beanFactory.isTypeMatch(configured, Executor.class)) {
@@ -45,15 +61,17 @@ final class AsyncExecutorLookup {
                         "Define an Executor bean named '" + configured + "', or remove the setting to use '"
                                 + APPLICATION_TASK_EXECUTOR + "'.");
             }
-            return lazily(beanFactory, configured);
+            return configured;
         }
         for (String conventional : CONVENTIONAL_NAMES) {
             if (beanFactory.containsBean(conventional) && beanFactory.isTypeMatch(conventional, Executor.class)) {
-                return lazily(beanFactory, conventional);
+                return conventional;
             }
         }
-        String[] taskExecutors = beanFactory.getBeanNamesForType(TaskExecutor.class, false, false);
-        return (taskExecutors.length == 1) ? lazily(beanFactory, taskExecutors[0]) : null;
+        String[] taskExecutors = Arrays.stream(beanFactory.getBeanNamesForType(TaskExecutor.class, false, false))
+            .filter((candidate) -> !beanFactory.isTypeMatch(candidate, TaskScheduler.class))
+            .toArray(String[]::new);
+        return (taskExecutors.length == 1) ? taskExecutors[0] : null;
     }
 
     private static Executor lazily(ListableBeanFactory beanFactory, String name) {

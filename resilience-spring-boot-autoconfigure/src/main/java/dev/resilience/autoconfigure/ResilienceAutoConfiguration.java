@@ -25,6 +25,7 @@ import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -52,6 +53,9 @@ import org.springframework.core.type.AnnotationMetadata;
 @EnableConfigurationProperties(ResilienceProperties.class)
 @Import(ResilienceAutoConfiguration.AutoProxyRegistrar.class)
 public final class ResilienceAutoConfiguration {
+
+    /** The name of the bean that tracks the steps handed to the executor of asynchronous work. */
+    static final String ASYNC_STEP_TRACKER = "resilienceAsyncStepTracker";
 
     /** The property that moves the interceptor relative to other advice. */
     static final String INTERCEPTOR_ORDER = "resilience.interceptor-order";
@@ -81,15 +85,28 @@ public final class ResilienceAutoConfiguration {
         return new ResilienceRegistry(circuitBreakers);
     }
 
+    /**
+     * The steps of asynchronous calls, handed to the executor of
+     * {@code resilience.async.executor}; that executor is made to depend on this bean, so it is
+     * destroyed first and the steps it never started are ended after it.
+     */
+    @Bean
+    AsyncStepTracker resilienceAsyncStepTracker(ResilienceProperties properties, ConfigurableListableBeanFactory beanFactory) {
+        String executor = AsyncExecutorLookup.beanName(beanFactory, properties);
+        if (executor != null) {
+            beanFactory.registerDependentBean(ASYNC_STEP_TRACKER, executor);
+        }
+        return new AsyncStepTracker(AsyncExecutorLookup.find(beanFactory, properties));
+    }
+
     @Bean
     @ConditionalOnMissingBean
     ResiliencePolicies resiliencePolicies(ResilienceProperties properties, ResilienceRegistry registry,
             TimeSource timeSource, ObjectProvider<IdempotencyStore> idempotencyStore,
             ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ExecutionListener> listeners,
-            ObjectProvider<ArgumentRenderer> argumentRenderer, ListableBeanFactory beanFactory) {
+            ObjectProvider<ArgumentRenderer> argumentRenderer, AsyncStepTracker asyncSteps) {
         return new ResiliencePolicies(properties, registry, timeSource,
-                new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners,
-                        AsyncExecutorLookup.find(beanFactory, properties)),
+                new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners, asyncSteps.executor()),
                 argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING));
     }
 

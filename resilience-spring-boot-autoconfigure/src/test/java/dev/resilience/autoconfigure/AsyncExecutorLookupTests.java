@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguratio
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,6 +62,16 @@ class AsyncExecutorLookupTests {
                 assertThat(context).doesNotHaveBean(AsyncExecutorLookup.APPLICATION_TASK_EXECUTOR);
                 assertThat(threadOf(context)).startsWith("orders-");
             });
+    }
+
+    @Test
+    void aSchedulerForScheduledJobsIsNotTakenForTheOnlyTaskExecutor() {
+        this.contextRunner.withBean("taskScheduler", ThreadPoolTaskScheduler.class, () -> {
+            ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+            scheduler.setThreadNamePrefix("scheduling-");
+            scheduler.initialize();
+            return scheduler;
+        }).run((context) -> assertThat(threadOf(context)).startsWith("resilience-worker-"));
     }
 
     @Test

@@ -21,16 +21,11 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Review of {@link AsyncExecutorLookup}'s new rule "the only TaskExecutor", with the
- * {@code FutureTask} steps that end a call when a shut-down executor cancels them.
- *
- * <p>An application that defines its own {@code ThreadPoolTaskScheduler} (for
- * {@code @Scheduled} jobs) and no executor: Boot's {@code applicationTaskExecutor} backs off
- * (its condition is a missing {@code Executor} bean), and the scheduler is then the only
- * {@code TaskExecutor}, so the lookup hands every asynchronous step to it. A scheduler wraps
- * each task ({@code DelegatingErrorHandlingRunnable} inside a {@code ScheduledFutureTask}), so
- * at context close {@code shutdownNow()} cancels the wrapper, never the step: the call's
- * returned future never completes (DESIGN section 11: "A returned future always completes").
+ * An executor that wraps the tasks it is given (a {@code ThreadPoolTaskScheduler} puts each in
+ * a {@code DelegatingErrorHandlingRunnable} inside a {@code ScheduledFutureTask}), chosen with
+ * {@code resilience.async.executor}: at context close its {@code shutdownNow()} cancels its
+ * wrappers, never the step inside, yet the call whose step it dropped still ends (DESIGN
+ * section 11: "A returned future always completes").
  */
 class AsyncExecutorSchedulerTests {
 
@@ -44,7 +39,8 @@ class AsyncExecutorSchedulerTests {
             scheduler.setThreadNamePrefix("scheduling-");
             return scheduler;
         })
-        .withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=200ms");
+        .withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=200ms",
+                "resilience.async.executor=taskScheduler");
 
     @Test
     void futureOfACallWhoseNextStepWasQueuedOnTheApplicationsSchedulerCompletesWhenTheContextCloses() {

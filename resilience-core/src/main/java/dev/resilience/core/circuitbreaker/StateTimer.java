@@ -29,7 +29,7 @@ final class StateTimer {
     void start(CircuitBreaker breaker, Runnable move, long delayNanos) {
         ScheduledTask scheduled;
         try {
-            scheduled = breaker.timeSource().schedule(() -> breaker.handOver(move),
+            scheduled = breaker.timeSource().scheduleHandOff(() -> breaker.handOver(move),
                     Duration.ofNanos(Math.max(0, delayNanos)));
         }
         catch (RuntimeException ex) {

@@ -7,22 +7,23 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link TimeSource} on {@link System#nanoTime()}, {@link Instant#now()} and a
  * {@link ScheduledExecutorService}.
  *
- * <p>The scheduler's thread only fires timers: it hands each due task to a pool of daemon
- * threads ({@code resilience-timer-dispatch-<n>}), so a task that blocks, handing its work to
- * an executor that is saturated, say, never holds up the timers of other calls.
+ * <p>The scheduler's thread runs the tasks of {@link #schedule}, which only fire (interrupt a
+ * thread, complete a future). It hands the tasks of {@link #scheduleHandOff} to one daemon
+ * thread, {@code resilience-timer-handoff}, in the order they fall due: a hand-off that waits
+ * for a saturated executor holds up the hand-offs behind it, which would wait for that executor
+ * as well, but never a timer, and never more than that one thread.
  */
 public final class SystemTimeSource implements TimeSource {
 
-    private static final Executor DISPATCH = dispatchPool();
+    private static final Executor HAND_OFF = handOffThread();
 
     private final ScheduledExecutorService scheduler;
 
@@ -58,25 +59,31 @@ public final class SystemTimeSource implements TimeSource {
 
     @Override
     public ScheduledTask schedule(Runnable task, Duration delay) {
-        long nanos = (delay.getSeconds() >= Long.MAX_VALUE / 1_000_000_000L) ? Long.MAX_VALUE : delay.toNanos();
-        ScheduledFuture<?> future = this.scheduler.schedule(() -> dispatch(task), Math.max(0, nanos),
-                TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> future = this.scheduler.schedule(task, nanos(delay), TimeUnit.NANOSECONDS);
         return () -> future.cancel(false);
     }
 
-    private static void dispatch(Runnable task) {
+    @Override
+    public ScheduledTask scheduleHandOff(Runnable task, Duration delay) {
+        return schedule(() -> handOff(task), delay);
+    }
+
+    private static long nanos(Duration delay) {
+        return (delay.getSeconds() >= Long.MAX_VALUE / 1_000_000_000L) ? Long.MAX_VALUE : Math.max(0, delay.toNanos());
+    }
+
+    private static void handOff(Runnable task) {
         try {
-            DISPATCH.execute(task);
+            HAND_OFF.execute(task);
         }
         catch (RejectedExecutionException ex) {
             task.run();
         }
     }
 
-    private static Executor dispatchPool() {
-        AtomicInteger threads = new AtomicInteger();
-        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> {
-            Thread thread = new Thread(task, "resilience-timer-dispatch-" + threads.incrementAndGet());
+    private static Executor handOffThread() {
+        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (task) -> {
+            Thread thread = new Thread(task, "resilience-timer-handoff");
             thread.setDaemon(true);
             return thread;
         });

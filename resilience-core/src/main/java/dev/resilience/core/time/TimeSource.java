@@ -43,6 +43,21 @@ public interface TimeSource {
     ScheduledTask schedule(Runnable task, Duration delay);
 
     /**
+     * Runs a task once after a delay on a thread that may block, never the timer's: for a task
+     * that hands work to an executor, whose {@code execute} may wait (an executor at its
+     * concurrency limit, say), so that it never holds up other timers. By default the task runs
+     * as {@link #schedule} runs it.
+     * @param task the task to run
+     * @param delay how long to wait before running it
+     * @return a handle that cancels the task if it has not started
+     * @throws java.util.concurrent.RejectedExecutionException if the timer no longer accepts
+     * tasks
+     */
+    default ScheduledTask scheduleHandOff(Runnable task, Duration delay) {
+        return schedule(task, delay);
+    }
+
+    /**
      * Returns the shared time source backed by the system clock and one daemon timer thread,
      * {@code resilience-timer}.
      * @return the system time source
