@@ -5,6 +5,7 @@ import dev.resilience.web.IdempotencyKeyHeaderInterceptor;
 import dev.resilience.web.IdempotencyProblemAdvice;
 import dev.resilience.web.IdempotentReplayHeaderListener;
 
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -33,8 +34,8 @@ public final class ResilienceWebMvcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    IdempotencyKeyHeaderInterceptor idempotencyKeyHeaderInterceptor() {
-        return new IdempotencyKeyHeaderInterceptor();
+    IdempotencyKeyHeaderInterceptor idempotencyKeyHeaderInterceptor(ConfigurableListableBeanFactory beanFactory) {
+        return new IdempotencyKeyHeaderInterceptor(beanFactory);
     }
 
     @Bean

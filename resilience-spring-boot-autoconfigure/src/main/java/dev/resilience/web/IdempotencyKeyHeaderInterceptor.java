@@ -14,10 +14,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.config.BeanExpressionContext;
+import org.springframework.beans.factory.config.BeanExpressionResolver;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.VariableReference;
@@ -26,6 +28,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.util.StringUtils;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.ValueConstants;
+import org.springframework.web.context.request.RequestScope;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
@@ -37,10 +40,14 @@ import org.springframework.web.servlet.HandlerInterceptor;
  *
  * <p>The headers checked are those of the handler's required {@link RequestHeader @RequestHeader}
  * parameters (no default value, not {@code Optional}) that the annotation's key expression
- * refers to, by name ({@code #key}) or by position ({@code #p0}, {@code #a0}). Without this
- * check Spring MVC would refuse such a request with a {@code MissingRequestHeaderException},
- * which is the application's to answer: every other missing header, of an idempotent handler
- * or not, is left to the application's own exception handlers and to Boot's problem details.
+ * refers to, by name ({@code #key}) or by position ({@code #p0}, {@code #a0}). Each is found
+ * where Spring MVC finds it: the annotation may be declared on the handler method or on the
+ * method it implements (an interface generated from OpenAPI, say), and its name may hold
+ * {@code ${...}} placeholders and {@code #{...}} expressions, resolved through the bean
+ * factory on every request as Spring MVC resolves them. Without this check Spring MVC would
+ * refuse such a request with a {@code MissingRequestHeaderException}, which is the
+ * application's to answer: every other missing header, of an idempotent handler or not, is
+ * left to the application's own exception handlers and to Boot's problem details.
  *
  * <p>What a handler's key is made of is worked out on its first request and kept.
  * Thread-safe.
@@ -51,7 +58,21 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
 
     private static final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
+    private final ConfigurableBeanFactory beanFactory;
+
+    private final BeanExpressionContext expressionContext;
+
     private final Map<Method, List<String>> keyHeaders = new ConcurrentHashMap<>();
+
+    /**
+     * Creates an interceptor that resolves header names through the given bean factory.
+     * @param beanFactory the application's bean factory, whose embedded value resolvers and
+     * expression resolver Spring MVC uses for {@code @RequestHeader} names
+     */
+    public IdempotencyKeyHeaderInterceptor(ConfigurableBeanFactory beanFactory) {
+        this.beanFactory = beanFactory;
+        this.expressionContext = new BeanExpressionContext(beanFactory, new RequestScope());
+    }
 
     /**
      * Checks the headers that the key of an idempotent handler is made of.
@@ -64,12 +85,30 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (handler instanceof HandlerMethod handlerMethod) {
-            for (String header : this.keyHeaders.computeIfAbsent(handlerMethod.getMethod(),
-                    IdempotencyKeyHeaderInterceptor::keyHeaders)) {
-                check(header, request.getHeader(header));
+            for (String declared : this.keyHeaders.computeIfAbsent(handlerMethod.getMethod(),
+                    (method) -> keyHeaders(handlerMethod))) {
+                String header = resolve(declared);
+                if (header != null) {
+                    check(header, request.getHeader(header));
+                }
             }
         }
         return true;
+    }
+
+    /**
+     * Resolves a declared header name as Spring MVC's argument resolver does, on every
+     * request: placeholders, then expressions in the scope of the request. A name that
+     * resolves to {@code null} is left to Spring MVC, which refuses it.
+     */
+    private @Nullable String resolve(String declared) {
+        String placeholdersResolved = this.beanFactory.resolveEmbeddedValue(declared);
+        BeanExpressionResolver expressions = this.beanFactory.getBeanExpressionResolver();
+        if (expressions == null) {
+            return declared;
+        }
+        Object resolved = expressions.evaluate(placeholdersResolved, this.expressionContext);
+        return (resolved != null) ? resolved.toString() : null;
     }
 
     private static void check(String header, @Nullable String value) {
@@ -86,14 +125,17 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
     }
 
     /**
-     * Returns the headers of the required {@code @RequestHeader} parameters of a method that
-     * its {@code @Idempotent} key expression refers to.
-     * @param method the handler method
-     * @return the header names, none when the method is not idempotent or its expression does
-     * not parse (which fails the start of a protected bean)
+     * Returns the declared headers of the required {@code @RequestHeader} parameters of a
+     * handler that its {@code @Idempotent} key expression refers to, read as Spring MVC reads
+     * them: the annotations of the handler method merged with those of the methods it
+     * implements or overrides.
+     * @param handlerMethod the handler method
+     * @return the header names as declared, placeholders and expressions unresolved; none
+     * when the handler is not idempotent or its expression does not parse (which fails the
+     * start of a protected bean)
      */
-    static List<String> keyHeaders(Method method) {
-        Idempotent idempotent = AnnotatedElementUtils.findMergedAnnotation(method, Idempotent.class);
+    static List<String> keyHeaders(HandlerMethod handlerMethod) {
+        Idempotent idempotent = handlerMethod.getMethodAnnotation(Idempotent.class);
         if (idempotent == null) {
             return List.of();
         }
@@ -104,13 +146,13 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
         catch (ParseException ex) {
             return List.of();
         }
-        String[] names = parameterNames.getParameterNames(method);
+        String[] names = parameterNames.getParameterNames(handlerMethod.getMethod());
         List<String> headers = new ArrayList<>();
-        for (int i = 0; i < method.getParameterCount(); i++) {
+        for (MethodParameter parameter : handlerMethod.getMethodParameters()) {
+            int i = parameter.getParameterIndex();
             boolean referred = variables.contains("p" + i) || variables.contains("a" + i)
                     || (names != null && variables.contains(names[i]));
-            String header = referred ? requiredHeader(new MethodParameter(method, i),
-                    (names != null) ? names[i] : null) : null;
+            String header = referred ? requiredHeader(parameter, (names != null) ? names[i] : null) : null;
             if (header != null) {
                 headers.add(header);
             }

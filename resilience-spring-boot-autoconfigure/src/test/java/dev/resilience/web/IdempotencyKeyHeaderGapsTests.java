@@ -56,9 +56,8 @@ class IdempotencyKeyHeaderGapsTests {
 
     /**
      * Controllers generated from OpenAPI ({@code interfaceOnly}) declare {@code @RequestHeader}
-     * on the interface; Spring MVC reads it there. Before the interceptor, the advice answered
-     * the missing key with the key problem; now the handler interceptor reads the parameter
-     * annotations of the implementing method only, and the request gets Boot's generic 400.
+     * on the interface; Spring MVC reads it there. An interceptor that read the parameter
+     * annotations of the implementing method only let the request through to Boot's generic 400.
      */
     @Test
     void missingKeyHeaderDeclaredOnTheControllerInterfaceIsTheKeyProblem() throws Exception {
@@ -70,9 +69,9 @@ class IdempotencyKeyHeaderGapsTests {
     }
 
     /**
-     * Spring MVC resolves placeholders in a {@code @RequestHeader} name. The interceptor
-     * looks for a header literally named {@code ${parcels.key-header}}, which no request has,
-     * so every request to the handler, key included, is refused.
+     * Spring MVC resolves placeholders in a {@code @RequestHeader} name. An interceptor that
+     * looked for a header literally named {@code ${parcels.key-header}}, which no request has,
+     * refused every request to the handler, key included.
      */
     @Test
     void keyHeaderNamedByAPlaceholderIsReadAsSpringMvcReadsIt() throws Exception {

@@ -9,7 +9,11 @@ import dev.resilience.annotation.Idempotent;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.context.expression.StandardBeanExpressionResolver;
 import org.springframework.http.HttpHeaders;
+import org.springframework.mock.env.MockEnvironment;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.util.ReflectionUtils;
@@ -21,41 +25,41 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class IdempotencyKeyHeaderInterceptorTests {
 
-    private final IdempotencyKeyHeaderInterceptor interceptor = new IdempotencyKeyHeaderInterceptor();
+    private final IdempotencyKeyHeaderInterceptor interceptor = new IdempotencyKeyHeaderInterceptor(beanFactory());
 
     @Test
     void keyMadeOfAHeaderParameterByNameChecksThatHeader() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("byName"))).containsExactly("Idempotency-Key");
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("byName"))).containsExactly("Idempotency-Key");
     }
 
     @Test
     void keyMadeOfHeaderParametersByPositionChecksThoseHeaders() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("byPosition")))
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("byPosition")))
             .containsExactly("X-Tenant", "Idempotency-Key");
     }
 
     @Test
     void headerWithoutANameIsTheParametersName() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("unnamedHeader"))).containsExactly("tenant");
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("unnamedHeader"))).containsExactly("tenant");
     }
 
     @Test
     void headersTheKeyIsNotMadeOfAreNotChecked() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("otherHeader"))).containsExactly("Idempotency-Key");
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("otherHeader"))).containsExactly("Idempotency-Key");
     }
 
     @Test
     void headersThatAreNotRequiredAreNotChecked() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("notRequired"))).isEmpty();
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("defaultValue"))).isEmpty();
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("optional"))).isEmpty();
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("allHeaders"))).isEmpty();
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("headerMap"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("notRequired"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("defaultValue"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("optional"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("allHeaders"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("headerMap"))).isEmpty();
     }
 
     @Test
     void handlerThatIsNotIdempotentChecksNoHeader() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(method("notIdempotent"))).isEmpty();
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("notIdempotent"))).isEmpty();
     }
 
     @Test
@@ -102,9 +106,58 @@ class IdempotencyKeyHeaderInterceptorTests {
                 new Object())).isTrue();
     }
 
+    @Test
+    void headerDeclaredOnTheImplementedInterfaceMethodIsChecked() {
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("declaredOnTheInterface")))
+            .containsExactly("Idempotency-Key");
+    }
+
+    @Test
+    void headerNamedByAPlaceholderIsCheckedUnderTheNameItResolvesTo() throws Exception {
+        assertThatExceptionOfType(IdempotencyKeyException.class)
+            .isThrownBy(() -> preHandle("placeholder", new MockHttpServletRequest()))
+            .withMessage("Idempotency key is missing: send the X-Parcel-Key header it is made of");
+        MockHttpServletRequest request = new MockHttpServletRequest();
+        request.addHeader("X-Parcel-Key", "k-1");
+
+        assertThat(preHandle("placeholder", request)).isTrue();
+    }
+
+    @Test
+    void headerNamedByAnUnresolvablePlaceholderWithADefaultIsCheckedUnderTheDefault() {
+        assertThatExceptionOfType(IdempotencyKeyException.class)
+            .isThrownBy(() -> preHandle("placeholderWithDefault", new MockHttpServletRequest()))
+            .withMessage("Idempotency key is missing: send it in the Idempotency-Key header");
+    }
+
+    @Test
+    void headerNamedByAnExpressionIsCheckedUnderTheNameItEvaluatesTo() throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest();
+        request.addHeader("Idempotency-Key", "k-1");
+
+        assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> preHandle("expression", request))
+            .withMessage("Idempotency key is missing: send the X-Tenant header it is made of");
+        request.addHeader("X-Tenant", "acme");
+        assertThat(preHandle("expression", request)).isTrue();
+    }
+
     private boolean preHandle(String name, MockHttpServletRequest request) throws Exception {
-        return this.interceptor.preHandle(request, new MockHttpServletResponse(),
-                new HandlerMethod(new Handlers(), method(name)));
+        return this.interceptor.preHandle(request, new MockHttpServletResponse(), handler(name));
+    }
+
+    private static HandlerMethod handler(String name) {
+        return new HandlerMethod(new Handlers(), method(name));
+    }
+
+    /**
+     * A bean factory that resolves placeholders and expressions as an application context's.
+     */
+    private static ConfigurableBeanFactory beanFactory() {
+        MockEnvironment environment = new MockEnvironment().withProperty("parcels.key-header", "X-Parcel-Key");
+        DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+        beanFactory.addEmbeddedValueResolver(environment::resolveRequiredPlaceholders);
+        beanFactory.setBeanExpressionResolver(new StandardBeanExpressionResolver());
+        return beanFactory;
     }
 
     private static Method method(String name) {
@@ -116,7 +169,12 @@ class IdempotencyKeyHeaderInterceptorTests {
         throw new IllegalArgumentException(name);
     }
 
-    static class Handlers {
+    interface HandlersApi {
+
+        void declaredOnTheInterface(@RequestHeader("Idempotency-Key") String key);
+    }
+
+    static class Handlers implements HandlersApi {
 
         @Idempotent(key = "#key")
         public void byName(@RequestHeader("Idempotency-Key") String key) {
@@ -156,6 +214,24 @@ class IdempotencyKeyHeaderInterceptorTests {
         }
 
         public void notIdempotent(@RequestHeader("Idempotency-Key") String key) {
+        }
+
+        @Override
+        @Idempotent(key = "#key")
+        public void declaredOnTheInterface(String key) {
+        }
+
+        @Idempotent(key = "#key")
+        public void placeholder(@RequestHeader("${parcels.key-header}") String key) {
+        }
+
+        @Idempotent(key = "#key")
+        public void placeholderWithDefault(@RequestHeader("${parcels.absent-header:Idempotency-Key}") String key) {
+        }
+
+        @Idempotent(key = "#tenant + ':' + #key")
+        public void expression(@RequestHeader("#{'X-' + 'Tenant'}") String tenant,
+                @RequestHeader("Idempotency-Key") String key) {
         }
     }
 }

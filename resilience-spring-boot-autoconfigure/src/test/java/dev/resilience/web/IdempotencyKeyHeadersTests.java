@@ -36,7 +36,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * type; every other missing header of the same handler gets Boot's problem details.
  */
 @SpringBootTest(classes = IdempotencyKeyHeadersTests.TestApplication.class,
-        properties = "spring.mvc.problemdetails.enabled=true")
+        properties = { "spring.mvc.problemdetails.enabled=true", "parcels.key-header=X-Parcel-Key" })
 @AutoConfigureMockMvc
 class IdempotencyKeyHeadersTests {
 
@@ -87,6 +87,23 @@ class IdempotencyKeyHeadersTests {
         assertThat(this.controller.runs()).isEqualTo(2);
     }
 
+    @Test
+    void keyHeaderNamedByAnExpressionIsTheHeaderItEvaluatesTo() throws Exception {
+        expectKeyProblem(this.mvc.perform(post("/expression-parcels").header("Idempotency-Key", "k-1")),
+                "/expression-parcels")
+            .andExpect(jsonPath("$.detail").value("Idempotency key is missing: send the X-Parcel-Key header it is made of"));
+        this.mvc.perform(post("/expression-parcels").header("X-Parcel-Key", "k-1")).andExpect(status().isCreated());
+        assertThat(this.controller.runs()).isEqualTo(1);
+    }
+
+    @Test
+    void keyHeaderNamedByAnUnsetPlaceholderIsItsDefault() throws Exception {
+        expectKeyProblem(this.mvc.perform(post("/default-parcels").header("X-Parcel-Key", "k-1")), "/default-parcels")
+            .andExpect(jsonPath("$.detail").value("Idempotency key is missing: send it in the Idempotency-Key header"));
+        this.mvc.perform(post("/default-parcels").header("Idempotency-Key", "k-1")).andExpect(status().isCreated());
+        assertThat(this.controller.runs()).isEqualTo(1);
+    }
+
     private static ResultActions expectKeyProblem(ResultActions result, String instance) throws Exception {
         return result.andExpect(status().isBadRequest())
             .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
@@ -112,6 +129,20 @@ class IdempotencyKeyHeadersTests {
         @ResponseStatus(HttpStatus.CREATED)
         public String sendForTenant(@RequestHeader("X-Tenant") String tenant,
                 @RequestHeader("Idempotency-Key") String key, @RequestHeader("X-Trace") String trace) {
+            return "parcel-" + this.runs.incrementAndGet();
+        }
+
+        @PostMapping("/expression-parcels")
+        @Idempotent(key = "#key")
+        @ResponseStatus(HttpStatus.CREATED)
+        public String sendUnderAnExpressionHeader(@RequestHeader("#{environment['parcels.key-header']}") String key) {
+            return "parcel-" + this.runs.incrementAndGet();
+        }
+
+        @PostMapping("/default-parcels")
+        @Idempotent(key = "#key")
+        @ResponseStatus(HttpStatus.CREATED)
+        public String sendUnderADefaultHeader(@RequestHeader("${parcels.unset-header:Idempotency-Key}") String key) {
             return "parcel-" + this.runs.incrementAndGet();
         }
 

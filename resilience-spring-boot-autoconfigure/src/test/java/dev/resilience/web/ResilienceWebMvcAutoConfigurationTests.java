@@ -5,6 +5,7 @@ import dev.resilience.autoconfigure.ResilienceWebMvcAutoConfiguration;
 import dev.resilience.core.time.TimeSource;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -54,8 +55,8 @@ class ResilienceWebMvcAutoConfigurationTests {
     static class OwnInterceptor {
 
         @Bean
-        IdempotencyKeyHeaderInterceptor ownInterceptor() {
-            return new IdempotencyKeyHeaderInterceptor();
+        IdempotencyKeyHeaderInterceptor ownInterceptor(ConfigurableListableBeanFactory beanFactory) {
+            return new IdempotencyKeyHeaderInterceptor(beanFactory);
         }
     }
 
