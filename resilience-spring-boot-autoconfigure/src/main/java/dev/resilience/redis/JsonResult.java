@@ -10,6 +10,7 @@ import dev.resilience.core.idempotency.EncodedResult;
 import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
+import tools.jackson.databind.exc.InvalidTypeIdException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.type.TypeFactory;
 
@@ -31,16 +32,25 @@ import org.springframework.util.ClassUtils;
  * mapper's {@link ResultTyping}, which accepts each only where it is a subtype of the type
  * declared at its position.
  *
+ * <p>JSON that lacks a class where the typing expects one (a result stored by a version of
+ * the store that kept none, whose interfaces the application reads as declared, for instance
+ * through {@code @JsonDeserialize(as = ...)} on a property) is read again as the application
+ * wrote it, with the store's mapper without the typing, which has no default typing of the
+ * application's either. Only a missing class is read again: a class that is refused is not.
+ *
  * <p>Whatever cannot be decoded (a stored class that cannot be loaded or is not a subtype of
  * the declared type, JSON that does not read as the type) throws
  * {@link IdempotencyResultUnavailableException}: the key's call ran, and it is not run again.
  *
  * @param mapper the store's mapper, which wrote the JSON
+ * @param untypedMapper the store's mapper without {@link ResultTyping}, which reads JSON
+ * written without classes
  * @param key the key the result is stored under, quoted by the exception
  * @param json the result as JSON
  * @param typeName the result's class name, empty for {@code null}
  */
-record JsonResult(JsonMapper mapper, String key, String json, String typeName) implements EncodedResult {
+record JsonResult(JsonMapper mapper, JsonMapper untypedMapper, String key, String json, String typeName)
+        implements EncodedResult {
 
     private static final List<Class<?>> JDK_CONTAINERS = List.of(List.class, Set.class, Map.class, Collection.class);
 
@@ -55,8 +65,34 @@ record JsonResult(JsonMapper mapper, String key, String json, String typeName) i
             return this.mapper.readValue(this.json, target);
         }
         catch (RuntimeException ex) {
-            throw unavailable("the stored " + this.typeName + " cannot be read as " + target.toCanonical(), ex);
+            if (lacksTypeId(ex)) {
+                return readUntyped(target, ex);
+            }
+            throw unreadable(target, ex);
         }
+    }
+
+    private @Nullable Object readUntyped(JavaType target, RuntimeException typedFailure) {
+        try {
+            return this.untypedMapper.readValue(this.json, target);
+        }
+        catch (RuntimeException ex) {
+            typedFailure.addSuppressed(ex);
+            throw unreadable(target, typedFailure);
+        }
+    }
+
+    private static boolean lacksTypeId(Throwable failure) {
+        for (@Nullable Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InvalidTypeIdException invalid && invalid.getTypeId() == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private IdempotencyResultUnavailableException unreadable(JavaType target, Throwable cause) {
+        return unavailable("the stored " + this.typeName + " cannot be read as " + target.toCanonical(), cause);
     }
 
     private JavaType target(JavaType declared) {

@@ -34,11 +34,13 @@ import org.springframework.util.ConcurrentLruCache;
  * completed, {@code value} (the result as JSON) and {@code type} (the result's class, empty
  * for {@code null}; {@value #NOT_REPLAYABLE_TYPE} for a result that could not be stored, whose
  * {@code value} is then the reason). Inside the JSON, a value whose declared type is an
- * interface or abstract class of the application (the elements of a {@code List<Parcel>} of a
- * sealed {@code Parcel}, a record component declared as one) keeps its class as an
- * {@code "@class"} property, or as a {@code ["class", value]} pair when it is written as a
- * string, as an enum is ({@link ResultTyping}); a plain record keeps none and is stored as the
- * application's mapper writes it. The Redis key expires with the lease while the entry is
+ * interface or abstract class of the application that the application's mapper cannot read
+ * as declared (the elements of a {@code List<Parcel>} of a sealed {@code Parcel}, a record
+ * component declared as one) keeps its class as an {@code "@class"} property, or as a
+ * {@code ["class", value]} pair when it is written as a string, as an enum is
+ * ({@link ResultTyping}); a plain record, and an interface the mapper reads through a module,
+ * a mix-in, an abstract type mapping or a creator, keep none and are stored as the
+ * application's mapper writes them. The Redis key expires with the lease while the entry is
  * IN_PROGRESS and after the time to live once it is COMPLETED, so an expired entry is gone
  * and blocks nothing: the next claim takes the key over with a new owner token, and the stale
  * owner's {@link #complete} and {@link #release} are refused. Unlike the in-memory store, an
@@ -70,9 +72,12 @@ import org.springframework.util.ConcurrentLruCache;
  * interface under {@code Object}. Inside the value, each kept class is read where it is a
  * subtype of the type declared at its position, and refused otherwise, so a
  * {@code List<Parcel>}, an {@code Optional<Parcel>} or a {@code ResponseEntity<Parcel>}
- * replays the records the first call returned. A result that cannot be decoded throws
- * {@link IdempotencyResultUnavailableException}. A result that cannot be written as JSON is
- * refused by {@link #complete} with {@link IdempotencyResultNotStorableException}.
+ * replays the records the first call returned. JSON that lacks a class where one is expected
+ * (a result stored by a version of this store that kept none) is read as the application's
+ * mapper reads it, without any default typing of the application's. A result that cannot be
+ * decoded throws {@link IdempotencyResultUnavailableException}. A result that cannot be
+ * written as JSON is refused by {@link #complete} with
+ * {@link IdempotencyResultNotStorableException}.
  * {@code ResponseEntity} results are supported through {@link ResponseEntityJacksonModule},
  * registered here whenever Spring Web is present. Requires Redis 5 or later. Thread-safe.
  */
@@ -106,6 +111,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private final JsonMapper mapper;
 
+    private final JsonMapper untypedMapper;
+
     private final ConcurrentLruCache<RootType, ObjectWriter> writers = new ConcurrentLruCache<>(WRITERS, this::writer);
 
     private final String keyPrefix;
@@ -138,7 +145,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
      */
     public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix, Duration timeout) {
         this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-idempotency-redis-");
-        this.mapper = storeMapper(Objects.requireNonNull(mapper, "mapper"));
+        this.untypedMapper = untypedMapper(Objects.requireNonNull(mapper, "mapper"));
+        this.mapper = this.untypedMapper.rebuild().setDefaultTyping(ResultTyping.of(this.untypedMapper)).build();
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
     }
 
@@ -274,7 +282,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private Object completed(String key, String value, String type) {
         return NOT_REPLAYABLE_TYPE.equals(type) ? new NotReplayableResult(value)
-                : new JsonResult(this.mapper, key, value, type);
+                : new JsonResult(this.mapper, this.untypedMapper, key, value, type);
     }
 
     private static String text(List<?> reply, int index) {
@@ -301,15 +309,17 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         return Long.toString(millis);
     }
 
-    private static JsonMapper storeMapper(JsonMapper application) {
-        JsonMapper.Builder builder = application.rebuild();
+    /**
+     * Returns the application's mapper without its default typing, if it has any, and with
+     * {@link ResponseEntityJacksonModule} when Spring Web is present: what decides where
+     * {@link ResultTyping} keeps classes, and what reads results stored without them.
+     */
+    private static JsonMapper untypedMapper(JsonMapper application) {
+        JsonMapper.Builder builder = application.rebuild().deactivateDefaultTyping();
         if (ClassUtils.isPresent(RESPONSE_ENTITY, RedisIdempotencyStore.class.getClassLoader())) {
             builder.addModule(new ResponseEntityJacksonModule());
         }
-        JsonMapper untyped = builder.build();
-        return untyped.rebuild()
-            .setDefaultTyping(ResultTyping.of(untyped, builder.deserializerFactory()))
-            .build();
+        return builder.build();
     }
 
     /**

@@ -1,22 +1,18 @@
 package dev.resilience.redis;
 
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.function.Predicate;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.TreeNode;
 import tools.jackson.databind.DatabindContext;
 import tools.jackson.databind.DefaultTyping;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.ValueDeserializer;
-import tools.jackson.databind.annotation.JsonDeserialize;
-import tools.jackson.databind.deser.BasicDeserializerFactory;
-import tools.jackson.databind.deser.DeserializerFactory;
-import tools.jackson.databind.deser.Deserializers;
+import tools.jackson.databind.deser.AbstractDeserializer;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.jsontype.NamedType;
 import tools.jackson.databind.jsontype.PolymorphicTypeValidator;
@@ -33,19 +29,26 @@ import org.springframework.util.ClassUtils;
  * <p>A value keeps its class, as an {@code "@class"} property (or a {@code ["class", value]}
  * pair when it is written as a string or an array, as an enum is), exactly where the type
  * declared at its position cannot say what to build: an interface or abstract class of the
- * application, such as a sealed {@code Parcel}, that Jackson has no deserializer of its own
- * for. That holds at every depth: the elements of a {@code List<Parcel>}, the values of a
- * {@code Map<String, Parcel>}, the content of an {@code Optional<Parcel>}, the body of a
- * {@code ResponseEntity<Parcel>}, a record component declared as a {@code Parcel}. Concrete
- * classes, JDK types ({@code Object}, {@code Number}, collections), containers themselves,
- * enums, JSON trees and types read by a deserializer of their own (one a module registers, or
- * {@code @JsonDeserialize(using|as)} on the type) keep none, so a plain record is written
- * and read exactly as without typing.
+ * application, such as a sealed {@code Parcel}, that the store's mapper without this typing
+ * cannot read as declared. That holds at every depth: the elements of a {@code List<Parcel>},
+ * the values of a {@code Map<String, Parcel>}, the content of an {@code Optional<Parcel>},
+ * the body of a {@code ResponseEntity<Parcel>}, a record component declared as a
+ * {@code Parcel}. Concrete classes, JDK types ({@code Object}, {@code Number}, collections),
+ * containers themselves, enums, JSON trees and the interfaces and abstract classes that the
+ * mapper reads as declared keep none, so a plain record is written and read exactly as without
+ * typing. Which abstract types the mapper reads as declared is the mapper's own answer: those
+ * it finds a deserializer for that builds them (one a module registers, an abstract type
+ * mapping, {@code @JsonDeserialize(using|as)} on the type or on a mix-in of it, a creator such
+ * as a static {@code @JsonCreator} factory), not those it could only read with a type id.
  *
  * <p>A replay accepts a stored class only where it is a subtype of the type declared at that
  * position: the class is looked up by name without being initialized, and refused unless it
  * is such a subtype; a class name with type arguments is refused before any class is loaded.
  * Stored data thus never chooses a class the declared type does not allow.
+ *
+ * <p>The rule is never changed in place: the copies Jackson asks for
+ * ({@link #withDefaultImpl}, {@link #withSettings}, {@link #init}) are rules of this kind,
+ * whose ids stay class names checked as above.
  */
 final class ResultTyping extends DefaultTypeResolverBuilder {
 
@@ -65,31 +68,81 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
         };
     }
 
+    private ResultTyping(ResultTyping base, @Nullable Class<?> defaultImpl) {
+        super(base, defaultImpl);
+        this.typed = base.typed;
+    }
+
     /**
      * Returns the typing of a store mapper built from another.
-     * @param untyped the store's mapper without this typing, modules applied
-     * @param deserializers the deserializer factory of {@code untyped}'s builder, after
-     * {@code build()}, which holds the deserializers its modules registered
+     * @param untyped the store's mapper without this typing, modules and mix-ins applied,
+     * which decides the abstract types read as declared
      * @return the typing
      */
-    static ResultTyping of(JsonMapper untyped, DeserializerFactory deserializers) {
-        List<Deserializers> registered = new ArrayList<>();
-        if (deserializers instanceof BasicDeserializerFactory basic) {
-            basic.getFactoryConfig().deserializers().forEach(registered::add);
+    static ResultTyping of(JsonMapper untyped) {
+        return new ResultTyping((type) -> readsAsDeclared(untyped, type));
+    }
+
+    /**
+     * Returns whether a mapper builds an abstract type without a type id: whether the
+     * deserializer it finds for the type is other than the one that can only read a subtype
+     * named by a type id.
+     */
+    private static boolean readsAsDeclared(JsonMapper mapper, Class<?> type) {
+        try {
+            // public in Jackson 3 though named as internal: the lookup readValue itself makes
+            ValueDeserializer<Object> deserializer = mapper._deserializationContext()
+                .findNonContextualValueDeserializer(mapper.constructType(type));
+            return deserializer != null && !(deserializer instanceof AbstractDeserializer);
         }
-        return new ResultTyping((type) -> {
-            JsonDeserialize annotation = type.getAnnotation(JsonDeserialize.class);
-            if (annotation != null && (annotation.using() != ValueDeserializer.None.class
-                    || annotation.as() != Void.class)) {
-                return true;
-            }
-            for (Deserializers candidate : registered) {
-                if (candidate.hasDeserializerFor(untyped.deserializationConfig(), type)) {
-                    return true;
-                }
-            }
+        catch (RuntimeException ex) {
             return false;
-        });
+        }
+    }
+
+    /**
+     * Returns this rule with a class to read where a position lacks its type id, as Jackson
+     * asks for an abstract type that the mapper maps to a class.
+     */
+    @Override
+    public ResultTyping withDefaultImpl(@Nullable Class<?> defaultImpl) {
+        return (this._defaultImpl == defaultImpl) ? this : new ResultTyping(this, defaultImpl);
+    }
+
+    /**
+     * Returns a copy of this rule with the inclusion, property name, visibility and default
+     * class of {@code settings}; its ids stay class names checked against the declared type,
+     * whatever id {@code settings} names.
+     */
+    @Override
+    public ResultTyping withSettings(JsonTypeInfo.Value settings) {
+        ResultTyping copy = new ResultTyping(this, this._defaultImpl);
+        copy.apply(settings.withIdType(JsonTypeInfo.Id.CLASS));
+        return copy;
+    }
+
+    /**
+     * Returns a copy of this rule with {@code settings}, as {@link #withSettings} does; a
+     * custom id resolver is not used, as it would read ids this rule does not check.
+     */
+    @Override
+    public ResultTyping init(JsonTypeInfo.@Nullable Value settings, @Nullable TypeIdResolver idResolver) {
+        return (settings != null) ? withSettings(settings) : this;
+    }
+
+    /**
+     * Returns a copy of this rule whose type ids are visible, or not, to the value's
+     * deserializer.
+     */
+    @Override
+    public ResultTyping typeIdVisibility(boolean isVisible) {
+        ResultTyping copy = new ResultTyping(this, this._defaultImpl);
+        copy._typeIdVisible = isVisible;
+        return copy;
+    }
+
+    private void apply(JsonTypeInfo.Value settings) {
+        super.withSettings(settings);
     }
 
     @Override
