@@ -91,10 +91,10 @@ final class AsyncExecution<T> extends Execution<T> {
      * Hands a step to the executor. When the executor refuses it (shut down, saturated), the
      * call ends instead, on the engine's own pool rather than on this thread, which may be the
      * timer's.
-     * @param step the next step, run with {@link #guard}
+     * @param step the next step, which ends the call on whatever escapes it
      * @param ending what ends the call when the executor refuses the step
      */
-    private void handOverGuarded(Runnable step, Consumer<RuntimeException> ending) {
+    private void submit(Runnable step, Consumer<RuntimeException> ending) {
         try {
             this.executor.execute(new Step(step, ending));
         }
@@ -118,7 +118,7 @@ final class AsyncExecution<T> extends Execution<T> {
      * meanwhile.
      */
     private void handOver(Runnable step, Consumer<RuntimeException> ending) {
-        handOverGuarded(() -> run(step), ending);
+        submit(() -> run(step), ending);
     }
 
     private void handOver(Runnable step) {
@@ -131,7 +131,7 @@ final class AsyncExecution<T> extends Execution<T> {
      * and claim settled with it.
      */
     private void handOverOutcome(Runnable step, Consumer<RuntimeException> ending) {
-        handOverGuarded(step, ending);
+        submit(() -> guard(step), ending);
     }
 
     private void guard(Runnable step) {
@@ -525,7 +525,7 @@ final class AsyncExecution<T> extends Execution<T> {
         private final AtomicBoolean started = new AtomicBoolean();
 
         Step(Runnable step, Consumer<RuntimeException> ending) {
-            super(() -> guard(step), null);
+            super(step, null);
             this.ending = ending;
         }
 

@@ -17,6 +17,7 @@ import dev.resilience.core.retry.RetryAfter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryEvent;
 import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -132,7 +133,8 @@ abstract class Execution<T> {
         }
         Duration maxDuration = retry.maxDuration();
         if (maxDuration != null) {
-            this.deadlineNanos = Math.min(Long.MAX_VALUE - 1, later(this.time.nanoTime(), nanos(maxDuration)));
+            this.deadlineNanos = Math.min(Long.MAX_VALUE - 1,
+                    Durations.later(this.time.nanoTime(), Durations.toNanos(maxDuration)));
         }
     }
 
@@ -158,32 +160,11 @@ abstract class Execution<T> {
     final long attemptLimitNanos() {
         RetryPolicy retry = this.pipeline.retry();
         Duration timeout = (retry != null) ? retry.attemptTimeout() : null;
-        long limit = (timeout != null) ? Math.min(nanos(timeout), Long.MAX_VALUE - 1) : Long.MAX_VALUE;
+        long limit = (timeout != null) ? Math.min(Durations.toNanos(timeout), Long.MAX_VALUE - 1) : Long.MAX_VALUE;
         if (this.deadlineNanos != Long.MAX_VALUE) {
             limit = Math.min(limit, Math.max(1, this.deadlineNanos - this.time.nanoTime()));
         }
         return (limit == Long.MAX_VALUE) ? 0 : limit;
-    }
-
-    /**
-     * Converts a duration to nanoseconds, the longest ones (about 292 years and more) to
-     * {@link Long#MAX_VALUE} instead of overflowing.
-     * @param duration a duration, zero or positive
-     * @return its nanoseconds
-     */
-    static long nanos(Duration duration) {
-        return (duration.getSeconds() >= Long.MAX_VALUE / 1_000_000_000L) ? Long.MAX_VALUE : duration.toNanos();
-    }
-
-    /**
-     * Adds a duration to a time reading, {@link Long#MAX_VALUE} when the sum overflows.
-     * @param nowNanos a time reading
-     * @param nanos a duration, zero or positive
-     * @return the later reading
-     */
-    static long later(long nowNanos, long nanos) {
-        long sum = nowNanos + nanos;
-        return (nanos > 0 && sum < nowNanos) ? Long.MAX_VALUE : sum;
     }
 
     final AttemptTimeoutException attemptTimeout(long limitNanos) {

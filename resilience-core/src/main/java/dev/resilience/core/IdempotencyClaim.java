@@ -16,6 +16,7 @@ import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
 import dev.resilience.core.idempotency.NotReplayableResult;
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -135,7 +136,7 @@ final class IdempotencyClaim {
         long now = this.time.nanoTime();
         if (this.policy.onInProgress() == OnInProgress.WAIT) {
             if (this.waitUntilNanos == Long.MIN_VALUE) {
-                this.waitUntilNanos = Execution.later(now, Execution.nanos(this.policy.inProgressTtl()));
+                this.waitUntilNanos = Durations.later(now, Durations.toNanos(this.policy.inProgressTtl()));
             }
             if (now < this.waitUntilNanos) {
                 return Math.min(IN_PROGRESS_POLL_NANOS, this.waitUntilNanos - now);
@@ -163,7 +164,7 @@ final class IdempotencyClaim {
         }
         this.ownerToken = null;
         ClaimSettlement settlement = new ClaimSettlement(this.policy, this.key, token, success, value, this.time,
-                this.executor, Execution.later(this.claimedAtNanos, Execution.nanos(this.policy.inProgressTtl())));
+                this.executor, Durations.later(this.claimedAtNanos, Durations.toNanos(this.policy.inProgressTtl())));
         if (!settlement.tryOnce() && success) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.COMPLETE_FAILED);
         }

@@ -18,6 +18,7 @@ import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.core.time.VirtualTimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -74,7 +75,8 @@ public final class ResiliencePipeline {
     private ResiliencePipeline(Builder builder) {
         this.name = builder.name;
         this.timeSource = builder.timeSource;
-        this.executor = builder.executor;
+        this.executor = (builder.executor != null) ? builder.executor
+                : (this.timeSource instanceof VirtualTimeSource) ? Runnable::run : DefaultExecutor.get();
         this.idempotency = builder.idempotency;
         this.fallbacks = builder.fallbacks;
         this.retry = builder.retry;
@@ -328,7 +330,7 @@ public final class ResiliencePipeline {
 
         private TimeSource timeSource = TimeSource.system();
 
-        private Executor executor = DefaultExecutor.get();
+        private @Nullable Executor executor;
 
         private @Nullable IdempotencyPolicy idempotency;
 
@@ -365,9 +367,9 @@ public final class ResiliencePipeline {
          * Sets where the work that follows a timer or the completion of an asynchronous
          * attempt runs: the next asynchronous attempt, fallbacks, idempotency settlements,
          * dead-letter writes and listeners. By default a shared pool of daemon threads that
-         * grows as needed; with a {@link dev.resilience.core.time.VirtualTimeSource}, a test
-         * usually passes {@code Runnable::run}, so that everything runs on the thread that
-         * advances the time.
+         * grows as needed; with a {@link VirtualTimeSource}, the thread that advances the
+         * time, on which its timers run too, so that a test sees each step done when
+         * {@link VirtualTimeSource#advance} returns.
          * @param executor the executor
          * @return this builder
          */

@@ -28,7 +28,6 @@ class AsyncPipelineTest {
     private ResiliencePipeline.Builder pipeline(int maxAttempts) {
         return ResiliencePipeline.builder("quote")
             .timeSource(this.clock)
-            .executor(Runnable::run)
             .retry(RetryPolicy.builder()
                 .maxAttempts(maxAttempts)
                 .backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), Jitter.NONE))

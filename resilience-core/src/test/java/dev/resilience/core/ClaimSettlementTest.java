@@ -36,7 +36,6 @@ class ClaimSettlementTest {
     private ResiliencePipeline pipeline() {
         return ResiliencePipeline.builder("charge")
             .timeSource(this.clock)
-            .executor(Runnable::run)
             .idempotency(new IdempotencyPolicy("charge", this.store, Duration.ofHours(1), Duration.ofSeconds(5),
                     OnInProgress.REJECT))
             .listener(new ExecutionListener() {

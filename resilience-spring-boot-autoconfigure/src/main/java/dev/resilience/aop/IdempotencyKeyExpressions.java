@@ -22,9 +22,7 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelCompilerMode;
-import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
-import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 
@@ -151,8 +149,7 @@ final class IdempotencyKeyExpressions {
             throw new InvalidResiliencePolicyException(subject, setting, text, "it is not a valid SpEL expression: "
                     + ex.getMessage(), "Write a SpEL expression over the method's parameters, such as " + example(variables) + ".");
         }
-        List<String> unknown = new ArrayList<>();
-        collectVariables(((SpelExpression) expression).getAST(), unknown);
+        List<String> unknown = new ArrayList<>(SpelVariables.of((SpelExpression) expression));
         unknown.removeAll(variables);
         if (!unknown.isEmpty()) {
             throw new InvalidResiliencePolicyException(subject, setting, text,
@@ -160,18 +157,6 @@ final class IdempotencyKeyExpressions {
                     "Refer to a parameter by name or position: " + String.join(", ", variables.stream().map((name) -> "#" + name).toList()) + ".");
         }
         return expression;
-    }
-
-    private static void collectVariables(SpelNode node, List<String> names) {
-        if (node instanceof VariableReference) {
-            String name = node.toStringAST().substring(1);
-            if (!"root".equals(name) && !"this".equals(name)) {
-                names.add(name);
-            }
-        }
-        for (int i = 0; i < node.getChildCount(); i++) {
-            collectVariables(node.getChild(i), names);
-        }
     }
 
     private static Set<String> variables(Method method) {

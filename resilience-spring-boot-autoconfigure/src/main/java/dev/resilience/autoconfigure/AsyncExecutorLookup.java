@@ -17,8 +17,7 @@ import org.springframework.util.function.SingletonSupplier;
  * else, as {@code @Async} chooses when an application defines its own executors, a bean named
  * {@code taskExecutor} or the only {@link TaskExecutor} that is not a {@link TaskScheduler}
  * (a scheduler's pool is sized for scheduled jobs); else none (the engine's own pool). A
- * named bean that does not exist fails the start; the bean itself is looked up on first use, so
- * that finding it creates nothing early.
+ * named bean that does not exist fails the start.
  */
 final class AsyncExecutorLookup {
 
@@ -28,20 +27,6 @@ final class AsyncExecutorLookup {
     private static final String[] CONVENTIONAL_NAMES = { APPLICATION_TASK_EXECUTOR, "taskExecutor" };
 
     private AsyncExecutorLookup() {
-    }
-
-    /**
-     * Returns the executor of asynchronous work.
-     * @param beanFactory where the executor bean is defined
-     * @param properties the {@code resilience.*} settings
-     * @return an executor that runs each task on the bean, or {@code null} when the engine's own
-     * pool should be used
-     * @throws InvalidResiliencePolicyException when {@code resilience.async.executor} names no
-     * Executor bean
-     */
-    static @Nullable Executor find(ListableBeanFactory beanFactory, ResilienceProperties properties) {
-        String name = beanName(beanFactory, properties);
-        return (name != null) ? lazily(beanFactory, name) : null;
     }
 
     /**
@@ -74,7 +59,14 @@ final class AsyncExecutorLookup {
         return (taskExecutors.length == 1) ? taskExecutors[0] : null;
     }
 
-    private static Executor lazily(ListableBeanFactory beanFactory, String name) {
+    /**
+     * Returns an executor that runs each task on a bean looked up on first use, so that
+     * finding it creates nothing early.
+     * @param beanFactory where the executor bean is defined
+     * @param name the bean's name
+     * @return the executor
+     */
+    static Executor lazily(ListableBeanFactory beanFactory, String name) {
         Supplier<Executor> executor = SingletonSupplier.of(() -> beanFactory.getBean(name, Executor.class));
         return (task) -> executor.get().execute(task);
     }

@@ -13,6 +13,7 @@ import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.ArgumentRenderer;
 import dev.resilience.registry.JsonArgumentRenderer;
 import dev.resilience.registry.ResiliencePolicies;
@@ -22,7 +23,6 @@ import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.config.AopConfigUtils;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -40,7 +40,6 @@ import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
@@ -72,11 +71,10 @@ public final class ResilienceAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    CircuitBreakerRegistry circuitBreakerRegistry(TimeSource timeSource, ResilienceProperties properties,
-            ListableBeanFactory beanFactory) {
-        Executor executor = AsyncExecutorLookup.find(beanFactory, properties);
-        return new CircuitBreakerRegistry(timeSource,
-                (executor != null) ? executor : new SimpleAsyncTaskExecutor("resilience-breaker-"));
+    CircuitBreakerRegistry circuitBreakerRegistry(TimeSource timeSource, AsyncStepTracker asyncSteps) {
+        Executor executor = asyncSteps.executor();
+        return (executor != null) ? new CircuitBreakerRegistry(timeSource, executor)
+                : new CircuitBreakerRegistry(timeSource);
     }
 
     @Bean
@@ -88,15 +86,20 @@ public final class ResilienceAutoConfiguration {
     /**
      * The steps of asynchronous calls, handed to the executor of
      * {@code resilience.async.executor}; that executor is made to depend on this bean, so it is
-     * destroyed first and the steps it never started are ended after it.
+     * destroyed first and the steps it never started are ended after it. On a
+     * {@link VirtualTimeSource} without that setting, the engine runs the steps on the thread
+     * that advances the time, as it does without Spring.
      */
     @Bean
-    AsyncStepTracker resilienceAsyncStepTracker(ResilienceProperties properties, ConfigurableListableBeanFactory beanFactory) {
-        String executor = AsyncExecutorLookup.beanName(beanFactory, properties);
-        if (executor != null) {
-            beanFactory.registerDependentBean(ASYNC_STEP_TRACKER, executor);
+    AsyncStepTracker resilienceAsyncStepTracker(ResilienceProperties properties, TimeSource timeSource,
+            ConfigurableListableBeanFactory beanFactory) {
+        boolean virtual = timeSource instanceof VirtualTimeSource && properties.getAsync().getExecutor() == null;
+        String executor = virtual ? null : AsyncExecutorLookup.beanName(beanFactory, properties);
+        if (executor == null) {
+            return new AsyncStepTracker(null);
         }
-        return new AsyncStepTracker(AsyncExecutorLookup.find(beanFactory, properties));
+        beanFactory.registerDependentBean(ASYNC_STEP_TRACKER, executor);
+        return new AsyncStepTracker(AsyncExecutorLookup.lazily(beanFactory, executor));
     }
 
     @Bean

@@ -155,7 +155,8 @@ public class ResilienceProperties implements Validator {
          * asynchronous attempt: the next asynchronous attempt, fallbacks, idempotency
          * settlements, dead-letter writes and listeners. Unset: Spring Boot's
          * 'applicationTaskExecutor' (virtual threads with spring.threads.virtual.enabled),
-         * or a pool of daemon threads when the application has none.
+         * 'taskExecutor' or the application's only TaskExecutor, else a pool of daemon
+         * threads; with a VirtualTimeSource bean, the thread that advances its time.
          */
         private @Nullable String executor;
 

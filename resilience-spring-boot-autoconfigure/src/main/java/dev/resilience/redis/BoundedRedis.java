@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import dev.resilience.core.time.Durations;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.QueryTimeoutException;
@@ -65,7 +66,7 @@ final class BoundedRedis {
             throw new IllegalArgumentException("Redis store timeout must be positive, was " + timeout);
         }
         this.timeout = timeout;
-        this.timeoutNanos = (timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE)) < 0) ? timeout.toNanos() : Long.MAX_VALUE;
+        this.timeoutNanos = Durations.toNanos(timeout);
         RedisConnectionFactory factory = template.getRequiredConnectionFactory();
         this.commands = (REACTOR_PRESENT && factory instanceof ReactiveRedisConnectionFactory reactive)
                 ? new Reactive(new ReactiveStringRedisTemplate(reactive)) : new Blocking(template, threadNamePrefix);

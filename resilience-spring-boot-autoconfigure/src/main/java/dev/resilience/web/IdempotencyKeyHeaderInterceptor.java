@@ -2,13 +2,13 @@ package dev.resilience.web;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.aop.SpelVariables;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -21,8 +21,6 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.SpelNode;
-import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.http.HttpHeaders;
 import org.springframework.util.StringUtils;
@@ -139,9 +137,9 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
         if (idempotent == null) {
             return List.of();
         }
-        Set<String> variables = new LinkedHashSet<>();
+        Set<String> variables;
         try {
-            collectVariables(parser.parseRaw(idempotent.key()).getAST(), variables);
+            variables = SpelVariables.of(parser.parseRaw(idempotent.key()));
         }
         catch (ParseException ex) {
             return List.of();
@@ -170,14 +168,5 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
         String name = StringUtils.hasText(annotation.name()) ? annotation.name()
                 : StringUtils.hasText(annotation.value()) ? annotation.value() : parameterName;
         return StringUtils.hasText(name) ? name : null;
-    }
-
-    private static void collectVariables(SpelNode node, Set<String> names) {
-        if (node instanceof VariableReference) {
-            names.add(node.toStringAST().substring(1));
-        }
-        for (int i = 0; i < node.getChildCount(); i++) {
-            collectVariables(node.getChild(i), names);
-        }
     }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
+import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.ResiliencePolicies;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +73,16 @@ class AsyncExecutorLookupTests {
             scheduler.initialize();
             return scheduler;
         }).run((context) -> assertThat(threadOf(context)).startsWith("resilience-worker-"));
+    }
+
+    @Test
+    void onAVirtualClockTheThreadThatRunsATaskRunsItsWorkUnlessAnExecutorIsNamed() {
+        this.contextRunner.withBean(VirtualTimeSource.class)
+            .run((context) -> assertThat(threadOf(context)).isEqualTo(Thread.currentThread().getName()));
+        this.contextRunner.withBean(VirtualTimeSource.class)
+            .withBean("paymentsPool", ThreadPoolTaskExecutor.class, () -> pool("payments-"))
+            .withPropertyValues("resilience.async.executor=paymentsPool")
+            .run((context) -> assertThat(threadOf(context)).startsWith("payments-"));
     }
 
     @Test

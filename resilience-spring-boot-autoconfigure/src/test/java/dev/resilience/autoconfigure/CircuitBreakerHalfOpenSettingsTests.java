@@ -101,7 +101,7 @@ class CircuitBreakerHalfOpenSettingsTests {
     }
 
     @Test
-    void timedTransitionsRunOnSpringBootsTaskExecutorByDefault() {
+    void onAVirtualClockTimedTransitionsRunOnTheThreadThatAdvancesItUnlessAnExecutorIsNamed() {
         List<Runnable> handedOver = new ArrayList<>();
         this.contextRunner.withBean("applicationTaskExecutor", Executor.class, () -> handedOver::add)
             .run((context) -> {
@@ -111,11 +111,9 @@ class CircuitBreakerHalfOpenSettingsTests {
                 open(breaker);
 
                 this.clock.advance(Duration.ofSeconds(30));
-                assertThat(breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
-                assertThat(handedOver).hasSize(1);
-                handedOver.get(0).run();
 
                 assertThat(breaker.state()).isEqualTo(CircuitBreakerState.HALF_OPEN);
+                assertThat(handedOver).isEmpty();
             });
     }
 

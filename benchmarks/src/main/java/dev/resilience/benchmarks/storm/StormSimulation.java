@@ -12,7 +12,8 @@ import dev.resilience.core.time.VirtualTimeSource;
  * Runs one strategy through one scenario on a {@link VirtualTimeSource}: every client call is
  * a {@link ResiliencePipeline#executeAsync} whose attempts are requests to the
  * {@link SimulatedServer}, so the waits, jitter and budget are the engine's own, scheduled on
- * the virtual clock. Deterministic: the same scenario and strategy give the same result.
+ * the virtual clock, and every step runs on the thread that advances it. Deterministic: the
+ * same scenario and strategy give the same result.
  */
 final class StormSimulation {
 
@@ -47,6 +48,7 @@ final class StormSimulation {
         this.server = new SimulatedServer(scenario, this.clock, this.horizon);
         this.pipeline = ResiliencePipeline.builder(strategy.id())
             .timeSource(this.clock)
+            .executor(Runnable::run)
             .retry(strategy.policy(scenario.maxAttempts(), new SplittableRandom(scenario.seed()), this.clock))
             .build();
         this.calls = new long[scenario.duration()];

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.core.time.VirtualTimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -96,16 +97,19 @@ public final class CircuitBreaker {
      * Creates a CLOSED breaker with an empty window whose timed transitions, if
      * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} asks for them, run with
      * their listeners on {@link ForkJoinPool#commonPool()}, never on the thread that fires the
-     * time source's timers. With a {@link dev.resilience.core.time.VirtualTimeSource}, pass
-     * {@code Runnable::run} to {@link #of(String, CircuitBreakerConfig, TimeSource, Executor)}
-     * so that they run on the thread that advances the time.
+     * time source's timers; with a {@link VirtualTimeSource}, on the thread that advances the
+     * time, as its timers do.
      * @param name the breaker's name, used in events, exceptions and meters
      * @param config its settings
      * @param timeSource the clock for its windows, waits, timers and event times
      * @return the breaker
      */
     public static CircuitBreaker of(String name, CircuitBreakerConfig config, TimeSource timeSource) {
-        return of(name, config, timeSource, ForkJoinPool.commonPool());
+        return of(name, config, timeSource, defaultExecutor(timeSource));
+    }
+
+    static Executor defaultExecutor(TimeSource timeSource) {
+        return (timeSource instanceof VirtualTimeSource) ? Runnable::run : ForkJoinPool.commonPool();
     }
 
     /**

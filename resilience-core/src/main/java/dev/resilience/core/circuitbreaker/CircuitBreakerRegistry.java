@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 
 import dev.resilience.core.time.TimeSource;
 
@@ -24,12 +23,12 @@ public final class CircuitBreakerRegistry {
 
     /**
      * Creates an empty registry whose breakers read time from the given source and run their
-     * timed transitions on {@link ForkJoinPool#commonPool()}, as
-     * {@link CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource)} does.
+     * timed transitions where {@link CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource)}
+     * runs them.
      * @param timeSource the clock of every breaker created here
      */
     public CircuitBreakerRegistry(TimeSource timeSource) {
-        this(timeSource, ForkJoinPool.commonPool());
+        this(timeSource, CircuitBreaker.defaultExecutor(timeSource));
     }
 
     /**

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -69,7 +69,7 @@ public final class SystemTimeSource implements TimeSource {
     }
 
     private static long nanos(Duration delay) {
-        return (delay.getSeconds() >= Long.MAX_VALUE / 1_000_000_000L) ? Long.MAX_VALUE : Math.max(0, delay.toNanos());
+        return Math.max(0, Durations.toNanos(delay));
     }
 
     private static void handOff(Runnable task) {

@@ -79,7 +79,7 @@ public final class VirtualTimeSource implements TimeSource {
     public ScheduledTask schedule(Runnable task, Duration delay) {
         this.lock.lock();
         try {
-            Entry entry = new Entry(this.nanos + Math.max(0, delay.toNanos()), this.sequence++, task);
+            Entry entry = new Entry(Durations.later(this.nanos, Math.max(0, Durations.toNanos(delay))), this.sequence++, task);
             this.queue.add(entry);
             return () -> cancel(entry);
         }
@@ -99,7 +99,7 @@ public final class VirtualTimeSource implements TimeSource {
         long target;
         this.lock.lock();
         try {
-            target = this.nanos + duration.toNanos();
+            target = Durations.later(this.nanos, Durations.toNanos(duration));
         }
         finally {
             this.lock.unlock();
