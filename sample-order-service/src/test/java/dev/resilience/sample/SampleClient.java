@@ -57,6 +57,34 @@ final class SampleClient {
             .toBodilessEntity();
     }
 
+    /** Makes a gateway process every new charge for {@code millis} before recording it. */
+    void processing(String gateway, long millis) {
+        this.http.post()
+            .uri("/simulator/faults")
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(Map.of("target", gateway, "processingMs", millis))
+            .retrieve()
+            .toBodilessEntity();
+    }
+
+    void forceBreaker(String name, String state) {
+        this.http.post()
+            .uri("/actuator/circuitbreakers/{name}", name)
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(Map.of("state", state))
+            .retrieve()
+            .toBodilessEntity();
+    }
+
+    JsonNode createOrderJson(String cardToken) {
+        return this.http.post()
+            .uri("/orders")
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(Map.of("customer", "test", "amountCents", 1250, "cardToken", cardToken))
+            .retrieve()
+            .body(JsonNode.class);
+    }
+
     Order createOrder(String cardToken) {
         return this.http.post()
             .uri("/orders")
