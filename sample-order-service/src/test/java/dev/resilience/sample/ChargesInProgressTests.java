@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.resilience.sample.order.Order;
 import dev.resilience.sample.order.OrderState;
+import dev.resilience.sample.order.OrderView;
 import dev.resilience.sample.payment.PaymentResponse;
 import dev.resilience.sample.simulator.ChargeRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +52,7 @@ class ChargesInProgressTests {
         // 2.5s of processing: the first attempt times out after 1s, the retries with the same
         // gateway key meet it still processing (409), the lookup before the backup waits for it
         this.client.processing("primary", 2500);
-        Order order = this.client.createOrder("tok_visa");
+        OrderView order = this.client.createOrder("tok_visa");
         long refusedBefore = this.client.report().refusedInProgress().get("primary");
 
         ResponseEntity<PaymentResponse> response = this.client.pay(order.id(), "processing-" + order.id());
@@ -77,7 +77,7 @@ class ChargesInProgressTests {
     void aChargeStillProcessingPastTheLookupWaitLeavesTheOrderInDoubtAndTheNextPaymentSettlesIt() {
         // 6s of processing: longer than the attempts (about 1.1s) and the lookup's wait (3s)
         this.client.processing("primary", 6000);
-        Order order = this.client.createOrder("tok_visa");
+        OrderView order = this.client.createOrder("tok_visa");
         String key = "long-processing-" + order.id();
 
         ResponseEntity<PaymentResponse> inDoubt = this.client.pay(order.id(), key);
@@ -102,7 +102,7 @@ class ChargesInProgressTests {
         // the primary processes the first request for 2.5s; the breaker opens meanwhile, so the
         // retry is refused and the backup fallback must first learn whether the primary charged
         this.client.processing("primary", 2500);
-        Order order = this.client.createOrder("tok_visa");
+        OrderView order = this.client.createOrder("tok_visa");
         long primaryRequests = this.client.requests("primary");
         long backupRequests = this.client.requests("backup");
 
@@ -116,7 +116,7 @@ class ChargesInProgressTests {
 
         awaitPrimaryFinished(order.id());
         assertThat(response.getBody().fallback()).isEqualTo("payWithBackupGateway");
-        assertThat(this.client.requests("backup")).as("backup requests").isGreaterThan(backupRequests);
+        assertThat(this.client.requests("backup")).as("backup requests").isEqualTo(backupRequests);
         assertThat(this.client.charges(order.id())).as("charges of order %d", order.id()).singleElement()
             .satisfies((charge) -> {
                 assertThat(charge.gateway()).isEqualTo("primary");

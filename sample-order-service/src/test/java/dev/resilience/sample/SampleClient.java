@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import dev.resilience.sample.order.Order;
+import dev.resilience.sample.order.OrderView;
 import dev.resilience.sample.payment.PaymentResponse;
 import dev.resilience.sample.simulator.ChargeRecord;
 import dev.resilience.sample.simulator.FaultInjector;
@@ -85,17 +85,17 @@ final class SampleClient {
             .body(JsonNode.class);
     }
 
-    Order createOrder(String cardToken) {
+    OrderView createOrder(String cardToken) {
         return this.http.post()
             .uri("/orders")
             .contentType(MediaType.APPLICATION_JSON)
             .body(Map.of("customer", "test", "amountCents", 1250, "cardToken", cardToken))
             .retrieve()
-            .body(Order.class);
+            .body(OrderView.class);
     }
 
-    Order order(long id) {
-        return this.http.get().uri("/orders/{id}", id).retrieve().body(Order.class);
+    OrderView order(long id) {
+        return this.http.get().uri("/orders/{id}", id).retrieve().body(OrderView.class);
     }
 
     ResponseEntity<PaymentResponse> pay(long orderId, String key) {
