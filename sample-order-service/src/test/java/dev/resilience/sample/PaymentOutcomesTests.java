@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.resilience.sample.order.Order;
 import dev.resilience.sample.order.OrderState;
+import dev.resilience.sample.order.OrderView;
 import dev.resilience.sample.payment.PaymentResponse;
 import dev.resilience.sample.simulator.ChargeRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +45,7 @@ class PaymentOutcomesTests {
 
     @Test
     void aRepeatedKeyReplaysTheFirstPaymentWithoutCallingTheGateway() {
-        Order order = this.client.createOrder("tok_visa");
+        OrderView order = this.client.createOrder("tok_visa");
         long primaryRequests = this.client.requests("primary");
         PaymentResponse first = this.client.pay(order.id(), "replay-" + order.id()).getBody();
         PaymentResponse second = this.client.pay(order.id(), "replay-" + order.id()).getBody();
@@ -58,7 +58,7 @@ class PaymentOutcomesTests {
 
     @Test
     void aDeclinedCardIsNotRetriedNotChargedAndNoDeadLetter() {
-        Order order = this.client.createOrder("tok_declined");
+        OrderView order = this.client.createOrder("tok_declined");
         long primaryRequests = this.client.requests("primary");
         long backupRequests = this.client.requests("backup");
         int deadLetters = this.client.get("/actuator/deadletters").get("deadLetters").size();
@@ -78,8 +78,8 @@ class PaymentOutcomesTests {
 
     @Test
     void aKeyReusedForAnotherOrderIsRefused() {
-        Order first = this.client.createOrder("tok_visa");
-        Order second = this.client.createOrder("tok_visa");
+        OrderView first = this.client.createOrder("tok_visa");
+        OrderView second = this.client.createOrder("tok_visa");
         this.client.pay(first.id(), "reused-" + first.id());
         assertThat(this.client.payExpectingProblem(second.id(), "reused-" + first.id()).getStatusCode())
             .isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
@@ -89,7 +89,7 @@ class PaymentOutcomesTests {
     @Test
     void aSecondPaymentOfAnOrderUnderAnotherKeyIsRefusedWhileTheFirstRuns() throws Exception {
         this.client.faults("primary", 0, 600, false);
-        Order order = this.client.createOrder("tok_visa");
+        OrderView order = this.client.createOrder("tok_visa");
         CompletableFuture<ResponseEntity<PaymentResponse>> first = CompletableFuture
             .supplyAsync(() -> this.client.pay(order.id(), "first-" + order.id()));
         await().atMost(Duration.ofSeconds(10))
@@ -104,7 +104,7 @@ class PaymentOutcomesTests {
     @Test
     void timeoutsAfterTheGatewayChargedLeaveTheOrderInDoubtAndPayingAgainChargesNothingMore() {
         this.client.faults("primary", 0, 2500, false);
-        Order order = this.client.createOrder("tok_visa");
+        OrderView order = this.client.createOrder("tok_visa");
         String key = "doubt-" + order.id();
 
         ResponseEntity<PaymentResponse> inDoubt = this.client.pay(order.id(), key);

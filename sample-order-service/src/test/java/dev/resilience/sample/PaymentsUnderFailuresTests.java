@@ -10,8 +10,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 
-import dev.resilience.sample.order.Order;
 import dev.resilience.sample.order.OrderState;
+import dev.resilience.sample.order.OrderView;
 import dev.resilience.sample.payment.PaymentResponse;
 import dev.resilience.sample.simulator.ChargeRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -63,7 +63,7 @@ class PaymentsUnderFailuresTests {
     void everyPaymentEndsPaidOrDeferredAndNoOrderIsChargedTwice() {
         List<PaymentResponse> payments = new ArrayList<>();
         for (int i = 0; i < ORDERS; i++) {
-            Order order = this.client.createOrder("tok_visa");
+            OrderView order = this.client.createOrder("tok_visa");
             ResponseEntity<PaymentResponse> response = this.client.pay(order.id(), "seq-" + order.id());
             assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
             payments.add(response.getBody());
@@ -75,7 +75,7 @@ class PaymentsUnderFailuresTests {
     void aPaymentSentTwiceAtOnceWithOneKeyGetsOneAnswerAndOneChargeAtMost() throws Exception {
         List<CompletableFuture<PaymentResponse[]>> pairs = new ArrayList<>();
         for (int i = 0; i < ORDERS; i++) {
-            Order order = this.client.createOrder("tok_visa");
+            OrderView order = this.client.createOrder("tok_visa");
             pairs.add(CompletableFuture.supplyAsync(() -> payTwiceAtOnce(order.id()), this.executor));
         }
         List<PaymentResponse> payments = new ArrayList<>();

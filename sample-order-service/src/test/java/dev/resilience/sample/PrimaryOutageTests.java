@@ -2,8 +2,8 @@ package dev.resilience.sample;
 
 import java.time.Duration;
 
-import dev.resilience.sample.order.Order;
 import dev.resilience.sample.order.OrderState;
+import dev.resilience.sample.order.OrderView;
 import dev.resilience.sample.payment.PaymentResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,7 +69,7 @@ class PrimaryOutageTests {
     }
 
     private PaymentResponse pay() {
-        Order order = this.client.createOrder("tok_visa");
+        OrderView order = this.client.createOrder("tok_visa");
         return this.client.pay(order.id(), "outage-" + order.id()).getBody();
     }
 

@@ -20,6 +20,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
         properties = { "resilience.retry.instances.payment.delay=20ms",
                 "resilience.circuit-breaker.instances.payment-gateway.wait-in-open=1s",
                 "resilience.circuit-breaker.instances.price-oracle.wait-in-open=1s",
-                "spring.http.clients.read-timeout=1s", "sample.simulator.seed=7" })
+                "spring.http.clients.read-timeout=1s", "sample.simulator.seed=7",
+                "sample.payment.lookup-wait=3s" })
 @interface SampleApplicationTest {
 }

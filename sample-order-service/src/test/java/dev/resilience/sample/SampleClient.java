@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import dev.resilience.sample.order.Order;
+import dev.resilience.sample.order.OrderView;
 import dev.resilience.sample.payment.PaymentResponse;
 import dev.resilience.sample.simulator.ChargeRecord;
 import dev.resilience.sample.simulator.FaultInjector;
@@ -57,17 +57,45 @@ final class SampleClient {
             .toBodilessEntity();
     }
 
-    Order createOrder(String cardToken) {
+    /** Makes a gateway process every new charge for {@code millis} before recording it. */
+    void processing(String gateway, long millis) {
+        this.http.post()
+            .uri("/simulator/faults")
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(Map.of("target", gateway, "processingMs", millis))
+            .retrieve()
+            .toBodilessEntity();
+    }
+
+    void forceBreaker(String name, String state) {
+        this.http.post()
+            .uri("/actuator/circuitbreakers/{name}", name)
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(Map.of("state", state))
+            .retrieve()
+            .toBodilessEntity();
+    }
+
+    JsonNode createOrderJson(String cardToken) {
         return this.http.post()
             .uri("/orders")
             .contentType(MediaType.APPLICATION_JSON)
             .body(Map.of("customer", "test", "amountCents", 1250, "cardToken", cardToken))
             .retrieve()
-            .body(Order.class);
+            .body(JsonNode.class);
     }
 
-    Order order(long id) {
-        return this.http.get().uri("/orders/{id}", id).retrieve().body(Order.class);
+    OrderView createOrder(String cardToken) {
+        return this.http.post()
+            .uri("/orders")
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(Map.of("customer", "test", "amountCents", 1250, "cardToken", cardToken))
+            .retrieve()
+            .body(OrderView.class);
+    }
+
+    OrderView order(long id) {
+        return this.http.get().uri("/orders/{id}", id).retrieve().body(OrderView.class);
     }
 
     ResponseEntity<PaymentResponse> pay(long orderId, String key) {

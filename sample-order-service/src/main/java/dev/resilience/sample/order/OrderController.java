@@ -12,7 +12,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * {@code POST /orders} and {@code GET /orders/{id}}.
+ * {@code POST /orders} and {@code GET /orders/{id}}. Orders are answered as
+ * {@link OrderView}s: the card token never leaves the service whole.
  */
 @RestController
 public class OrderController {
@@ -34,14 +35,14 @@ public class OrderController {
      * is not positive
      */
     @PostMapping("/orders")
-    public ResponseEntity<Order> create(@RequestBody NewOrder order) {
+    public ResponseEntity<OrderView> create(@RequestBody NewOrder order) {
         if (order.customer() == null || order.customer().isBlank() || order.cardToken() == null
                 || order.cardToken().isBlank() || order.amountCents() <= 0) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
                     "customer, cardToken and a positive amountCents are required");
         }
         Order created = this.orders.create(order.customer(), order.amountCents(), order.cardToken());
-        return ResponseEntity.created(URI.create("/orders/" + created.id())).body(created);
+        return ResponseEntity.created(URI.create("/orders/" + created.id())).body(OrderView.of(created));
     }
 
     /**
@@ -51,8 +52,9 @@ public class OrderController {
      * @throws ResponseStatusException 404 when there is no such order
      */
     @GetMapping("/orders/{id}")
-    public Order get(@PathVariable long id) {
+    public OrderView get(@PathVariable long id) {
         return this.orders.find(id)
+            .map(OrderView::of)
             .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No order " + id));
     }
 }

@@ -17,12 +17,13 @@ public enum OrderState {
     /** No gateway could charge it and none holds a charge for it; it can be paid later. */
     PAYMENT_DEFERRED,
 
-    /** The gateway refused the card; final. */
+    /** The gateway declined the card (its 402); final, and no charge exists. */
     PAYMENT_DECLINED,
 
     /**
-     * A gateway may have charged it but could not be asked; paying again with any key
-     * settles it without charging twice.
+     * A gateway may have charged it but could not be asked, or was still processing its
+     * charge when the payment's time was up; paying again with any key settles it without
+     * charging twice.
      */
     PAYMENT_IN_DOUBT;
 

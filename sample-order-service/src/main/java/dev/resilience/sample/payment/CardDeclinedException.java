@@ -1,8 +1,8 @@
 package dev.resilience.sample.payment;
 
 /**
- * A gateway refused the card (a 4xx answer): a final business outcome, never retried, never
- * sent to the backup gateway.
+ * A gateway refused the card (its 402 answer, the only final one): a business outcome, never
+ * retried, never sent to the backup gateway.
  */
 public class CardDeclinedException extends RuntimeException {
 

@@ -1,8 +1,11 @@
 package dev.resilience.sample.payment;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import dev.resilience.sample.Downstreams;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -17,6 +20,10 @@ import org.springframework.web.client.RestClientResponseException;
  * {@code order-<id>}, at either gateway and in every attempt, so that a gateway charges an
  * order at most once however often it is asked. Every charge request is written to the
  * {@link GatewayRequestLog} before it is sent.
+ * <p>Only a 402 is a decline. A 409 says the gateway is still processing an earlier request
+ * with the key, whose charge may yet be made: in doubt, never a decline. A lookup that finds
+ * no charge proves none was made only once the gateway has finished with the key; until then
+ * it is asked again, for {@link PaymentProperties#lookupWait()} at most.
  */
 @Component
 public class GatewayClient {
@@ -25,14 +32,18 @@ public class GatewayClient {
 
     private final GatewayRequestLog requests;
 
+    private final PaymentProperties properties;
+
     /**
      * Creates the client.
      * @param downstreams the HTTP client of the simulated downstreams
      * @param requests the log of charge requests
+     * @param properties how long and how often a lookup asks again
      */
-    public GatewayClient(Downstreams downstreams, GatewayRequestLog requests) {
+    public GatewayClient(Downstreams downstreams, GatewayRequestLog requests, PaymentProperties properties) {
         this.downstreams = downstreams;
         this.requests = requests;
+        this.properties = properties;
     }
 
     /**
@@ -51,8 +62,11 @@ public class GatewayClient {
      * @param amountCents the amount, in cents
      * @param cardToken the card
      * @return the charge, new or made earlier under the order's key
-     * @throws CardDeclinedException when the gateway answers 4xx
-     * @throws GatewayUnavailableException when it answers 5xx or does not answer
+     * @throws CardDeclinedException when the gateway answers 402
+     * @throws ChargeInDoubtException when it answers 409: an earlier request with the order's
+     * key is still being processed, and may charge
+     * @throws GatewayUnavailableException when it answers another 4xx or a 5xx (it charged
+     * nothing), or does not answer (it may have charged)
      */
     public GatewayCharge charge(Gateway gateway, long orderId, long amountCents, String cardToken) {
         String key = gatewayKey(orderId);
@@ -72,8 +86,16 @@ public class GatewayClient {
             return charge;
         }
         catch (HttpClientErrorException ex) {
-            this.requests.answered(requestId, RequestOutcome.DECLINED, null);
-            throw new CardDeclinedException(orderId, gateway, ex.getStatusCode().value());
+            if (ex.getStatusCode().isSameCodeAs(HttpStatus.PAYMENT_REQUIRED)) {
+                this.requests.answered(requestId, RequestOutcome.DECLINED, null);
+                throw new CardDeclinedException(orderId, gateway, ex.getStatusCode().value());
+            }
+            if (ex.getStatusCode().isSameCodeAs(HttpStatus.CONFLICT)) {
+                // the request stays pending: the gateway may yet charge under the key
+                throw new ChargeInDoubtException(orderId, gateway, ex);
+            }
+            this.requests.answered(requestId, RequestOutcome.NOT_CHARGED, null);
+            throw new GatewayUnavailableException(gateway, "HTTP " + ex.getStatusCode().value(), ex);
         }
         catch (HttpServerErrorException ex) {
             this.requests.answered(requestId, RequestOutcome.NOT_CHARGED, null);
@@ -86,13 +108,43 @@ public class GatewayClient {
 
     /**
      * Asks a gateway whether it holds a charge for an order, and settles the order's pending
-     * requests to it with the answer.
+     * requests to it with the answer. While the gateway is still processing a request for the
+     * order, "no charge" is no answer yet: it is asked again until it has finished with the
+     * key, for {@link PaymentProperties#lookupWait()} at most.
      * @param gateway the gateway to ask
      * @param orderId the order
-     * @return the charge it holds, or empty when it holds none
-     * @throws ChargeInDoubtException when it cannot answer
+     * @return the charge it holds, or empty when it holds none and has finished with the key
+     * @throws ChargeInDoubtException when it cannot answer, or is still processing the key
+     * when the wait is over
      */
     public Optional<GatewayCharge> find(Gateway gateway, long orderId) {
+        long deadline = System.nanoTime() + this.properties.lookupWait().toNanos();
+        while (true) {
+            Lookup lookup = lookup(gateway, orderId);
+            if (lookup.charge() != null) {
+                this.requests.settle(orderId, gateway, RequestOutcome.CHARGED, lookup.charge().chargeId());
+                return Optional.of(lookup.charge());
+            }
+            if (!lookup.processing()) {
+                this.requests.settle(orderId, gateway, RequestOutcome.NOT_CHARGED, null);
+                return Optional.empty();
+            }
+            Duration interval = this.properties.lookupInterval();
+            if (System.nanoTime() + interval.toNanos() - deadline > 0) {
+                throw new ChargeInDoubtException(orderId, gateway, new IllegalStateException(
+                        "still processing its key after " + this.properties.lookupWait().toMillis() + "ms"));
+            }
+            try {
+                Thread.sleep(interval.toMillis());
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new ChargeInDoubtException(orderId, gateway, ex);
+            }
+        }
+    }
+
+    private Lookup lookup(Gateway gateway, long orderId) {
         try {
             GatewayCharge charge = this.downstreams.restClient()
                 .get()
@@ -102,19 +154,33 @@ public class GatewayClient {
             if (charge == null) {
                 throw new IllegalStateException("The " + gateway.id() + " gateway answered without a charge");
             }
-            this.requests.settle(orderId, gateway, RequestOutcome.CHARGED, charge.chargeId());
-            return Optional.of(charge);
+            return new Lookup(charge, false);
         }
         catch (RestClientResponseException ex) {
             if (ex.getStatusCode().isSameCodeAs(HttpStatus.NOT_FOUND)) {
-                this.requests.settle(orderId, gateway, RequestOutcome.NOT_CHARGED, null);
-                return Optional.empty();
+                return new Lookup(null, stillProcessing(ex));
             }
             throw new ChargeInDoubtException(orderId, gateway, ex);
         }
         catch (RestClientException ex) {
             throw new ChargeInDoubtException(orderId, gateway, ex);
         }
+    }
+
+    /** A 404 proves nothing unless it says that the gateway has finished with the key. */
+    private static boolean stillProcessing(RestClientResponseException notFound) {
+        JsonNode body = notFound.getResponseBodyAs(JsonNode.class);
+        return body == null || !body.path("processing").isBoolean() || body.path("processing").asBoolean();
+    }
+
+    /**
+     * What a lookup found.
+     *
+     * @param charge the charge the gateway holds, if any
+     * @param processing whether it is still processing a request with the key, when it holds
+     * none
+     */
+    private record Lookup(@Nullable GatewayCharge charge, boolean processing) {
     }
 
     private record ChargeBody(long orderId, long amountCents, String cardToken) {

@@ -28,9 +28,12 @@ import org.springframework.stereotype.Service;
  * refused until it is over.</li>
  * <li>Every request for an order carries the same gateway key, so the retries of a charge
  * that timed out after the gateway charged get that charge back instead of a new one.</li>
+ * <li>Only a gateway's 402 declines: its 409 (a request with the order's key is still being
+ * processed) is in doubt and retried, never {@link OrderState#PAYMENT_DECLINED}.</li>
  * <li>Before charging one gateway, the other is asked whether it holds a charge for the order,
- * if a request to it went unanswered; when it cannot say, nobody is charged and the order is
- * {@link OrderState#PAYMENT_IN_DOUBT}.</li>
+ * if a request to it went unanswered; "no charge" counts only once that gateway has finished
+ * with the order's key. When it cannot say in time, nobody is charged and the order is
+ * {@link OrderState#PAYMENT_IN_DOUBT}, which the next payment settles.</li>
  * </ul>
  */
 @Service

@@ -5,7 +5,10 @@ package dev.resilience.sample.payment;
  */
 public enum RequestOutcome {
 
-    /** Sent, no answer yet or never: the gateway may have charged. */
+    /**
+     * Sent, no answer yet or never, or answered 409 (an earlier request with the key is still
+     * being processed): the gateway may have charged.
+     */
     PENDING,
 
     /** The gateway charged. */
@@ -14,6 +17,6 @@ public enum RequestOutcome {
     /** The gateway answered that it did not charge (5xx, or no charge found for the key). */
     NOT_CHARGED,
 
-    /** The gateway declined the card. */
+    /** The gateway declined the card (402). */
     DECLINED
 }

@@ -80,12 +80,23 @@ public class FaultInjector {
      * @param target the downstream's name
      */
     void delay(String target) {
-        long latency = target(target).faults.get().latencyMs();
-        if (latency <= 0) {
+        sleep(target(target).faults.get().latencyMs());
+    }
+
+    /**
+     * Sleeps for the time a gateway takes to process a new charge.
+     * @param target the gateway's name
+     */
+    void process(String target) {
+        sleep(target(target).faults.get().processingMs());
+    }
+
+    private static void sleep(long millis) {
+        if (millis <= 0) {
             return;
         }
         try {
-            Thread.sleep(latency);
+            Thread.sleep(millis);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.resilience.sample.simulator;
 
 import java.util.List;
+import java.util.Optional;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -17,10 +18,13 @@ import org.springframework.web.server.ResponseStatusException;
  * The simulated gateways' HTTP API, as the payment client sees it:
  * {@code POST /sim/gateways/{name}/charges} with an {@code Idempotency-Key} header charges
  * (201, or 200 with the earlier charge for a key already charged; 402 for a declined card;
- * 503 for an injected failure, which charges nothing), and
- * {@code GET /sim/gateways/{name}/charges/{key}} tells whether a key was charged (200 or 404).
- * A charge is recorded as soon as the request is accepted; the injected latency delays the
- * answer, not the charge, as with a gateway whose response is lost on the way back.
+ * 409 while an earlier request with the key is still being processed; 503 for an injected
+ * failure, which charges nothing), and {@code GET /sim/gateways/{name}/charges/{key}} tells
+ * whether a key was charged (200, or 404 whose {@code processing} property says whether a
+ * charge under the key may still be recorded).
+ * <p>A new charge is processed for the injected processing time and recorded at its end; the
+ * injected latency then delays the answer, not the charge, as with a gateway whose response
+ * is lost on the way back.
  */
 @RestController
 public class GatewaySimulatorController {
@@ -62,16 +66,25 @@ public class GatewaySimulatorController {
             return ResponseEntity.status(HttpStatus.PAYMENT_REQUIRED)
                 .body(ProblemDetail.forStatusAndDetail(HttpStatus.PAYMENT_REQUIRED, "Card declined"));
         }
-        SimulatedGateway.Charged charged = gateway.charge(key, request);
+        Optional<SimulatedGateway.Charged> charged = gateway.charge(key, request, () -> this.faults.process(name));
         this.faults.delay(name);
-        return ResponseEntity.status(charged.replayed() ? HttpStatus.OK : HttpStatus.CREATED).body(charged.charge());
+        if (charged.isEmpty()) {
+            return ResponseEntity.status(HttpStatus.CONFLICT)
+                .body(ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
+                        "A request with key " + key + " is still being processed; retry later"));
+        }
+        return ResponseEntity.status(charged.get().replayed() ? HttpStatus.OK : HttpStatus.CREATED)
+            .body(charged.get().charge());
     }
 
     /**
      * Tells whether a key was charged.
      * @param name {@code primary} or {@code backup}
      * @param key the idempotency key
-     * @return 200 with the charge, 404 when none was made under the key, or 503
+     * @return 200 with the charge; 404 when none is recorded under the key, with
+     * {@code "processing": true} while a request with the key is still being processed (a
+     * charge may yet be recorded) and {@code false} once the gateway is finished with it; or
+     * 503
      */
     @GetMapping("/sim/gateways/{name}/charges/{key}")
     public ResponseEntity<?> find(@PathVariable String name, @PathVariable String key) {
@@ -81,7 +94,17 @@ public class GatewaySimulatorController {
         if (fails) {
             return unavailable(name);
         }
-        return ResponseEntity.of(gateway.find(key));
+        // asked first: a charge is recorded before its key stops being processed
+        boolean processing = gateway.isProcessing(key);
+        Optional<ChargeRecord> charge = gateway.find(key);
+        if (charge.isPresent()) {
+            return ResponseEntity.ok(charge.get());
+        }
+        ProblemDetail notFound = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, processing
+                ? "No charge under key " + key + " yet: a request with it is still being processed"
+                : "No charge under key " + key);
+        notFound.setProperty("processing", processing);
+        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(notFound);
     }
 
     /**

@@ -76,7 +76,11 @@ public class SimulatorController {
     @GetMapping("/simulator/report")
     public SimulatorReport report() {
         Map<String, Integer> charges = new LinkedHashMap<>();
-        this.gateways.all().forEach((name, gateway) -> charges.put(name, gateway.charges().size()));
+        Map<String, Long> refusedInProgress = new LinkedHashMap<>();
+        this.gateways.all().forEach((name, gateway) -> {
+            charges.put(name, gateway.charges().size());
+            refusedInProgress.put(name, gateway.refusedInProgress());
+        });
         Map<Long, Long> chargesPerOrder = this.gateways.all()
             .values()
             .stream()
@@ -88,6 +92,6 @@ public class SimulatorController {
             .map(Map.Entry::getKey)
             .sorted()
             .toList();
-        return new SimulatorReport(this.faults.requests(), charges, chargedMoreThanOnce, this.orders.countByState());
+        return new SimulatorReport(this.faults.requests(), charges, refusedInProgress, chargedMoreThanOnce, this.orders.countByState());
     }
 }
