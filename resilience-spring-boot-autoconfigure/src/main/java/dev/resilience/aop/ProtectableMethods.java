@@ -6,6 +6,7 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
@@ -16,9 +17,13 @@ import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.core.ExecutionResult;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * What an annotated method must be for the proxy to protect it: a method the proxy can
@@ -26,7 +31,13 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
  * {@code ExecutionResult}, or a {@code CompletionStage} or {@code CompletableFuture}. A plain
  * {@link Future}, a reactive type or a Kotlin {@code suspend} function hands its outcome back
  * after the call has ended, where no retry or breaker would see it, so each fails the start.
- * Reactor, Reactive Streams and Kotlin are recognized by name and stay optional.
+ * So does a task that Spring MVC runs after the method has returned ({@link Callable},
+ * {@code WebAsyncTask}, {@code DeferredResult}, {@code StreamingResponseBody},
+ * {@code ResponseBodyEmitter} and {@code SseEmitter}), returned as it is, as the body of a
+ * {@code ResponseEntity} or inside a {@code CompletionStage} or {@code ExecutionResult}: the
+ * pipeline would retry, guard and store the task instead of its work, so an idempotent
+ * replay would run the work again. This holds on every bean, not only on controllers.
+ * Reactor, Reactive Streams, Kotlin and Spring MVC are recognized by name and stay optional.
  */
 final class ProtectableMethods {
 
@@ -36,6 +47,14 @@ final class ProtectableMethods {
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
 
     private static final String CONTINUATION = "kotlin.coroutines.Continuation";
+
+    private static final String HTTP_ENTITY = "org.springframework.http.HttpEntity";
+
+    private static final List<String> DEFERRED_WORK = List.of(Callable.class.getName(),
+            "org.springframework.web.context.request.async.WebAsyncTask",
+            "org.springframework.web.context.request.async.DeferredResult",
+            "org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
+            "org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter");
 
     private ProtectableMethods() {
     }
@@ -91,11 +110,21 @@ final class ProtectableMethods {
      * @param subject the bean and method, for the failure analysis
      * @throws InvalidResiliencePolicyException for a {@link Future} that is not a
      * {@link CompletionStage}, a {@link CompletionStage} the pipeline cannot return, a
-     * reactive type, or a Kotlin {@code suspend} function
+     * reactive type, a Kotlin {@code suspend} function, or a task that Spring MVC runs after
+     * the method has returned
      */
     static void requireSupportedReturnType(Method method, String subject) {
         Class<?> type = method.getReturnType();
         String returnType = method.getGenericReturnType().getTypeName();
+        Class<?> deferredWork = deferredWork(ResolvableType.forMethodReturnType(method), 0);
+        if (deferredWork != null) {
+            throw new InvalidResiliencePolicyException(subject, "return type", returnType, "a "
+                    + deferredWork.getSimpleName() + " does its work after the method has returned: the "
+                    + "annotations would retry, guard and store the " + deferredWork.getSimpleName()
+                    + " itself, not its work, so a replay of an idempotent call would run the work again",
+                    "Return the value itself (ResponseEntity or the body), or a CompletableFuture or CompletionStage "
+                            + "of it, which Spring MVC also answers asynchronously.");
+        }
         if (isSuspending(method)) {
             throw new InvalidResiliencePolicyException(subject, "suspend", describe(method),
                     "Kotlin suspend functions are not supported yet: the call would end when the function first "
@@ -133,6 +162,36 @@ final class ProtectableMethods {
                 "the Spring proxy cannot intercept a " + modifier + " method, so " + annotations
                         + " would never apply to it",
                 fix);
+    }
+
+    /**
+     * Finds a task that does its work after the call in a type or in what the pipeline or
+     * Spring MVC unwraps from it: the value of a {@code CompletionStage} or
+     * {@code ExecutionResult}, the body of an {@code HttpEntity}.
+     */
+    private static @Nullable Class<?> deferredWork(ResolvableType type, int depth) {
+        Class<?> resolved = type.resolve();
+        if (resolved == null || depth > 3) {
+            return null;
+        }
+        for (String name : DEFERRED_WORK) {
+            if (OptionalTypes.isAssignable(name, resolved)) {
+                return resolved;
+            }
+        }
+        Class<?> wrapper = wrapper(resolved);
+        return (wrapper != null) ? deferredWork(type.as(wrapper).getGeneric(0), depth + 1) : null;
+    }
+
+    private static @Nullable Class<?> wrapper(Class<?> type) {
+        if (CompletionStage.class.isAssignableFrom(type)) {
+            return CompletionStage.class;
+        }
+        if (ExecutionResult.class.equals(type)) {
+            return ExecutionResult.class;
+        }
+        return OptionalTypes.isAssignable(HTTP_ENTITY, type)
+                ? ClassUtils.resolveClassName(HTTP_ENTITY, type.getClassLoader()) : null;
     }
 
     private static boolean isSuspending(Method method) {

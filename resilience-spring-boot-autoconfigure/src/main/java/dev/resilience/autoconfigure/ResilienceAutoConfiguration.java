@@ -133,6 +133,13 @@ public final class ResilienceAutoConfiguration {
         return new ResilienceTemplate(policies);
     }
 
+    /** Says at startup which stores are in use, and that the in-memory ones are per instance. */
+    @Bean
+    ResilienceStoresReport resilienceStoresReport(ObjectProvider<IdempotencyStore> idempotencyStore,
+            ObjectProvider<DeadLetterStore> deadLetterStore) {
+        return new ResilienceStoresReport(idempotencyStore, deadLetterStore);
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(JsonMapper.class)
     static class JsonArgumentRendererConfiguration {

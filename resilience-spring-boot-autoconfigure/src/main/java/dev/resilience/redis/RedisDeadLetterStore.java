@@ -180,6 +180,14 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
         return this.failedWrites.get();
     }
 
+    /**
+     * Returns what precedes every key of this store in Redis.
+     * @return the key prefix, such as <code>{resilience:deadletters}:</code>
+     */
+    public String keyPrefix() {
+        return this.orderKey.substring(0, this.orderKey.lastIndexOf(':') + 1);
+    }
+
     private @Nullable DeadLetter read(String json) {
         try {
             return this.mapper.readValue(json, DeadLetter.class);

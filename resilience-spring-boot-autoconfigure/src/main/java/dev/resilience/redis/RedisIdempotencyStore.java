@@ -151,6 +151,14 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     }
 
     /**
+     * Returns what precedes every key of this store in Redis.
+     * @return the key prefix, such as {@code idem:}
+     */
+    public String keyPrefix() {
+        return this.keyPrefix;
+    }
+
+    /**
      * {@inheritDoc}
      * <p>The lease expiry of an {@link ClaimResult.InProgress} is the time left on the lease as
      * Redis counts it (the entry's own expiry) added to this JVM's clock, so a clock skew

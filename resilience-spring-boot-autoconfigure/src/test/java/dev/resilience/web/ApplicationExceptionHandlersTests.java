@@ -2,6 +2,7 @@ package dev.resilience.web;
 
 import java.util.Map;
 
+import dev.resilience.annotation.Idempotent;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
 
@@ -13,28 +14,31 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.web.bind.MissingRequestHeaderException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
  * DESIGN section 16: "The idempotency advice handles only failures of @Idempotent handlers;
- * every other 400 reaches the application's own handlers and Boot's problem details."
- * {@link IdempotencyProblemAdvice} declares an {@code @ExceptionHandler} for every
- * {@link MissingRequestHeaderException} and is ordered first; for a handler that is not
- * idempotent it rethrows. Spring MVC does not go on to the next advice after a rethrow: it
- * falls back to {@code DefaultHandlerExceptionResolver}, so the application's own
- * {@code @ExceptionHandler(MissingRequestHeaderException.class)} never answers again once the
- * starter is on the classpath.
+ * every other 400 reaches the application's own handlers and Boot's problem details." The
+ * starter's advice once declared an {@code @ExceptionHandler} for every
+ * {@link MissingRequestHeaderException}, first in order, and rethrew it for handlers that are
+ * not idempotent; Spring MVC does not go on to the next advice after a rethrow, so the
+ * application's own handler never answered. An {@code @Idempotent} handler's missing key
+ * stays the starter's problem, whatever handlers the application has.
  */
 @SpringBootTest(classes = ApplicationExceptionHandlersTests.TestApplication.class)
 @AutoConfigureMockMvc
@@ -50,12 +54,27 @@ class ApplicationExceptionHandlersTests {
             .andExpect(jsonPath("$.error").value("missing header X-Tenant"));
     }
 
+    @Test
+    void missingKeyOfAnIdempotentHandlerIsStillTheStartersProblem() throws Exception {
+        this.mvc.perform(post("/tenants"))
+            .andExpect(status().isBadRequest())
+            .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
+            .andExpect(jsonPath("$.error").doesNotExist())
+            .andExpect(jsonPath("$.problem").value(IdempotencyProblemAdvice.KEY_INVALID));
+    }
+
     @RestController
     static class TenantController {
 
         @GetMapping("/tenant")
         String tenant(@RequestHeader("X-Tenant") String tenant) {
             return tenant;
+        }
+
+        @PostMapping("/tenants")
+        @Idempotent(key = "#key")
+        public String create(@RequestHeader("Idempotency-Key") String key) {
+            return key;
         }
     }
 
