@@ -8,6 +8,7 @@ import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterIds;
 import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.core.idempotency.IdempotencyException;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +50,8 @@ final class DeadLetters {
             long first = (attempts > 0) ? firstAttemptNanos : nowNanos;
             long last = (attempts > 0) ? lastAttemptNanos : nowNanos;
             DeadLetter deadLetter = new DeadLetter(DeadLetterIds.next(now), pipeline.name(), context.method(),
-                    render(pipeline, context), error.getClass().getName(), error.getMessage(), attempts,
+                    render(pipeline, context), error.getClass().getName(),
+                    DeadLetterText.withoutUrlCredentials(error.getMessage()), attempts,
                     now.minusNanos(nowNanos - first), now.minusNanos(nowNanos - last), status);
             store.write(deadLetter);
             return deadLetter;

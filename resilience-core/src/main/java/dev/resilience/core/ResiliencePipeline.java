@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.retry.RetryBudget;
@@ -70,6 +71,8 @@ public final class ResiliencePipeline {
 
     private final Function<@Nullable Object, String> argumentRenderer;
 
+    private final int maxArgumentSize;
+
     private final boolean directFirstAttempt;
 
     private ResiliencePipeline(Builder builder) {
@@ -84,6 +87,7 @@ public final class ResiliencePipeline {
         this.deadLetters = builder.deadLetters;
         this.listeners = List.copyOf(builder.listeners);
         this.argumentRenderer = builder.argumentRenderer;
+        this.maxArgumentSize = builder.maxArgumentSize;
         this.directFirstAttempt = this.idempotency == null && this.listeners.isEmpty()
                 && (this.retry == null || (this.retry.attemptTimeout() == null && this.retry.maxDuration() == null));
     }
@@ -313,12 +317,14 @@ public final class ResiliencePipeline {
     }
 
     String renderArgument(@Nullable Object argument) {
+        String text;
         try {
-            return this.argumentRenderer.apply(argument);
+            text = this.argumentRenderer.apply(argument);
         }
         catch (RuntimeException ex) {
-            return "<" + ((argument != null) ? argument.getClass().getName() : "null") + ">";
+            text = DeadLetterText.typeName(argument);
         }
+        return DeadLetterText.truncate(text, this.maxArgumentSize);
     }
 
     /**
@@ -344,7 +350,9 @@ public final class ResiliencePipeline {
 
         private final List<ExecutionListener> listeners = new ArrayList<>();
 
-        private Function<@Nullable Object, String> argumentRenderer = String::valueOf;
+        private Function<@Nullable Object, String> argumentRenderer = DeadLetterText::asData;
+
+        private int maxArgumentSize = DeadLetterText.DEFAULT_MAX_ARGUMENT_SIZE;
 
         private Builder(String name) {
             if (name.isBlank()) {
@@ -441,11 +449,29 @@ public final class ResiliencePipeline {
 
         /**
          * Sets how arguments are written into dead letters.
-         * @param argumentRenderer renders one argument; {@link String#valueOf(Object)} by default
+         * @param argumentRenderer renders one argument; by default {@link DeadLetterText#asData},
+         * which writes strings, numbers, booleans and enums as JSON and any other value as its
+         * type name, never with {@code toString()}
          * @return this builder
          */
         public Builder argumentRenderer(Function<@Nullable Object, String> argumentRenderer) {
             this.argumentRenderer = argumentRenderer;
+            return this;
+        }
+
+        /**
+         * Sets the bound of one argument's text in a dead letter; a longer text is truncated
+         * with a marker, see {@link DeadLetterText#truncate}.
+         * @param maxBytes the bound in UTF-8 bytes; {@value DeadLetterText#DEFAULT_MAX_ARGUMENT_SIZE}
+         * by default
+         * @return this builder
+         * @throws IllegalArgumentException if {@code maxBytes} is below 1
+         */
+        public Builder maxArgumentSize(int maxBytes) {
+            if (maxBytes < 1) {
+                throw new IllegalArgumentException("maxArgumentSize must be at least 1, was " + maxBytes);
+            }
+            this.maxArgumentSize = maxBytes;
             return this;
         }
 

@@ -49,7 +49,7 @@ class DeadLetterPipelineTest {
         assertThat(this.deadLetters.list(10)).singleElement().satisfies((deadLetter) -> {
             assertThat(deadLetter.name()).isEqualTo("payment");
             assertThat(deadLetter.method()).isEqualTo("PaymentService#pay");
-            assertThat(deadLetter.arguments()).containsExactly("order-1", "1250", "null");
+            assertThat(deadLetter.arguments()).containsExactly("\"order-1\"", "1250", "null");
             assertThat(deadLetter.errorClass()).isEqualTo(IOException.class.getName());
             assertThat(deadLetter.errorMessage()).isEqualTo("gateway down");
             assertThat(deadLetter.attempts()).isEqualTo(3);
@@ -137,5 +137,62 @@ class DeadLetterPipelineTest {
         assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
         assertThat(result.error()).isSameAs(failure);
         assertThat(result.metadata()).doesNotContainKey(ExecutionResult.DEAD_LETTER_ID);
+    }
+
+    @Test
+    void argumentsAreRenderedAsDataNeverWithToString() {
+        CallContext context = new CallContext("PaymentService#pay", null,
+                Arrays.asList("o-\"1\"", 12.5, true, ExecutionStatus.ERROR, 'x', new Opaque()), null, "",
+                ExecutionListener.NONE);
+
+        pipeline().build().execute(context, FlakyAction.failing(new IOException("1"), new IOException("2"),
+                new IOException("3")));
+
+        assertThat(this.deadLetters.list(1).get(0).arguments()).containsExactly("\"o-\\\"1\\\"\"", "12.5", "true",
+                "\"ERROR\"", "\"x\"", "<" + Opaque.class.getName() + ">");
+        assertThat(this.deadLetters.list(1).get(0).toString()).doesNotContain("s3cr3t");
+    }
+
+    @Test
+    void urlsInTheErrorMessageLoseTheirUserInfoQueryAndFragment() {
+        IOException failure = new IOException(
+                "I/O error on GET request for \"https://user:pw@host/path?token=abc#frag\": Connection refused");
+
+        pipeline().build().execute(this.context, FlakyAction.failing(failure, failure, failure));
+
+        assertThat(this.deadLetters.list(1).get(0).errorMessage())
+            .isEqualTo("I/O error on GET request for \"https://host/path\": Connection refused");
+    }
+
+    @Test
+    void argumentsLongerThanTheBoundAreTruncatedOnACharacterWithAMarker() {
+        String euros = "\u20ac".repeat(10);
+        CallContext context = new CallContext("PaymentService#pay", null, List.of(euros), null, "",
+                ExecutionListener.NONE);
+
+        pipeline().maxArgumentSize(8).argumentRenderer((argument) -> (String) argument).build()
+            .execute(context, FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
+
+        assertThat(this.deadLetters.list(1).get(0).arguments())
+            .containsExactly("\u20ac\u20ac...[truncated 24 bytes]");
+    }
+
+    @Test
+    void argumentsWithinTheBoundAreKeptWhole() {
+        pipeline().maxArgumentSize(9).build()
+            .execute(this.context, FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
+
+        assertThat(this.deadLetters.list(1).get(0).arguments()).containsExactly("\"order-1\"", "1250", "null");
+    }
+
+    /** A type with no data to write, whose {@code toString()} prints a secret. */
+    static final class Opaque {
+
+        private final String password = "s3cr3t";
+
+        @Override
+        public String toString() {
+            return "Opaque(password=" + this.password + ")";
+        }
     }
 }

@@ -168,8 +168,9 @@ public final class ResilienceAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        DeadLetterStore deadLetterStore(ResilienceProperties properties) {
-            return new InMemoryDeadLetterStore(properties.getDeadLetter().getCapacity());
+        DeadLetterStore deadLetterStore(ResilienceProperties properties, TimeSource timeSource) {
+            ResilienceProperties.DeadLetter deadLetter = properties.getDeadLetter();
+            return new InMemoryDeadLetterStore(deadLetter.getCapacity(), deadLetter.getTtl(), timeSource);
         }
     }
 

@@ -3,12 +3,14 @@ package dev.resilience.autoconfigure;
 import dev.resilience.actuate.endpoint.CircuitBreakersEndpoint;
 import dev.resilience.actuate.endpoint.DeadLettersEndpoint;
 import dev.resilience.actuate.endpoint.RetriesEndpoint;
+import dev.resilience.core.deadletter.DeadLetterSanitizer;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.event.CircuitBreakerEvents;
 import dev.resilience.registry.ResilienceRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -50,7 +52,9 @@ public final class ResilienceEndpointsAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(DeadLetterStore.class)
     @ConditionalOnAvailableEndpoint(DeadLettersEndpoint.class)
-    DeadLettersEndpoint deadLettersEndpoint(DeadLetterStore store) {
-        return new DeadLettersEndpoint(store);
+    DeadLettersEndpoint deadLettersEndpoint(DeadLetterStore store, ResilienceProperties properties) {
+        ResilienceProperties.DeadLetter deadLetter = properties.getDeadLetter();
+        return new DeadLettersEndpoint(store, new DeadLetterSanitizer(),
+                Show.valueOf(deadLetter.getShowValues().name()), deadLetter.getRoles());
     }
 }

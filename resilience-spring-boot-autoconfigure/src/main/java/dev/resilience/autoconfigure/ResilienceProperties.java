@@ -2,8 +2,11 @@ package dev.resilience.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
+import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
@@ -12,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -413,6 +417,33 @@ public class ResilienceProperties implements Validator {
         private Duration storeTimeout = Duration.ofSeconds(2);
 
         /**
+         * Maximum size of one argument's text in a dead letter, in UTF-8 bytes; a longer text
+         * keeps its first bytes, cut on a character boundary, followed by
+         * "...[truncated <n> bytes]".
+         */
+        private DataSize maxArgumentSize = DataSize.ofBytes(DeadLetterText.DEFAULT_MAX_ARGUMENT_SIZE);
+
+        /**
+         * How long a dead letter is kept after it was written; older ones are gone from both
+         * stores.
+         */
+        private Duration ttl = InMemoryDeadLetterStore.DEFAULT_TTL;
+
+        /**
+         * When the deadletters endpoint shows argument values and error messages: never,
+         * when-authorized (to an authenticated user with one of the roles) or always. Values
+         * under sensitive keys (password, secret, token, key, credential, authorization, card)
+         * are masked even when shown.
+         */
+        private ShowValues showValues = ShowValues.WHEN_AUTHORIZED;
+
+        /**
+         * Roles a user needs for the deadletters endpoint to show values when show-values is
+         * when-authorized; empty means any authenticated user.
+         */
+        private Set<String> roles = new LinkedHashSet<>();
+
+        /**
          * Returns the kind of store.
          * @return the store
          */
@@ -458,6 +489,86 @@ public class ResilienceProperties implements Validator {
          */
         public void setStoreTimeout(Duration storeTimeout) {
             this.storeTimeout = storeTimeout;
+        }
+
+        /**
+         * Returns the maximum size of one argument's text in a dead letter.
+         * @return the maximum argument size
+         */
+        public DataSize getMaxArgumentSize() {
+            return this.maxArgumentSize;
+        }
+
+        /**
+         * Sets the maximum size of one argument's text in a dead letter.
+         * @param maxArgumentSize the maximum argument size
+         */
+        public void setMaxArgumentSize(DataSize maxArgumentSize) {
+            this.maxArgumentSize = maxArgumentSize;
+        }
+
+        /**
+         * Returns how long a dead letter is kept.
+         * @return the time to live
+         */
+        public Duration getTtl() {
+            return this.ttl;
+        }
+
+        /**
+         * Sets how long a dead letter is kept.
+         * @param ttl the time to live
+         */
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        /**
+         * Returns when the endpoint shows values.
+         * @return when values are shown
+         */
+        public ShowValues getShowValues() {
+            return this.showValues;
+        }
+
+        /**
+         * Sets when the endpoint shows values.
+         * @param showValues when values are shown
+         */
+        public void setShowValues(ShowValues showValues) {
+            this.showValues = showValues;
+        }
+
+        /**
+         * Returns the roles that see values when authorized.
+         * @return the roles
+         */
+        public Set<String> getRoles() {
+            return this.roles;
+        }
+
+        /**
+         * Sets the roles that see values when authorized.
+         * @param roles the roles
+         */
+        public void setRoles(Set<String> roles) {
+            this.roles = roles;
+        }
+
+        /**
+         * When dead-letter values are shown, as Spring Boot's {@code Show} of the {@code env}
+         * endpoint.
+         */
+        public enum ShowValues {
+
+            /** Never: every value is masked. */
+            NEVER,
+
+            /** To an authenticated user with one of the roles (any, when none are set). */
+            WHEN_AUTHORIZED,
+
+            /** Always, with the values of sensitive keys still masked. */
+            ALWAYS
         }
 
         /**

@@ -28,6 +28,8 @@ final class ResiliencePropertiesValidation {
 
     private static final Duration MAX_BUDGET_WINDOW = Duration.ofHours(1);
 
+    private static final long MIN_ARGUMENT_SIZE = 64;
+
     private final ResilienceProperties properties;
 
     private final Errors errors;
@@ -59,6 +61,10 @@ final class ResiliencePropertiesValidation {
         check("dead-letter.capacity", deadLetter.getCapacity(), (capacity) -> capacity >= 1, "must be >= 1");
         check("dead-letter.store-timeout", deadLetter.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
+        check("dead-letter.max-argument-size", deadLetter.getMaxArgumentSize(),
+                (size) -> size.toBytes() >= MIN_ARGUMENT_SIZE && size.toBytes() <= Integer.MAX_VALUE,
+                "must be between " + MIN_ARGUMENT_SIZE + "B and " + Integer.MAX_VALUE + "B");
+        check("dead-letter.ttl", deadLetter.getTtl(), ResiliencePropertiesValidation::isPositive, "must be positive");
         ResilienceProperties.HttpClient httpClient = this.properties.getHttpClient();
         check("http-client.retry", httpClient.getRetry(), (name) -> !name.isBlank(),
                 "must name a retry instance (not be blank)");

@@ -2,6 +2,7 @@ package dev.resilience.autoconfigure;
 
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.time.TimeSource;
 import dev.resilience.redis.RedisDeadLetterStore;
 import dev.resilience.redis.RedisIdempotencyStore;
 import dev.resilience.redis.ResponseEntityJacksonModule;
@@ -68,10 +69,11 @@ public final class ResilienceRedisAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(DeadLetterStore.class)
         RedisDeadLetterStore redisDeadLetterStore(RedisConnectionFactory connectionFactory,
-                ObjectProvider<JsonMapper> mapper, ResilienceProperties properties) {
+                ObjectProvider<JsonMapper> mapper, ResilienceProperties properties, TimeSource timeSource) {
             ResilienceProperties.DeadLetter deadLetter = properties.getDeadLetter();
             return new RedisDeadLetterStore(new StringRedisTemplate(connectionFactory), jsonMapper(mapper),
-                    RedisDeadLetterStore.DEFAULT_NAME, deadLetter.getCapacity(), deadLetter.getStoreTimeout());
+                    RedisDeadLetterStore.DEFAULT_NAME, deadLetter.getCapacity(), deadLetter.getStoreTimeout(),
+                    deadLetter.getTtl(), timeSource);
         }
     }
 }

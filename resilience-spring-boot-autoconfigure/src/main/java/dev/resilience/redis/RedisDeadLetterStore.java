@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
+import dev.resilience.core.time.TimeSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -20,19 +22,25 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * A {@link DeadLetterStore} in Redis, bounded, and read alike by every instance of an
- * application.
+ * A {@link DeadLetterStore} in Redis, bounded in number and time, and read alike by every
+ * instance of an application.
  *
- * <p><b>Layout.</b> Three keys share the hash tag {@code {<name>}}, so that they live on one
+ * <p><b>Layout.</b> Four keys share the hash tag {@code {<name>}}, so that they live on one
  * Redis Cluster slot and one script may touch them all: {@code {<name>}:order}, a sorted set
  * of ids scored by write order; {@code {<name>}:entries}, a hash of id to the dead letter as
- * JSON; and {@code {<name>}:sequence}, the counter that gives the write order. With the
- * default name they are {@code {resilience:deadletters}:order} and so on.
+ * JSON; {@code {<name>}:sequence}, the counter that gives the write order; and
+ * {@code {<name>}:expiry}, a sorted set of ids scored by the epoch millisecond, on the
+ * store's clock, at which they expire. With the default name they are
+ * {@code {resilience:deadletters}:order} and so on. Every write also sets the keys to expire
+ * one TTL later, so a store no longer written to empties itself.
  *
- * <p><b>Cost.</b> {@link #write} is one script: it numbers the write, adds the id and the
- * JSON, and evicts the oldest dead letters beyond the capacity with their JSON, atomically,
- * so every instance sees the same bound. {@link #list} is one script, O(log n + limit);
- * {@link #find}, {@link #delete} and {@link #size} are one command or script each.
+ * <p><b>Cost.</b> {@link #write} is one script: it drops up to {@value #EXPIRED_PER_CALL}
+ * expired dead letters from all three sets, numbers the write, adds the id, its expiry and the
+ * JSON, and evicts the oldest dead letters beyond the capacity with their JSON, atomically, so
+ * every instance sees the same bound. {@link #list} is one script that drops expired ones the
+ * same way, then returns the newest not expired, O(log n + limit); {@link #find},
+ * {@link #delete} and {@link #size} are one script each, O(log n), and never return an expired
+ * dead letter or count it.
  *
  * <p><b>Failures.</b> Every command waits for Redis at most the store's timeout (default
  * {@value #DEFAULT_TIMEOUT_MILLIS} ms), or the client's command timeout when that is shorter,
@@ -64,6 +72,13 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     private static final RedisScript<Long> DELETE = LuaScript.load("deadletter-delete.lua", Long.class);
 
+    private static final RedisScript<String> FIND = LuaScript.load("deadletter-find.lua", String.class);
+
+    private static final RedisScript<Long> SIZE = LuaScript.load("deadletter-size.lua", Long.class);
+
+    /** The most expired dead letters a write or a list drops, so that its work stays bounded. */
+    static final int EXPIRED_PER_CALL = 100;
+
     private final BoundedRedis redis;
 
     private final JsonMapper mapper;
@@ -75,6 +90,12 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     private final String entriesKey;
 
     private final String sequenceKey;
+
+    private final String expiryKey;
+
+    private final String ttlMillis;
+
+    private final TimeSource time;
 
     private final AtomicLong failedWrites = new AtomicLong();
 
@@ -91,7 +112,7 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     }
 
     /**
-     * Creates a store.
+     * Creates a store whose dead letters are kept for 7 days on the system clock.
      * @param redis the template on the application's Redis connection
      * @param mapper the JSON mapper of dead letters
      * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
@@ -102,15 +123,38 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
      */
     public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
             Duration timeout) {
+        this(redis, mapper, name, capacity, timeout, InMemoryDeadLetterStore.DEFAULT_TTL, TimeSource.system());
+    }
+
+    /**
+     * Creates a store.
+     * @param redis the template on the application's Redis connection
+     * @param mapper the JSON mapper of dead letters
+     * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
+     * @param capacity the most dead letters kept; at least 1
+     * @param timeout the longest a command waits for Redis
+     * @param ttl how long a dead letter is kept after it was written; at least 1 ms
+     * @param time the clock of the expiry; instances sharing the store should agree on it
+     * @throws IllegalArgumentException if {@code capacity} is below 1, or {@code timeout} or
+     * {@code ttl} is not positive
+     */
+    public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
+            Duration timeout, Duration ttl, TimeSource time) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
         }
+        if (ttl.toMillis() < 1) {
+            throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttl);
+        }
+        this.ttlMillis = Long.toString(ttl.toMillis());
+        this.time = Objects.requireNonNull(time, "time");
         this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-deadletters-redis-");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         String tag = "{" + Objects.requireNonNull(name, "name") + "}";
         this.orderKey = tag + ":order";
         this.entriesKey = tag + ":entries";
         this.sequenceKey = tag + ":sequence";
+        this.expiryKey = tag + ":expiry";
         this.capacity = Integer.toString(capacity);
     }
 
@@ -122,8 +166,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     public void write(DeadLetter deadLetter) {
         try {
             String json = this.mapper.writeValueAsString(deadLetter);
-            this.redis.script(WRITE, List.of(this.orderKey, this.entriesKey, this.sequenceKey), deadLetter.id(), json,
-                    this.capacity);
+            this.redis.script(WRITE, List.of(this.orderKey, this.entriesKey, this.sequenceKey, this.expiryKey),
+                    deadLetter.id(), json, this.capacity, now(), this.ttlMillis, Integer.toString(EXPIRED_PER_CALL));
         }
         catch (RuntimeException ex) {
             this.failedWrites.incrementAndGet();
@@ -142,7 +186,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
         if (limit == 0) {
             return List.of();
         }
-        List<Object> bodies = this.redis.script(LIST, List.of(this.orderKey, this.entriesKey), Integer.toString(limit));
+        List<Object> bodies = this.redis.script(LIST, List.of(this.orderKey, this.entriesKey, this.expiryKey),
+                Integer.toString(limit), now(), Integer.toString(EXPIRED_PER_CALL));
         if (bodies == null) {
             return List.of();
         }
@@ -158,18 +203,20 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     @Override
     public Optional<DeadLetter> find(String id) {
-        String body = this.redis.hashGet(this.entriesKey, id);
+        String body = this.redis.script(FIND, List.of(this.entriesKey, this.expiryKey), id, now());
         return Optional.ofNullable((body != null) ? read(body) : null);
     }
 
     @Override
     public boolean delete(String id) {
-        return Long.valueOf(1).equals(this.redis.script(DELETE, List.of(this.orderKey, this.entriesKey), id));
+        return Long.valueOf(1)
+            .equals(this.redis.script(DELETE, List.of(this.orderKey, this.entriesKey, this.expiryKey), id, now()));
     }
 
     @Override
     public int size() {
-        return (int) this.redis.sortedSetSize(this.orderKey);
+        Long size = this.redis.script(SIZE, List.of(this.orderKey, this.expiryKey), now());
+        return (size != null) ? size.intValue() : 0;
     }
 
     /**
@@ -186,6 +233,10 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
      */
     public String keyPrefix() {
         return this.orderKey.substring(0, this.orderKey.lastIndexOf(':') + 1);
+    }
+
+    private String now() {
+        return Long.toString(this.time.now().toEpochMilli());
     }
 
     private @Nullable DeadLetter read(String json) {

@@ -171,8 +171,9 @@ public final class ResiliencePolicies {
 
     /**
      * Starts a pipeline with what every pipeline of the application shares: the clock, the
-     * executor of asynchronous work, the dead-letter store, the argument renderer and the
-     * statistics of its name.
+     * executor of asynchronous work, the dead-letter store, the argument renderer (never
+     * {@link ArgumentRenderer#TO_STRING} for dead letters) and bound, and the statistics of
+     * its name.
      * @param name the protected operation's name
      * @return a builder to add policies to
      */
@@ -180,7 +181,11 @@ public final class ResiliencePolicies {
         ResiliencePipeline.Builder builder = ResiliencePipeline.builder(name)
             .timeSource(this.timeSource)
             .listener(this.registry.statistics(name))
-            .argumentRenderer(this.argumentRenderer::render);
+            .maxArgumentSize((int) this.properties.getDeadLetter().getMaxArgumentSize().toBytes());
+        if (this.argumentRenderer != ArgumentRenderer.TO_STRING) {
+            // toString() may print secrets: without a renderer of data, the core writes data only
+            builder.argumentRenderer(this.argumentRenderer::render);
+        }
         this.listeners.orderedStream().forEach(builder::listener);
         if (this.executor != null) {
             builder.executor(this.executor);

@@ -22,10 +22,12 @@ import org.springframework.test.annotation.DirtiesContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code /actuator/circuitbreakers} over HTTP. Each test uses its own configured breaker.
+ * {@code /actuator/circuitbreakers} over HTTP, its write operation opted in. Each test uses its own
+ * configured breaker.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=circuitbreakers",
+                "management.endpoint.circuitbreakers.access=unrestricted",
                 "resilience.circuit-breaker.instances.listed.minimum-calls=4",
                 "resilience.circuit-breaker.instances.detailed.minimum-calls=4",
                 "resilience.circuit-breaker.instances.detailed.record-on=java.io.IOException",

@@ -65,5 +65,16 @@ class ObservabilityTestApplication {
         public String ship(String orderId) {
             throw new IllegalStateException("carrier down for " + orderId);
         }
+
+        @Retryable("shipping")
+        public String refund(Refund refund) {
+            throw new IllegalStateException("refunds down");
+        }
+    }
+
+    record Refund(String orderId, String password, Card card) {
+    }
+
+    record Card(String number) {
     }
 }

@@ -47,6 +47,9 @@ class ResiliencePropertiesValidationTests {
             http-client.max-hosts                                 | 0       | must be >= 1
             http-client.max-retry-after                           | -1s     | must be >= 0
             dead-letter.store-timeout                             | -1s     | must be positive
+            dead-letter.max-argument-size                         | 10B     | must be between 64B and 2147483647B
+            dead-letter.max-argument-size                         | 4GB     | must be between 64B and 2147483647B
+            dead-letter.ttl                                       | 0s      | must be positive
             """)
     void outOfRangeValueFailsTheStartNamingThePropertyAndTheValidRange(String property, String value, String reason) {
         this.contextRunner.withPropertyValues("resilience." + property + "=" + value)

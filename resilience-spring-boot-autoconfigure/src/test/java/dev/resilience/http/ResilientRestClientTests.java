@@ -151,6 +151,23 @@ class ResilientRestClientTests {
     }
 
     @Test
+    void deadLetterOfAFailedConnectionKeepsTheUrlWithoutUserInfoQueryOrFragment() {
+        RestClient failing = this.builder.clone()
+            .baseUrl("https://user:pw@host")
+            .requestFactory((uri, method) -> {
+                throw new IOException("Connect to " + uri + " failed");
+            })
+            .build();
+
+        assertThatExceptionOfType(ResourceAccessException.class)
+            .isThrownBy(() -> failing.get().uri("/path?token=abc#part").retrieve().body(String.class));
+        DeadLetter letter = this.deadLetters.list(1).get(0);
+        assertThat(letter.method()).isEqualTo("GET https://host/path");
+        assertThat(letter.errorMessage()).isEqualTo("Connect to https://host/path failed");
+        assertThat(letter.toString()).doesNotContain("pw", "token", "abc", "part");
+    }
+
+    @Test
     void postWithoutIdempotencyKeyIsAttemptedOnce() {
         server.replyAlways(503, 2);
 

@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 
 import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,35 @@ class RedisDeadLetterStoreTests {
         assertThat(this.store.size()).isEqualTo(CAPACITY);
         assertThat(this.store.find("a")).isEmpty();
         assertThat(redis.command("HLEN {resilience:deadletters}:entries")).isEqualTo(":" + CAPACITY);
+    }
+
+    @Test
+    void deadLettersOlderThanTheTtlAreGoneFromEveryReadAndFromTheIndexes() {
+        VirtualTimeSource clock = new VirtualTimeSource();
+        LettuceConnectionFactory factory = redis.connectionFactory();
+        this.connections.add(factory);
+        RedisDeadLetterStore expiring = new RedisDeadLetterStore(new StringRedisTemplate(factory),
+                JsonMapper.builder().build(), RedisDeadLetterStore.DEFAULT_NAME, 10, Duration.ofSeconds(2),
+                Duration.ofHours(1), clock);
+        expiring.write(deadLetter("old"));
+        clock.advance(Duration.ofMinutes(30));
+        expiring.write(deadLetter("young"));
+
+        clock.advance(Duration.ofMinutes(30));
+
+        assertThat(expiring.find("old")).isEmpty();
+        assertThat(ids(expiring.list(10))).containsExactly("young");
+        assertThat(expiring.size()).isEqualTo(1);
+        assertThat(expiring.delete("old")).isFalse();
+        assertThat(redis.command("ZCARD {resilience:deadletters}:order")).isEqualTo(":1");
+        assertThat(redis.command("ZCARD {resilience:deadletters}:expiry")).isEqualTo(":1");
+        assertThat(redis.command("HLEN {resilience:deadletters}:entries")).isEqualTo(":1");
+        assertThat(Long.parseLong(redis.command("PTTL {resilience:deadletters}:entries").substring(1)))
+            .isPositive()
+            .isLessThanOrEqualTo(Duration.ofHours(1).toMillis());
+        clock.advance(Duration.ofMinutes(30));
+        assertThat(expiring.list(10)).isEmpty();
+        assertThat(expiring.size()).isZero();
     }
 
     @Test

@@ -1,60 +1,94 @@
 package dev.resilience.core.deadletter;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.resilience.core.time.Durations;
+import dev.resilience.core.time.TimeSource;
+
 /**
  * A {@link DeadLetterStore} in process memory, holding at most {@code capacity} dead letters
- * and evicting the oldest beyond it. Dead letters are lost on restart; the Redis store keeps
- * them.
+ * for at most {@code ttl} each, and evicting the oldest beyond the capacity. Dead letters are
+ * lost on restart; the Redis store keeps them.
  *
- * <p>One lock guards a {@link LinkedHashMap} in write order: {@link #write}, {@link #find},
- * {@link #delete} and {@link #size} are O(1), {@link #list} is O(capacity). Dead letters are
- * written on failed calls only, so the lock is not on the hot path. Thread-safe.
+ * <p>One lock guards a {@link LinkedHashMap} in write order, which is also the order of
+ * expiry: every operation first drops the expired dead letters at its head, each dead letter
+ * once, so that work is O(1) amortized and at most O(capacity); then {@link #write},
+ * {@link #find}, {@link #delete} and {@link #size} are O(1), {@link #list} is O(capacity).
+ * Dead letters are written on failed calls only, so the lock is not on the hot path.
+ * Thread-safe.
  */
 public final class InMemoryDeadLetterStore implements DeadLetterStore {
 
     /** The default capacity. */
     public static final int DEFAULT_CAPACITY = 10_000;
 
+    /** The default of how long a dead letter is kept: 7 days. */
+    public static final Duration DEFAULT_TTL = Duration.ofDays(7);
+
     private final ReentrantLock lock = new ReentrantLock();
 
-    private final LinkedHashMap<String, DeadLetter> deadLetters = new LinkedHashMap<>();
+    private final LinkedHashMap<String, Entry> deadLetters = new LinkedHashMap<>();
 
     private final int capacity;
 
+    private final long ttlNanos;
+
+    private final TimeSource time;
+
     /**
-     * Creates a store holding at most {@value #DEFAULT_CAPACITY} dead letters.
+     * Creates a store holding at most {@value #DEFAULT_CAPACITY} dead letters for 7 days.
      */
     public InMemoryDeadLetterStore() {
         this(DEFAULT_CAPACITY);
     }
 
     /**
-     * Creates a store holding at most {@code capacity} dead letters.
+     * Creates a store holding at most {@code capacity} dead letters for 7 days.
      * @param capacity the bound; at least 1
      * @throws IllegalArgumentException if {@code capacity} is below 1
      */
     public InMemoryDeadLetterStore(int capacity) {
+        this(capacity, DEFAULT_TTL, TimeSource.system());
+    }
+
+    /**
+     * Creates a store holding at most {@code capacity} dead letters for at most {@code ttl}.
+     * @param capacity the bound; at least 1
+     * @param ttl how long a dead letter is kept after it was written; positive
+     * @param time the clock of the expiry
+     * @throws IllegalArgumentException if {@code capacity} is below 1 or {@code ttl} is not
+     * positive
+     */
+    public InMemoryDeadLetterStore(int capacity, Duration ttl, TimeSource time) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
         }
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+        }
         this.capacity = capacity;
+        this.ttlNanos = Durations.toNanos(ttl);
+        this.time = Objects.requireNonNull(time, "time");
     }
 
     @Override
     public void write(DeadLetter deadLetter) {
         this.lock.lock();
         try {
+            long now = this.time.nanoTime();
+            expire(now);
             this.deadLetters.remove(deadLetter.id());
-            this.deadLetters.put(deadLetter.id(), deadLetter);
+            this.deadLetters.put(deadLetter.id(), new Entry(deadLetter, now));
             if (this.deadLetters.size() > this.capacity) {
-                Iterator<Map.Entry<String, DeadLetter>> oldest = this.deadLetters.entrySet().iterator();
+                Iterator<Map.Entry<String, Entry>> oldest = this.deadLetters.entrySet().iterator();
                 oldest.next();
                 oldest.remove();
             }
@@ -69,10 +103,13 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative, was " + limit);
         }
-        List<DeadLetter> oldestFirst;
+        List<DeadLetter> oldestFirst = new ArrayList<>();
         this.lock.lock();
         try {
-            oldestFirst = new ArrayList<>(this.deadLetters.values());
+            expire(this.time.nanoTime());
+            for (Entry entry : this.deadLetters.values()) {
+                oldestFirst.add(entry.deadLetter());
+            }
         }
         finally {
             this.lock.unlock();
@@ -89,7 +126,9 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
     public Optional<DeadLetter> find(String id) {
         this.lock.lock();
         try {
-            return Optional.ofNullable(this.deadLetters.get(id));
+            expire(this.time.nanoTime());
+            Entry entry = this.deadLetters.get(id);
+            return Optional.ofNullable((entry != null) ? entry.deadLetter() : null);
         }
         finally {
             this.lock.unlock();
@@ -100,6 +139,7 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
     public boolean delete(String id) {
         this.lock.lock();
         try {
+            expire(this.time.nanoTime());
             return this.deadLetters.remove(id) != null;
         }
         finally {
@@ -111,10 +151,22 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
     public int size() {
         this.lock.lock();
         try {
+            expire(this.time.nanoTime());
             return this.deadLetters.size();
         }
         finally {
             this.lock.unlock();
         }
+    }
+
+    /** Drops the expired dead letters, all at the head of the write order. Under the lock. */
+    private void expire(long now) {
+        Iterator<Entry> oldest = this.deadLetters.values().iterator();
+        while (oldest.hasNext() && now - oldest.next().writtenAt() >= this.ttlNanos) {
+            oldest.remove();
+        }
+    }
+
+    private record Entry(DeadLetter deadLetter, long writtenAt) {
     }
 }

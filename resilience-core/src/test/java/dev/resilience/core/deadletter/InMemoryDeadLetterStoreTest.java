@@ -1,5 +1,6 @@
 package dev.resilience.core.deadletter;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.resilience.core.ExecutionStatus;
+import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,6 +82,45 @@ class InMemoryDeadLetterStoreTest {
         assertThat(small.size()).isEqualTo(3);
         assertThat(ids(small.list(10))).containsExactly("dl-9", "dl-8", "dl-7");
         assertThat(small.find("dl-6")).isEmpty();
+    }
+
+    @Test
+    void deadLettersOlderThanTheTtlAreGoneFromListFindAndSize() {
+        VirtualTimeSource clock = new VirtualTimeSource();
+        InMemoryDeadLetterStore expiring = new InMemoryDeadLetterStore(10, Duration.ofHours(1), clock);
+        expiring.write(deadLetter("old"));
+        clock.advance(Duration.ofMinutes(30));
+        expiring.write(deadLetter("young"));
+
+        clock.advance(Duration.ofMinutes(30));
+
+        assertThat(ids(expiring.list(10))).containsExactly("young");
+        assertThat(expiring.find("old")).isEmpty();
+        assertThat(expiring.find("young")).isPresent();
+        assertThat(expiring.size()).isEqualTo(1);
+        assertThat(expiring.delete("old")).isFalse();
+        clock.advance(Duration.ofMinutes(30));
+        assertThat(expiring.list(10)).isEmpty();
+        assertThat(expiring.size()).isZero();
+    }
+
+    @Test
+    void rewritingAnIdRestartsItsTtl() {
+        VirtualTimeSource clock = new VirtualTimeSource();
+        InMemoryDeadLetterStore expiring = new InMemoryDeadLetterStore(10, Duration.ofHours(1), clock);
+        expiring.write(deadLetter("a"));
+        clock.advance(Duration.ofMinutes(50));
+        expiring.write(deadLetter("a"));
+
+        clock.advance(Duration.ofMinutes(50));
+
+        assertThat(ids(expiring.list(10))).containsExactly("a");
+    }
+
+    @Test
+    void ttlThatIsNotPositiveIsRefused() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> new InMemoryDeadLetterStore(10, Duration.ZERO, new VirtualTimeSource()));
     }
 
     @Test

@@ -22,6 +22,7 @@ import dev.resilience.event.CircuitBreakerEvents;
 import dev.resilience.registry.ResilienceRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -31,9 +32,10 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 /**
  * The {@code circuitbreakers} endpoint: every breaker's state and window, one breaker's
  * configuration and recent events, and moving a breaker by hand to CLOSED, FORCED_OPEN or
- * DISABLED.
+ * DISABLED. The move is off unless the application opts in with
+ * {@code management.endpoint.circuitbreakers.access=unrestricted}.
  */
-@Endpoint(id = "circuitbreakers")
+@Endpoint(id = "circuitbreakers", defaultAccess = Access.READ_ONLY)
 public class CircuitBreakersEndpoint {
 
     private static final List<CircuitBreakerState> MANUAL_STATES = List.of(CircuitBreakerState.CLOSED,

@@ -1,0 +1,280 @@
+package dev.resilience.core.deadletter;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Shows dead letters without their secrets, for endpoints, logs and span events; the store
+ * keeps them whole, as a re-drive needs them.
+ *
+ * <p>When values are shown, an argument that is JSON keeps its structure and every value whose
+ * key contains one of the sensitive words (case-insensitive, at any depth) becomes
+ * {@value #MASK}; a value that is an object or array is masked whole. An argument truncated by
+ * {@link DeadLetterText#truncate} is sanitized as far as it goes and keeps its marker. A type
+ * name ({@code <com.example.Type>}) is shown as it is; any other text that is not JSON is
+ * masked whole, as it cannot be told apart from a secret. When values are not shown, every
+ * argument and the error message become {@value #MASK}. Thread-safe.
+ */
+public final class DeadLetterSanitizer {
+
+    /** What a hidden value is shown as. */
+    public static final String MASK = "******";
+
+    /** The words that make a key sensitive when contained in it, whatever the case. */
+    public static final List<String> DEFAULT_SENSITIVE_WORDS = List.of("password", "secret", "token", "key",
+            "credential", "authorization", "card");
+
+    private static final Pattern TYPE_NAME = Pattern.compile("<[\\w.$\\[\\];]+>");
+
+    private static final String MASKED_VALUE = "\"" + MASK + "\"";
+
+    private final List<String> sensitiveWords;
+
+    /**
+     * Creates a sanitizer of the {@linkplain #DEFAULT_SENSITIVE_WORDS default sensitive words}.
+     */
+    public DeadLetterSanitizer() {
+        this(DEFAULT_SENSITIVE_WORDS);
+    }
+
+    /**
+     * Creates a sanitizer.
+     * @param sensitiveWords the words that make a key sensitive when contained in it
+     */
+    public DeadLetterSanitizer(Collection<String> sensitiveWords) {
+        this.sensitiveWords = sensitiveWords.stream().map((word) -> word.toLowerCase(Locale.ROOT)).toList();
+    }
+
+    /**
+     * Returns a dead letter as it may be shown.
+     * @param deadLetter the dead letter as stored
+     * @param showValues whether the values are shown (with sensitive keys still masked) or
+     * every argument and the error message are masked
+     * @return the dead letter to show
+     */
+    public DeadLetter sanitize(DeadLetter deadLetter, boolean showValues) {
+        List<String> arguments = deadLetter.arguments()
+            .stream()
+            .map((argument) -> showValues ? sanitize(argument) : MASK)
+            .toList();
+        String errorMessage = (showValues || deadLetter.errorMessage() == null) ? deadLetter.errorMessage() : MASK;
+        return new DeadLetter(deadLetter.id(), deadLetter.name(), deadLetter.method(), arguments,
+                deadLetter.errorClass(), errorMessage, deadLetter.attempts(), deadLetter.firstAttemptAt(),
+                deadLetter.lastAttemptAt(), deadLetter.status());
+    }
+
+    /**
+     * Masks the values of sensitive keys in an argument's text.
+     * @param argument the argument as stored
+     * @return the argument to show
+     */
+    public String sanitize(String argument) {
+        if (TYPE_NAME.matcher(argument).matches()) {
+            return argument;
+        }
+        boolean truncated = DeadLetterText.isTruncated(argument);
+        String json = truncated ? argument.substring(0, argument.lastIndexOf("...[truncated ")) : argument;
+        String marker = truncated ? argument.substring(json.length()) : "";
+        Masking masking = new Masking(json);
+        try {
+            masking.topLevel();
+            return masking.out + marker;
+        }
+        catch (EndOfText ex) {
+            return truncated ? masking.out + marker : MASK;
+        }
+        catch (NotJson ex) {
+            return MASK;
+        }
+    }
+
+    private boolean isSensitive(String key) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        for (String word : this.sensitiveWords) {
+            if (lower.contains(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Copies JSON text, masking the values of sensitive keys; stops at the end of the text. */
+    private final class Masking {
+
+        private final String text;
+
+        private final StringBuilder out;
+
+        private int position;
+
+        private boolean emitting = true;
+
+        Masking(String text) {
+            this.text = text;
+            this.out = new StringBuilder(text.length());
+        }
+
+        void topLevel() {
+            value(false);
+            skipWhitespace();
+            if (this.position < this.text.length()) {
+                throw new NotJson();
+            }
+        }
+
+        private void value(boolean masked) {
+            skipWhitespace();
+            if (masked && this.emitting) {
+                this.out.append(MASKED_VALUE);
+                this.emitting = false;
+                try {
+                    value(false);
+                }
+                finally {
+                    this.emitting = true;
+                }
+                return;
+            }
+            char c = peek();
+            switch (c) {
+                case '{' -> object();
+                case '[' -> array();
+                case '"' -> string();
+                default -> literal(c);
+            }
+        }
+
+        private void object() {
+            take('{');
+            skipWhitespace();
+            if (peek() == '}') {
+                take('}');
+                return;
+            }
+            while (true) {
+                skipWhitespace();
+                String key = string();
+                skipWhitespace();
+                take(':');
+                value(isSensitive(key));
+                skipWhitespace();
+                if (peek() == ',') {
+                    take(',');
+                }
+                else {
+                    take('}');
+                    return;
+                }
+            }
+        }
+
+        private void array() {
+            take('[');
+            skipWhitespace();
+            if (peek() == ']') {
+                take(']');
+                return;
+            }
+            while (true) {
+                value(false);
+                skipWhitespace();
+                if (peek() == ',') {
+                    take(',');
+                }
+                else {
+                    take(']');
+                    return;
+                }
+            }
+        }
+
+        private String string() {
+            if (peek() != '"') {
+                throw new NotJson();
+            }
+            int start = this.position + 1;
+            int end = start;
+            while (true) {
+                if (end >= this.text.length()) {
+                    emit(this.text.substring(this.position));
+                    this.position = end;
+                    throw new EndOfText();
+                }
+                char c = this.text.charAt(end);
+                if (c == '\\') {
+                    end += 2;
+                }
+                else if (c == '"') {
+                    break;
+                }
+                else {
+                    end++;
+                }
+            }
+            emit(this.text.substring(this.position, end + 1));
+            this.position = end + 1;
+            return this.text.substring(start, end);
+        }
+
+        private void literal(char first) {
+            if (first != '-' && !Character.isDigit(first) && first != 't' && first != 'f' && first != 'n') {
+                throw new NotJson();
+            }
+            int end = this.position;
+            while (end < this.text.length() && isLiteralChar(this.text.charAt(end))) {
+                end++;
+            }
+            emit(this.text.substring(this.position, end));
+            this.position = end;
+        }
+
+        private static boolean isLiteralChar(char c) {
+            return Character.isLetterOrDigit(c) || c == '-' || c == '+' || c == '.';
+        }
+
+        private void take(char expected) {
+            if (peek() != expected) {
+                throw new NotJson();
+            }
+            emit(String.valueOf(expected));
+            this.position++;
+        }
+
+        private char peek() {
+            if (this.position >= this.text.length()) {
+                throw new EndOfText();
+            }
+            return this.text.charAt(this.position);
+        }
+
+        private void skipWhitespace() {
+            while (this.position < this.text.length() && Character.isWhitespace(this.text.charAt(this.position))) {
+                this.position++;
+            }
+        }
+
+        private void emit(String chunk) {
+            if (this.emitting) {
+                this.out.append(chunk);
+            }
+        }
+    }
+
+    /** The text ended inside a value. */
+    private static final class EndOfText extends RuntimeException {
+
+        EndOfText() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The text is not JSON. */
+    private static final class NotJson extends RuntimeException {
+
+        NotJson() {
+            super(null, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.resilience.core.deadletter;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.resilience.core.ExecutionStatus;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DeadLetterSanitizerTest {
+
+    private final DeadLetterSanitizer sanitizer = new DeadLetterSanitizer();
+
+    @Test
+    void valuesOfSensitiveKeysAreMaskedAtAnyDepthWhateverTheCase() {
+        assertThat(this.sanitizer.sanitize("{\"orderId\":\"o-1\",\"Password\":\"hunter2\",\"customer\":{\"name\":\"Ann\","
+                + "\"apiToken\":\"t\"},\"items\":[{\"sku\":\"a\",\"secretCode\":7}]}"))
+            .isEqualTo("{\"orderId\":\"o-1\",\"Password\":\"******\",\"customer\":{\"name\":\"Ann\",\"apiToken\":\"******\"},"
+                    + "\"items\":[{\"sku\":\"a\",\"secretCode\":\"******\"}]}");
+    }
+
+    @Test
+    void objectOrArrayUnderASensitiveKeyIsMaskedWhole() {
+        assertThat(this.sanitizer.sanitize("{\"card\":{\"number\":\"4111\",\"cvc\":\"123\"},\"keys\":[1,2],\"n\":1}"))
+            .isEqualTo("{\"card\":\"******\",\"keys\":\"******\",\"n\":1}");
+    }
+
+    @Test
+    void scalarsAndTypeNamesAreShownAsTheyAre() {
+        assertThat(this.sanitizer.sanitize("\"o-\\\"1\\\"\"")).isEqualTo("\"o-\\\"1\\\"\"");
+        assertThat(this.sanitizer.sanitize("-12.5e3")).isEqualTo("-12.5e3");
+        assertThat(this.sanitizer.sanitize("null")).isEqualTo("null");
+        assertThat(this.sanitizer.sanitize("<com.example.Opaque>")).isEqualTo("<com.example.Opaque>");
+    }
+
+    @Test
+    void textThatIsNotJsonIsMaskedWhole() {
+        assertThat(this.sanitizer.sanitize("{password=hunter2}")).isEqualTo(DeadLetterSanitizer.MASK);
+        assertThat(this.sanitizer.sanitize("Payment[password=hunter2]")).isEqualTo(DeadLetterSanitizer.MASK);
+        assertThat(this.sanitizer.sanitize("{\"a\":1")).isEqualTo(DeadLetterSanitizer.MASK);
+    }
+
+    @Test
+    void truncatedJsonIsSanitizedAsFarAsItGoesAndKeepsItsMarker() {
+        assertThat(this.sanitizer.sanitize("{\"name\":\"Ann\",\"password\":\"hun...[truncated 9 bytes]"))
+            .isEqualTo("{\"name\":\"Ann\",\"password\":\"******\"...[truncated 9 bytes]");
+        assertThat(this.sanitizer.sanitize("{\"name\":\"An...[truncated 9 bytes]"))
+            .isEqualTo("{\"name\":\"An...[truncated 9 bytes]");
+    }
+
+    @Test
+    void hiddenValuesMaskEveryArgumentAndTheErrorMessage() {
+        DeadLetter deadLetter = new DeadLetter("id", "payment", "P#pay", List.of("\"o-1\"", "12"), "java.io.IOException",
+                "card 4111 declined", 3, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
+
+        DeadLetter hidden = this.sanitizer.sanitize(deadLetter, false);
+        DeadLetter shown = this.sanitizer.sanitize(deadLetter, true);
+
+        assertThat(hidden.arguments()).containsExactly(DeadLetterSanitizer.MASK, DeadLetterSanitizer.MASK);
+        assertThat(hidden.errorMessage()).isEqualTo(DeadLetterSanitizer.MASK);
+        assertThat(shown).isEqualTo(deadLetter);
+    }
+}
