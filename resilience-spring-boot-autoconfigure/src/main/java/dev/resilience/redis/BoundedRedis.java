@@ -52,6 +52,8 @@ final class BoundedRedis {
 
     private final long timeoutNanos;
 
+    private final @Nullable RedisEvictionPolicyCheck evictionCheck;
+
     /**
      * Bounds the commands of a template.
      * @param template the template on the application's Redis connection
@@ -61,6 +63,22 @@ final class BoundedRedis {
      * @throws IllegalArgumentException if the timeout is not positive
      */
     BoundedRedis(StringRedisTemplate template, Duration timeout, String threadNamePrefix) {
+        this(template, timeout, threadNamePrefix, null);
+    }
+
+    /**
+     * Bounds the commands of a template and tells a check of Redis's eviction policy of their
+     * outcomes, so that it checks again on the first success after a failure.
+     * @param template the template on the application's Redis connection
+     * @param timeout the longest a caller waits for a reply; positive
+     * @param threadNamePrefix the prefix of the names of the threads that run blocking
+     * commands, where the driver has no reactive API
+     * @param evictionCheck the check, or {@code null}
+     * @throws IllegalArgumentException if the timeout is not positive
+     */
+    BoundedRedis(StringRedisTemplate template, Duration timeout, String threadNamePrefix,
+            @Nullable RedisEvictionPolicyCheck evictionCheck) {
+        this.evictionCheck = evictionCheck;
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("Redis store timeout must be positive, was " + timeout);
@@ -113,6 +131,23 @@ final class BoundedRedis {
     }
 
     private <T> @Nullable T await(CompletableFuture<T> reply) {
+        T value;
+        try {
+            value = awaitReply(reply);
+        }
+        catch (RuntimeException | Error ex) {
+            if (this.evictionCheck != null) {
+                this.evictionCheck.failed();
+            }
+            throw ex;
+        }
+        if (this.evictionCheck != null) {
+            this.evictionCheck.succeeded();
+        }
+        return value;
+    }
+
+    private <T> @Nullable T awaitReply(CompletableFuture<T> reply) {
         try {
             return reply.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
         }
