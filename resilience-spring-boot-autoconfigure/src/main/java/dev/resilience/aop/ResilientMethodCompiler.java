@@ -3,6 +3,7 @@ package dev.resilience.aop;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
+import java.util.Optional;
 
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
@@ -86,7 +87,9 @@ final class ResilientMethodCompiler {
             keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.policies.argumentRenderer(),
                     subject);
             IdempotencyPolicy idempotency = this.policies.idempotency(idempotencyName, idempotent);
-            pipeline.idempotency(idempotency.withResultType(valueType(method, targetClass, returnKind)));
+            Type resultType = valueType(method, targetClass, returnKind);
+            requireDeclaredResultType(idempotency, method, targetClass, returnKind, subject);
+            pipeline.idempotency(idempotency.withResultType(resultType));
             statistics.registerIdempotency(idempotencyName);
             IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
@@ -130,6 +133,32 @@ final class ResilientMethodCompiler {
         ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
         ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
+    }
+
+    /**
+     * Fails for a method whose result declares no type to read a replay into ({@code Object},
+     * a type variable, or an {@code Optional} of one) when its store requires one.
+     */
+    private static void requireDeclaredResultType(IdempotencyPolicy idempotency, Method method, Class<?> targetClass,
+            ReturnKind returnKind, String subject) {
+        if (!idempotency.store().requiresDeclaredResultType()) {
+            return;
+        }
+        ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
+        ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
+        ResolvableType optional = valueType.as(Optional.class);
+        ResolvableType declared = (optional != ResolvableType.NONE) ? optional.getGeneric(0) : valueType;
+        Class<?> resolved = declared.resolve();
+        if (resolved != null && resolved != Object.class) {
+            return;
+        }
+        throw new InvalidResiliencePolicyException(subject, "return type", returnType.toString(),
+                "the result of an @Idempotent method is read back only into its declared type, and "
+                        + ((resolved == null) ? "a type variable" : "java.lang.Object")
+                        + " declares none with resilience.idempotency.store=redis, whose stored data would "
+                        + "otherwise choose the class",
+                "Declare the concrete return type (such as Receipt, CompletableFuture<Receipt> or "
+                        + "Optional<Receipt>), or keep this method's results in the memory store.");
     }
 
     private static String name(String value, String name, String defaultName, String annotation, String subject) {

@@ -12,8 +12,10 @@ import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
+import dev.resilience.core.idempotency.ResultCodec;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.redis.JsonResultCodec;
 import dev.resilience.registry.ArgumentRenderer;
 import dev.resilience.registry.JsonArgumentRenderer;
 import dev.resilience.registry.ResiliencePolicies;
@@ -149,6 +151,14 @@ public final class ResilienceAutoConfiguration {
         ArgumentRenderer argumentRenderer(ObjectProvider<JsonMapper> mapper) {
             return new JsonArgumentRenderer(mapper.getIfAvailable(() -> JsonMapper.builder().build()));
         }
+
+        @Bean
+        @ConditionalOnMissingBean
+        JsonResultCodec idempotencyResultCodec(ObjectProvider<JsonMapper> mapper, ResilienceProperties properties) {
+            ResilienceProperties.Idempotency idempotency = properties.getIdempotency();
+            return new JsonResultCodec(mapper.getIfAvailable(() -> JsonMapper.builder().build()),
+                    idempotency.getAllowedTypes(), idempotency.getMaxResultSize());
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -157,8 +167,10 @@ public final class ResilienceAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        IdempotencyStore idempotencyStore(TimeSource timeSource, ResilienceProperties properties) {
-            return new InMemoryIdempotencyStore(timeSource, properties.getIdempotency().getMaxEntries());
+        IdempotencyStore idempotencyStore(TimeSource timeSource, ResilienceProperties properties,
+                ObjectProvider<ResultCodec> codec) {
+            return new InMemoryIdempotencyStore(timeSource, properties.getIdempotency().getMaxEntries(),
+                    codec.getIfAvailable());
         }
     }
 

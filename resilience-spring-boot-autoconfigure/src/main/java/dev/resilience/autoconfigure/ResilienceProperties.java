@@ -1,8 +1,10 @@
 package dev.resilience.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -270,9 +272,26 @@ public class ResilienceProperties implements Validator {
         private Duration inProgressTtl = IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL;
 
         /**
-         * Prefix of the keys written to an external store.
+         * Prefix of the keys written to an external store. Defaults to
+         * "<spring.application.name>:idem:", or "idem:" without an application name, so that
+         * applications sharing a Redis never see each other's entries.
          */
-        private String keyPrefix = "idem:";
+        private @Nullable String keyPrefix;
+
+        /**
+         * Classes (binary names) and packages (that package only) whose classes a replay may
+         * read where a supertype of theirs from another package is declared. A replay always
+         * reads the declared type and its subtypes in the declared type's package; a stored
+         * class outside these is refused, never instantiated.
+         */
+        private List<String> allowedTypes = new ArrayList<>();
+
+        /**
+         * Largest result stored, as JSON, by either store. A larger result is not stored:
+         * the caller gets it, and later calls with its key end with a "result unavailable"
+         * error (409 over HTTP) without running the method again.
+         */
+        private DataSize maxResultSize = DataSize.ofMegabytes(1);
 
         /**
          * Maximum number of keys the in-memory store holds.
@@ -336,18 +355,51 @@ public class ResilienceProperties implements Validator {
 
         /**
          * Returns the prefix of the keys in an external store.
-         * @return the prefix
+         * @return the prefix, or {@code null} for the application-scoped default
          */
-        public String getKeyPrefix() {
+        public @Nullable String getKeyPrefix() {
             return this.keyPrefix;
         }
 
         /**
          * Sets the prefix of the keys in an external store.
-         * @param keyPrefix the prefix
+         * @param keyPrefix the prefix, or {@code null} for the application-scoped default
          */
-        public void setKeyPrefix(String keyPrefix) {
+        public void setKeyPrefix(@Nullable String keyPrefix) {
             this.keyPrefix = keyPrefix;
+        }
+
+        /**
+         * Returns the classes and packages a replay may read beyond the declared types'
+         * packages.
+         * @return class or package names
+         */
+        public List<String> getAllowedTypes() {
+            return this.allowedTypes;
+        }
+
+        /**
+         * Sets the classes and packages a replay may read beyond the declared types' packages.
+         * @param allowedTypes class or package names
+         */
+        public void setAllowedTypes(List<String> allowedTypes) {
+            this.allowedTypes = allowedTypes;
+        }
+
+        /**
+         * Returns the largest result stored.
+         * @return the bound of a result's JSON
+         */
+        public DataSize getMaxResultSize() {
+            return this.maxResultSize;
+        }
+
+        /**
+         * Sets the largest result stored.
+         * @param maxResultSize the bound of a result's JSON
+         */
+        public void setMaxResultSize(DataSize maxResultSize) {
+            this.maxResultSize = maxResultSize;
         }
 
         /**
@@ -444,6 +496,14 @@ public class ResilienceProperties implements Validator {
         private Set<String> roles = new LinkedHashSet<>();
 
         /**
+         * Name of the Redis store's keys, which share it as a hash tag ("{<prefix>}:order").
+         * Defaults to "<spring.application.name>:deadletters", or "resilience:deadletters"
+         * without an application name, so that applications sharing a Redis never list or
+         * delete each other's dead letters.
+         */
+        private @Nullable String keyPrefix;
+
+        /**
          * Returns the kind of store.
          * @return the store
          */
@@ -457,6 +517,22 @@ public class ResilienceProperties implements Validator {
          */
         public void setStore(Store store) {
             this.store = store;
+        }
+
+        /**
+         * Returns the name of the Redis store's keys.
+         * @return the prefix, or {@code null} for the application-scoped default
+         */
+        public @Nullable String getKeyPrefix() {
+            return this.keyPrefix;
+        }
+
+        /**
+         * Sets the name of the Redis store's keys.
+         * @param keyPrefix the prefix, or {@code null} for the application-scoped default
+         */
+        public void setKeyPrefix(@Nullable String keyPrefix) {
+            this.keyPrefix = keyPrefix;
         }
 
         /**

@@ -3,6 +3,7 @@ package dev.resilience.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 import dev.resilience.core.time.Durations;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
@@ -29,6 +30,8 @@ final class ResiliencePropertiesValidation {
     private static final Duration MAX_BUDGET_WINDOW = Duration.ofHours(1);
 
     private static final long MIN_ARGUMENT_SIZE = 64;
+    private static final Pattern QUALIFIED_NAME = Pattern
+        .compile("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
     private final ResilienceProperties properties;
 
@@ -57,6 +60,14 @@ final class ResiliencePropertiesValidation {
         check("idempotency.max-entries", idempotency.getMaxEntries(), (entries) -> entries >= 1, "must be >= 1");
         check("idempotency.store-timeout", idempotency.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
+        check("idempotency.max-result-size", idempotency.getMaxResultSize(), (size) -> size.toBytes() > 0,
+                "must be positive");
+        List<String> allowedTypes = idempotency.getAllowedTypes();
+        for (int i = 0; i < allowedTypes.size(); i++) {
+            check("idempotency.allowed-types[" + i + "]", allowedTypes.get(i),
+                    (name) -> QUALIFIED_NAME.matcher(name).matches(),
+                    "must be a class name (com.example.Receipt) or a package name (com.example.orders)");
+        }
         ResilienceProperties.DeadLetter deadLetter = this.properties.getDeadLetter();
         check("dead-letter.capacity", deadLetter.getCapacity(), (capacity) -> capacity >= 1, "must be >= 1");
         check("dead-letter.store-timeout", deadLetter.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
@@ -65,6 +76,8 @@ final class ResiliencePropertiesValidation {
                 (size) -> size.toBytes() >= MIN_ARGUMENT_SIZE && size.toBytes() <= Integer.MAX_VALUE,
                 "must be between " + MIN_ARGUMENT_SIZE + "B and " + Integer.MAX_VALUE + "B");
         check("dead-letter.ttl", deadLetter.getTtl(), ResiliencePropertiesValidation::isPositive, "must be positive");
+        check("dead-letter.key-prefix", deadLetter.getKeyPrefix(), (prefix) -> !prefix.isBlank(),
+                "must not be blank (unset it for the default)");
         ResilienceProperties.HttpClient httpClient = this.properties.getHttpClient();
         check("http-client.retry", httpClient.getRetry(), (name) -> !name.isBlank(),
                 "must name a retry instance (not be blank)");

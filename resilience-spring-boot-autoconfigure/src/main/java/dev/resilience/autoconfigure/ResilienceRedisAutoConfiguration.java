@@ -3,28 +3,38 @@ package dev.resilience.autoconfigure;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.redis.JsonResultCodec;
 import dev.resilience.redis.RedisDeadLetterStore;
+import dev.resilience.redis.RedisEvictionPolicyCheck;
 import dev.resilience.redis.RedisIdempotencyStore;
 import dev.resilience.redis.ResponseEntityJacksonModule;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.StringUtils;
 
 /**
  * Auto-configures the Redis idempotency store when {@code resilience.idempotency.store=redis}
  * and the Redis dead-letter store when {@code resilience.dead-letter.store=redis}, on the
  * application's {@link RedisConnectionFactory}, each call bounded by
  * {@code resilience.idempotency.store-timeout} or {@code resilience.dead-letter.store-timeout}.
- * The in-memory stores of {@link ResilienceAutoConfiguration} exist only for {@code memory}
+ * The default key prefixes are scoped to {@code spring.application.name}
+ * ({@code <app>:idem:}, {@code <app>:deadletters}); a {@link RedisEvictionPolicyCheck} warns
+ * when Redis may evict the stores' keys. The in-memory stores of
+ * {@link ResilienceAutoConfiguration} exist only for {@code memory}
  * (or no value), so exactly one store of each kind exists whatever the order; either backs
  * off for a store the application defines.
  */
@@ -37,17 +47,38 @@ public final class ResilienceRedisAutoConfiguration {
         return mapper.getIfAvailable(() -> JsonMapper.builder().build());
     }
 
+    /**
+     * Returns a configured prefix, or the default scoped to {@code spring.application.name}.
+     */
+    private static String prefix(@Nullable String configured, Environment environment, String suffix,
+            String withoutName) {
+        if (configured != null) {
+            return configured;
+        }
+        String name = environment.getProperty("spring.application.name");
+        return StringUtils.hasText(name) ? name + ":" + suffix : withoutName;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional(RedisStoreCondition.class)
+    RedisEvictionPolicyCheck redisEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
+        return new RedisEvictionPolicyCheck(connectionFactory);
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnProperty(name = "resilience.idempotency.store", havingValue = "redis")
     static class RedisIdempotencyStoreConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(IdempotencyStore.class)
-        RedisIdempotencyStore redisIdempotencyStore(RedisConnectionFactory connectionFactory,
-                ObjectProvider<JsonMapper> mapper, ResilienceProperties properties) {
+        RedisIdempotencyStore redisIdempotencyStore(RedisConnectionFactory connectionFactory, JsonResultCodec codec,
+                ResilienceProperties properties, Environment environment,
+                ObjectProvider<RedisEvictionPolicyCheck> evictionCheck) {
             ResilienceProperties.Idempotency idempotency = properties.getIdempotency();
-            return new RedisIdempotencyStore(new StringRedisTemplate(connectionFactory), jsonMapper(mapper),
-                    idempotency.getKeyPrefix(), idempotency.getStoreTimeout());
+            return new RedisIdempotencyStore(new StringRedisTemplate(connectionFactory), codec,
+                    prefix(idempotency.getKeyPrefix(), environment, "idem:", "idem:"), idempotency.getStoreTimeout(),
+                    evictionCheck.getIfAvailable());
         }
 
         @Configuration(proxyBeanMethods = false)
@@ -69,11 +100,33 @@ public final class ResilienceRedisAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(DeadLetterStore.class)
         RedisDeadLetterStore redisDeadLetterStore(RedisConnectionFactory connectionFactory,
-                ObjectProvider<JsonMapper> mapper, ResilienceProperties properties, TimeSource timeSource) {
+                ObjectProvider<JsonMapper> mapper, ResilienceProperties properties, Environment environment,
+                TimeSource timeSource, ObjectProvider<RedisEvictionPolicyCheck> evictionCheck) {
             ResilienceProperties.DeadLetter deadLetter = properties.getDeadLetter();
             return new RedisDeadLetterStore(new StringRedisTemplate(connectionFactory), jsonMapper(mapper),
-                    RedisDeadLetterStore.DEFAULT_NAME, deadLetter.getCapacity(), deadLetter.getStoreTimeout(),
-                    deadLetter.getTtl(), timeSource);
+                    prefix(deadLetter.getKeyPrefix(), environment, "deadletters", RedisDeadLetterStore.DEFAULT_NAME),
+                    deadLetter.getCapacity(), deadLetter.getStoreTimeout(), deadLetter.getTtl(), timeSource,
+                    evictionCheck.getIfAvailable());
+        }
+    }
+
+    /**
+     * Matches when either store is Redis.
+     */
+    static class RedisStoreCondition extends AnyNestedCondition {
+
+        RedisStoreCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty(name = "resilience.idempotency.store", havingValue = "redis")
+        static class IdempotencyStoreIsRedis {
+
+        }
+
+        @ConditionalOnProperty(name = "resilience.dead-letter.store", havingValue = "redis")
+        static class DeadLetterStoreIsRedis {
+
         }
     }
 }

@@ -52,6 +52,8 @@ final class BoundedRedis {
 
     private final long timeoutNanos;
 
+    private final @Nullable RedisEvictionPolicyCheck evictionCheck;
+
     /**
      * Bounds the commands of a template.
      * @param template the template on the application's Redis connection
@@ -61,6 +63,22 @@ final class BoundedRedis {
      * @throws IllegalArgumentException if the timeout is not positive
      */
     BoundedRedis(StringRedisTemplate template, Duration timeout, String threadNamePrefix) {
+        this(template, timeout, threadNamePrefix, null);
+    }
+
+    /**
+     * Bounds the commands of a template and tells a check of Redis's eviction policy of their
+     * outcomes, so that it checks again on the first success after a failure.
+     * @param template the template on the application's Redis connection
+     * @param timeout the longest a caller waits for a reply; positive
+     * @param threadNamePrefix the prefix of the names of the threads that run blocking
+     * commands, where the driver has no reactive API
+     * @param evictionCheck the check, or {@code null}
+     * @throws IllegalArgumentException if the timeout is not positive
+     */
+    BoundedRedis(StringRedisTemplate template, Duration timeout, String threadNamePrefix,
+            @Nullable RedisEvictionPolicyCheck evictionCheck) {
+        this.evictionCheck = evictionCheck;
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("Redis store timeout must be positive, was " + timeout);
@@ -92,27 +110,24 @@ final class BoundedRedis {
         return await(this.commands.script(script, keys, List.of(args)));
     }
 
-    /**
-     * Reads a field of a hash.
-     * @param key the hash
-     * @param field the field
-     * @return its value, or {@code null} when absent
-     */
-    @Nullable String hashGet(String key, String field) {
-        return await(this.commands.hashGet(key, field));
-    }
-
-    /**
-     * Counts the members of a sorted set.
-     * @param key the sorted set
-     * @return how many members it has
-     */
-    long sortedSetSize(String key) {
-        Long size = await(this.commands.sortedSetSize(key));
-        return (size != null) ? size : 0;
-    }
-
     private <T> @Nullable T await(CompletableFuture<T> reply) {
+        T value;
+        try {
+            value = awaitReply(reply);
+        }
+        catch (RuntimeException | Error ex) {
+            if (this.evictionCheck != null) {
+                this.evictionCheck.failed();
+            }
+            throw ex;
+        }
+        if (this.evictionCheck != null) {
+            this.evictionCheck.succeeded();
+        }
+        return value;
+    }
+
+    private <T> @Nullable T awaitReply(CompletableFuture<T> reply) {
         try {
             return reply.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
         }
@@ -144,10 +159,6 @@ final class BoundedRedis {
     private interface Commands {
 
         <T> CompletableFuture<T> script(RedisScript<T> script, List<String> keys, List<String> args);
-
-        CompletableFuture<@Nullable String> hashGet(String key, String field);
-
-        CompletableFuture<@Nullable Long> sortedSetSize(String key);
     }
 
     /** Commands through Spring Data Redis's reactive API, sent on the caller's thread. */
@@ -164,15 +175,6 @@ final class BoundedRedis {
             return this.redis.execute(script, keys, args).next().toFuture();
         }
 
-        @Override
-        public CompletableFuture<@Nullable String> hashGet(String key, String field) {
-            return this.redis.<String, String>opsForHash().get(key, field).toFuture();
-        }
-
-        @Override
-        public CompletableFuture<@Nullable Long> sortedSetSize(String key) {
-            return this.redis.opsForZSet().size(key).toFuture();
-        }
     }
 
     /**
@@ -200,15 +202,6 @@ final class BoundedRedis {
             return run(() -> this.redis.execute(script, keys, args.toArray()));
         }
 
-        @Override
-        public CompletableFuture<@Nullable String> hashGet(String key, String field) {
-            return run(() -> this.redis.<String, String>opsForHash().get(key, field));
-        }
-
-        @Override
-        public CompletableFuture<@Nullable Long> sortedSetSize(String key) {
-            return run(() -> this.redis.opsForZSet().zCard(key));
-        }
 
         private <T> CompletableFuture<T> run(Supplier<T> command) {
             CompletableFuture<T> reply = new CompletableFuture<>();

@@ -11,7 +11,6 @@ import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.exc.InvalidTypeIdException;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.type.TypeFactory;
 
 import org.springframework.util.ClassUtils;
@@ -38,18 +37,23 @@ import org.springframework.util.ClassUtils;
  * wrote it, with the store's mapper without the typing, which has no default typing of the
  * application's either. Only a missing class is read again: a class that is refused is not.
  *
- * <p>Whatever cannot be decoded (a stored class that cannot be loaded or is not a subtype of
- * the declared type, JSON that does not read as the type) throws
- * {@link IdempotencyResultUnavailableException}: the key's call ran, and it is not run again.
+ * <p>A stored class is read only where it is allowed ({@link AllowedTypes}): the declared
+ * class, or a subtype of it in its package or in {@code resilience.idempotency.allowed-types}.
+ * A JDK collection or map under {@code Object} is read as its interface, which builds none of
+ * the stored class. A result encoded in this process (the in-memory store's) carries its class
+ * itself, which no stored data can name, and is read as that class.
  *
- * @param mapper the store's mapper, which wrote the JSON
- * @param untypedMapper the store's mapper without {@link ResultTyping}, which reads JSON
- * written without classes
+ * <p>Whatever cannot be decoded (a stored class that cannot be loaded or is not allowed, JSON
+ * that does not read as the type) throws {@link IdempotencyResultUnavailableException}: the
+ * key's call ran, and it is not run again.
+ *
+ * @param codec the codec that wrote the JSON, whose mappers read it
  * @param key the key the result is stored under, quoted by the exception
  * @param json the result as JSON
  * @param typeName the result's class name, empty for {@code null}
+ * @param ownClass the result's class when it was encoded in this process, else {@code null}
  */
-record JsonResult(JsonMapper mapper, JsonMapper untypedMapper, String key, String json, String typeName)
+record JsonResult(JsonResultCodec codec, String key, String json, String typeName, @Nullable Class<?> ownClass)
         implements EncodedResult {
 
     private static final List<Class<?>> JDK_CONTAINERS = List.of(List.class, Set.class, Map.class, Collection.class);
@@ -60,9 +64,9 @@ record JsonResult(JsonMapper mapper, JsonMapper untypedMapper, String key, Strin
      */
     @Override
     public @Nullable Object decode(Type type) {
-        JavaType target = target(this.mapper.getTypeFactory().constructType(type));
+        JavaType target = target(this.codec.mapper().getTypeFactory().constructType(type));
         try {
-            return this.mapper.readValue(this.json, target);
+            return this.codec.mapper().readValue(this.json, target);
         }
         catch (RuntimeException ex) {
             if (lacksTypeId(ex)) {
@@ -74,7 +78,7 @@ record JsonResult(JsonMapper mapper, JsonMapper untypedMapper, String key, Strin
 
     private @Nullable Object readUntyped(JavaType target, RuntimeException typedFailure) {
         try {
-            return this.untypedMapper.readValue(this.json, target);
+            return this.codec.untypedMapper().readValue(this.json, target);
         }
         catch (RuntimeException ex) {
             typedFailure.addSuppressed(ex);
@@ -100,15 +104,18 @@ record JsonResult(JsonMapper mapper, JsonMapper untypedMapper, String key, Strin
                 || !(declared.isAbstract() || declared.hasRawClass(Object.class))) {
             return declared;
         }
-        Class<?> stored = storedClass();
+        Class<?> stored = (this.ownClass != null) ? this.ownClass : storedClass();
         if (!declared.getRawClass().isAssignableFrom(stored)) {
             throw unavailable("the stored " + this.typeName + " is not a " + declared.toCanonical(), null);
         }
         Class<?> buildable = buildable(stored);
+        if (this.ownClass == null && buildable == stored && !this.codec.allowedTypes().allows(declared.getRawClass(), buildable)) {
+            throw unavailable(AllowedTypes.refusal(declared.getRawClass(), this.typeName), null);
+        }
         if (!declared.getRawClass().isAssignableFrom(buildable)) {
             return declared;
         }
-        TypeFactory types = this.mapper.getTypeFactory();
+        TypeFactory types = this.codec.mapper().getTypeFactory();
         try {
             return types.constructSpecializedType(declared, buildable);
         }

@@ -140,6 +140,25 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
      */
     public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
             Duration timeout, Duration ttl, TimeSource time) {
+        this(redis, mapper, name, capacity, timeout, ttl, time, null);
+    }
+
+    /**
+     * Creates a store that has its Redis's eviction policy checked again after a reconnection.
+     * @param redis the template on the application's Redis connection
+     * @param mapper the JSON mapper of dead letters
+     * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
+     * @param capacity the most dead letters kept; at least 1
+     * @param timeout the longest a command waits for Redis
+     * @param ttl how long a dead letter is kept after it was written; at least 1 ms
+     * @param time the clock of the expiry; instances sharing the store should agree on it
+     * @param evictionCheck told of each command's success or failure, to check the eviction
+     * policy again once Redis answers after a failure; {@code null} for none
+     * @throws IllegalArgumentException if {@code capacity} is below 1, or {@code timeout} or
+     * {@code ttl} is not positive
+     */
+    public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
+            Duration timeout, Duration ttl, TimeSource time, @Nullable RedisEvictionPolicyCheck evictionCheck) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
         }
@@ -148,7 +167,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
         }
         this.ttlMillis = Long.toString(ttl.toMillis());
         this.time = Objects.requireNonNull(time, "time");
-        this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-deadletters-redis-");
+        this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-deadletters-redis-",
+                evictionCheck);
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         String tag = "{" + Objects.requireNonNull(name, "name") + "}";
         this.orderKey = tag + ":order";

@@ -15,15 +15,10 @@ import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
 import dev.resilience.core.idempotency.NotReplayableResult;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JavaType;
-import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.type.TypeFactory;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.util.ClassUtils;
-import org.springframework.util.ConcurrentLruCache;
 
 /**
  * An {@link IdempotencyStore} in Redis, shared by every instance of an application.
@@ -64,9 +59,16 @@ import org.springframework.util.ConcurrentLruCache;
  * forgets every entry when it restarts: completed results are then no longer replayed and a
  * repeated request runs again.
  *
- * <p>Results are decoded when replayed into the type the replaying call declares, possibly
+ * <p>Results are written and read by a {@link JsonResultCodec}, with the store's own mapper
+ * and within its bounds: a result larger than its size bound is refused, and a stored class is
+ * read only where it is the declared type or a subtype of it in the declared type's package or
+ * in {@code resilience.idempotency.allowed-types}, so stored data never chooses another class;
+ * a method declaring {@code Object} or a type variable cannot use this store
+ * ({@link #requiresDeclaredResultType()}). A {@code ResponseEntity} is kept without its
+ * {@code Set-Cookie} and authentication headers ({@link ResponseEntityJacksonModule}).
+ * Results are decoded when replayed into the type the replaying call declares, possibly
  * generic, or into the stored class where the declared type is an interface, a sealed or
- * abstract type or {@code Object} and the stored class is a subtype of it, keeping the
+ * abstract type and the stored class is an allowed subtype of it, keeping the
  * declared type's generics (a {@code Page<Receipt>} stored as a {@code PageImpl} is read as a
  * {@code PageImpl<Receipt>}); JDK collections and maps are read as declared, or as their
  * interface under {@code Object}. Inside the value, each kept class is read where it is a
@@ -97,10 +99,6 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
      */
     public static final String NOT_REPLAYABLE_TYPE = "!not-replayable";
 
-    private static final String RESPONSE_ENTITY = "org.springframework.http.ResponseEntity";
-
-    private static final int WRITERS = 256;
-
     private static final RedisScript<List<Object>> CLAIM = LuaScript.load("idempotency-claim.lua", List.class);
 
     private static final RedisScript<Long> COMPLETE = LuaScript.load("idempotency-complete.lua", Long.class);
@@ -109,11 +107,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     private final BoundedRedis redis;
 
-    private final JsonMapper mapper;
-
-    private final JsonMapper untypedMapper;
-
-    private final ConcurrentLruCache<RootType, ObjectWriter> writers = new ConcurrentLruCache<>(WRITERS, this::writer);
+    private final JsonResultCodec codec;
 
     private final String keyPrefix;
 
@@ -124,9 +118,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     /**
      * Creates a store whose calls wait for Redis at most {@value #DEFAULT_TIMEOUT_MILLIS} ms.
      * @param redis the template on the application's Redis connection
-     * @param mapper the JSON mapper of results; the store uses a copy of it with
-     * {@link ResponseEntityJacksonModule} when Spring Web is present, and with its own default
-     * typing ({@link ResultTyping}) in place of any the mapper has
+     * @param mapper the JSON mapper of results; the store uses a {@link JsonResultCodec} of it
+     * with the default bounds
      * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
      */
     public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix) {
@@ -136,17 +129,32 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     /**
      * Creates a store.
      * @param redis the template on the application's Redis connection
-     * @param mapper the JSON mapper of results; the store uses a copy of it with
-     * {@link ResponseEntityJacksonModule} when Spring Web is present, and with its own default
-     * typing ({@link ResultTyping}) in place of any the mapper has
+     * @param mapper the JSON mapper of results; the store uses a {@link JsonResultCodec} of it
+     * with the default bounds
      * @param keyPrefix what precedes every key in Redis, such as {@code idem:}
      * @param timeout the longest a call waits for Redis before it fails as a store error
      * @throws IllegalArgumentException if {@code timeout} is not positive
      */
     public RedisIdempotencyStore(StringRedisTemplate redis, JsonMapper mapper, String keyPrefix, Duration timeout) {
-        this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-idempotency-redis-");
-        this.untypedMapper = untypedMapper(Objects.requireNonNull(mapper, "mapper"));
-        this.mapper = this.untypedMapper.rebuild().setDefaultTyping(ResultTyping.of(this.untypedMapper)).build();
+        this(redis, new JsonResultCodec(Objects.requireNonNull(mapper, "mapper")), keyPrefix, timeout, null);
+    }
+
+    /**
+     * Creates a store whose results are written and read by a codec, within its allowed types
+     * and size bound.
+     * @param redis the template on the application's Redis connection
+     * @param codec the JSON form of results, shared with the in-memory store
+     * @param keyPrefix what precedes every key in Redis, such as {@code orders:idem:}
+     * @param timeout the longest a call waits for Redis before it fails as a store error
+     * @param evictionCheck told of the store's failures and successes, to check Redis's
+     * eviction policy again after a reconnection; {@code null} for none
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    public RedisIdempotencyStore(StringRedisTemplate redis, JsonResultCodec codec, String keyPrefix, Duration timeout,
+            @Nullable RedisEvictionPolicyCheck evictionCheck) {
+        this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-idempotency-redis-",
+                evictionCheck);
+        this.codec = Objects.requireNonNull(codec, "codec");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
     }
 
@@ -156,6 +164,16 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
      */
     public String keyPrefix() {
         return this.keyPrefix;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>Always {@code true}: stored data is read only into the declared type or a subtype it
+     * allows, and {@code Object} or a type variable declares none.
+     */
+    @Override
+    public boolean requiresDeclaredResultType() {
+        return true;
     }
 
     /**
@@ -229,7 +247,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
             storedType = NOT_REPLAYABLE_TYPE;
         }
         else {
-            stored = json(value, type);
+            stored = this.codec.write(value, type);
             storedType = (value != null) ? value.getClass().getName() : "";
         }
         return isOne("complete", key, run("complete", COMPLETE, key, ownerToken, ttlMillis, stored, storedType));
@@ -258,39 +276,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         return reply;
     }
 
-    private String json(@Nullable Object value, Type declared) {
-        try {
-            if (value == null || declared == value.getClass() || declared == Object.class) {
-                return this.mapper.writeValueAsString(value);
-            }
-            return this.writers.get(new RootType(declared, value.getClass())).writeValueAsString(value);
-        }
-        catch (RuntimeException ex) {
-            String type = (value != null) ? value.getClass().getName() : "null";
-            throw new IdempotencyResultNotStorableException("a " + type + " cannot be written as JSON", ex);
-        }
-    }
-
-    private ObjectWriter writer(RootType root) {
-        TypeFactory types = this.mapper.getTypeFactory();
-        JavaType declared = types.constructType(root.declared());
-        if (declared.hasRawClass(root.type())) {
-            return this.mapper.writerFor(declared);
-        }
-        if (!declared.getRawClass().isAssignableFrom(root.type())) {
-            return this.mapper.writerFor(root.type());
-        }
-        try {
-            return this.mapper.writerFor(types.constructSpecializedType(declared, root.type()));
-        }
-        catch (IllegalArgumentException ex) {
-            return this.mapper.writerFor(root.type());
-        }
-    }
-
     private Object completed(String key, String value, String type) {
         return NOT_REPLAYABLE_TYPE.equals(type) ? new NotReplayableResult(value)
-                : new JsonResult(this.mapper, this.untypedMapper, key, value, type);
+                : this.codec.read(key, value, type);
     }
 
     private static String text(List<?> reply, int index) {
@@ -315,26 +303,5 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         long millis = (duration.compareTo(Duration.ofMillis(MAX_MILLIS)) > 0) ? MAX_MILLIS
                 : Math.max(1, duration.plusNanos(999_999).toMillis());
         return Long.toString(millis);
-    }
-
-    /**
-     * Returns the application's mapper without its default typing, if it has any, and with
-     * {@link ResponseEntityJacksonModule} when Spring Web is present: what decides where
-     * {@link ResultTyping} keeps classes, and what reads results stored without them.
-     */
-    private static JsonMapper untypedMapper(JsonMapper application) {
-        JsonMapper.Builder builder = application.rebuild().deactivateDefaultTyping();
-        if (ClassUtils.isPresent(RESPONSE_ENTITY, RedisIdempotencyStore.class.getClassLoader())) {
-            builder.addModule(new ResponseEntityJacksonModule());
-        }
-        return builder.build();
-    }
-
-    /**
-     * The type a result is written as: its declared type specialized to its class.
-     * @param declared the type the call declares
-     * @param type the result's class
-     */
-    private record RootType(Type declared, Class<?> type) {
     }
 }

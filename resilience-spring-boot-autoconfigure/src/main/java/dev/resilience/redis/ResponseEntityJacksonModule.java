@@ -37,11 +37,23 @@ import org.springframework.http.ResponseEntity;
  * Jackson cannot rebuild a {@code ResponseEntity} without it. The body is written as a value
  * of the declared body type, as a property of that type would be: a mapper that keeps
  * classes for polymorphic types (as the Redis idempotency store's does) keeps the class of a
- * {@code ResponseEntity<Parcel>}'s body when {@code Parcel} is an interface. The Redis
- * idempotency store registers it on its own mapper; it is also offered as a bean, which
- * Spring Boot adds to the application's {@code JsonMapper}.
+ * {@code ResponseEntity<Parcel>}'s body when {@code Parcel} is an interface. The idempotency
+ * stores' {@link JsonResultCodec} registers it on its own mapper; it is also offered as a
+ * bean, which Spring Boot adds to the application's {@code JsonMapper}.
+ *
+ * <p>A response written or read by this module never carries credentials: the headers of
+ * {@link #CREDENTIAL_HEADERS} ({@code Set-Cookie}, {@code Set-Cookie2}, {@code Authorization},
+ * {@code Proxy-Authorization}, {@code WWW-Authenticate}, {@code Proxy-Authenticate}) are left
+ * out, so a replayed response never hands one caller's session or token to another. Status,
+ * body, content headers, {@code Location}, {@code ETag} and the application's own headers are
+ * kept.
  */
 public final class ResponseEntityJacksonModule extends SimpleModule {
+
+    /** The headers never written nor read, compared without regard to case. */
+    public static final List<String> CREDENTIAL_HEADERS = List.of(HttpHeaders.SET_COOKIE, "Set-Cookie2",
+            HttpHeaders.AUTHORIZATION, HttpHeaders.PROXY_AUTHORIZATION, HttpHeaders.WWW_AUTHENTICATE,
+            HttpHeaders.PROXY_AUTHENTICATE);
 
     /**
      * Creates the module.
@@ -60,6 +72,15 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
     @Override
     public Object getRegistrationId() {
         return ResponseEntityJacksonModule.class.getName();
+    }
+
+    private static boolean isCredential(String header) {
+        for (String credential : CREDENTIAL_HEADERS) {
+            if (credential.equalsIgnoreCase(header)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final class ResponseEntitySerializers extends Serializers.Base {
@@ -108,6 +129,9 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
             generator.writeName("headers");
             generator.writeStartObject();
             for (Map.Entry<String, List<String>> header : entity.getHeaders().headerSet()) {
+                if (isCredential(header.getKey())) {
+                    continue;
+                }
                 generator.writeName(header.getKey());
                 generator.writeStartArray();
                 for (String value : header.getValue()) {
@@ -189,6 +213,9 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
             JsonNode headerNodes = node.get("headers");
             if (headerNodes != null) {
                 for (Map.Entry<String, JsonNode> header : headerNodes.properties()) {
+                    if (isCredential(header.getKey())) {
+                        continue;
+                    }
                     for (JsonNode value : header.getValue()) {
                         headers.add(header.getKey(), value.asString());
                     }

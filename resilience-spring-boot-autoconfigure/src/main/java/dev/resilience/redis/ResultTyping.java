@@ -42,8 +42,9 @@ import org.springframework.util.ClassUtils;
  * as a static {@code @JsonCreator} factory), not those it could only read with a type id.
  *
  * <p>A replay accepts a stored class only where it is a subtype of the type declared at that
- * position: the class is looked up by name without being initialized, and refused unless it
- * is such a subtype; a class name with type arguments is refused before any class is loaded.
+ * position in the declared type's package or in {@code resilience.idempotency.allowed-types}
+ * ({@link AllowedTypes}): the class is looked up by name without being initialized, and
+ * refused unless it is such a subtype; a class name with type arguments is refused before any class is loaded.
  * Stored data thus never chooses a class the declared type does not allow.
  *
  * <p>The rule is never changed in place: the copies Jackson asks for
@@ -56,8 +57,8 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
 
     private final transient ClassValue<Boolean> typed;
 
-    private ResultTyping(Predicate<Class<?>> readableAsDeclared) {
-        super(DeclaredSubtypes.INSTANCE, DefaultTyping.NON_FINAL, JsonTypeInfo.As.PROPERTY);
+    private ResultTyping(Predicate<Class<?>> readableAsDeclared, AllowedTypes allowedTypes) {
+        super(new DeclaredSubtypes(allowedTypes), DefaultTyping.NON_FINAL, JsonTypeInfo.As.PROPERTY);
         this.typed = new ClassValue<>() {
 
             @Override
@@ -77,10 +78,21 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
      * Returns the typing of a store mapper built from another.
      * @param untyped the store's mapper without this typing, modules and mix-ins applied,
      * which decides the abstract types read as declared
+     * @param allowedTypes the subtypes allowed beyond those in the declared type's package
      * @return the typing
      */
-    static ResultTyping of(JsonMapper untyped) {
-        return new ResultTyping((type) -> readsAsDeclared(untyped, type));
+    static ResultTyping of(JsonMapper untyped, AllowedTypes allowedTypes) {
+        return new ResultTyping((type) -> readsAsDeclared(untyped, type), allowedTypes);
+    }
+
+    /**
+     * Returns the validator of the classes stored data names: for the store's mapper, so that
+     * types the application annotates for polymorphism are read within the same bounds.
+     * @param allowedTypes the subtypes allowed beyond those in the declared type's package
+     * @return the validator
+     */
+    static PolymorphicTypeValidator validator(AllowedTypes allowedTypes) {
+        return new DeclaredSubtypes(allowedTypes);
     }
 
     /**
@@ -187,14 +199,18 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
     }
 
     /**
-     * Allows a stored class only where it is a subtype of the type declared at its position,
-     * looked up without initializing it.
+     * Allows a stored class only where it is a subtype of the type declared at its position
+     * that {@link AllowedTypes} allows, looked up without initializing it.
      */
     private static final class DeclaredSubtypes extends PolymorphicTypeValidator.Base {
 
         private static final long serialVersionUID = 1L;
 
-        static final DeclaredSubtypes INSTANCE = new DeclaredSubtypes();
+        private final transient AllowedTypes allowedTypes;
+
+        DeclaredSubtypes(AllowedTypes allowedTypes) {
+            this.allowedTypes = allowedTypes;
+        }
 
         @Override
         public Validity validateSubClassName(DatabindContext context, JavaType baseType, String subClassName) {
@@ -205,12 +221,12 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
             catch (ClassNotFoundException | LinkageError ex) {
                 return Validity.DENIED;
             }
-            return baseType.getRawClass().isAssignableFrom(type) ? Validity.ALLOWED : Validity.DENIED;
+            return this.allowedTypes.allows(baseType.getRawClass(), type) ? Validity.ALLOWED : Validity.DENIED;
         }
 
         @Override
         public Validity validateSubType(DatabindContext context, JavaType baseType, JavaType subType) {
-            return baseType.getRawClass().isAssignableFrom(subType.getRawClass()) ? Validity.ALLOWED
+            return this.allowedTypes.allows(baseType.getRawClass(), subType.getRawClass()) ? Validity.ALLOWED
                     : Validity.DENIED;
         }
     }

@@ -38,7 +38,7 @@ class ResiliencePropertiesBindingTests {
             assertThat(idempotency.getStore()).isEqualTo(ResilienceProperties.Idempotency.Store.MEMORY);
             assertThat(idempotency.getTtl()).isEqualTo(IdempotencyPolicy.DEFAULT_TTL);
             assertThat(idempotency.getInProgressTtl()).isEqualTo(IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL);
-            assertThat(idempotency.getKeyPrefix()).isEqualTo("idem:");
+            assertThat(idempotency.getKeyPrefix()).isNull();
             assertThat(idempotency.getMaxEntries()).isEqualTo(InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES);
             assertThat(properties.getDeadLetter().getStore()).isEqualTo(ResilienceProperties.DeadLetter.Store.MEMORY);
             assertThat(properties.getDeadLetter().getCapacity()).isEqualTo(InMemoryDeadLetterStore.DEFAULT_CAPACITY);

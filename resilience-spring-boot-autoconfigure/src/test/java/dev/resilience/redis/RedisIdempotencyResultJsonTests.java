@@ -121,8 +121,11 @@ class RedisIdempotencyResultJsonTests {
     }
 
     @Test
-    void undeclaredTypeReplaysTheStoredClass() {
-        assertThat(roundTrip(RECEIPT, Object.class)).isEqualTo(RECEIPT);
+    void undeclaredTypeRefusesAStoredClassOutsideJavaLang() {
+        assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
+            .isThrownBy(() -> roundTrip(RECEIPT, Object.class))
+            .withMessageContaining("resilience.idempotency.allowed-types");
+        assertThat(roundTrip("text", Object.class)).isEqualTo("text");
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -45,11 +46,28 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
 
     private final int port = freePort();
 
+    private final List<String> arguments;
+
     private Path binary;
 
     private Process process;
 
     private boolean paused;
+
+    /**
+     * A server with Redis's default settings.
+     */
+    public RedisServer() {
+        this(new String[0]);
+    }
+
+    /**
+     * A server with more command-line settings, such as {@code --maxmemory-policy volatile-lru}.
+     * @param arguments the settings, passed on every start
+     */
+    public RedisServer(String... arguments) {
+        this.arguments = List.of(arguments);
+    }
 
     /**
      * Returns the port the server listens on, the same across restarts.
@@ -90,9 +108,10 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
             if (this.binary == null) {
                 this.binary = binary();
             }
-            this.process = new ProcessBuilder(this.binary.toString(), "--port", Integer.toString(this.port), "--bind",
-                    "127.0.0.1", "--save", "", "--appendonly", "no")
-                .redirectErrorStream(true)
+            List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--port",
+                    Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"));
+            command.addAll(this.arguments);
+            this.process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
         }

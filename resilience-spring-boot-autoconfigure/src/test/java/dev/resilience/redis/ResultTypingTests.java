@@ -28,7 +28,7 @@ class ResultTypingTests {
     private static final JsonTypeInfo.Value NAMES = JsonTypeInfo.Value.construct(JsonTypeInfo.Id.NAME,
             JsonTypeInfo.As.PROPERTY, "type", null, false, null);
 
-    private final ResultTyping typing = ResultTyping.of(JsonMapper.builder().build());
+    private final ResultTyping typing = ResultTyping.of(JsonMapper.builder().build(), new AllowedTypes(List.of()));
 
     @Test
     void abstractTypesTheMapperCannotBuildAreTyped() {
@@ -48,7 +48,7 @@ class ResultTypingTests {
                 }))
             .addMixIn(MixedIn.class, AsLetter.class)
             .build();
-        ResultTyping typing = ResultTyping.of(mapper);
+        ResultTyping typing = ResultTyping.of(mapper, new AllowedTypes(List.of()));
 
         for (Class<?> readable : List.of(Mapped.class, Read.class, MixedIn.class, Annotated.class, Created.class)) {
             assertThat(typing.useForType(type(readable))).as(readable.getSimpleName()).isFalse();

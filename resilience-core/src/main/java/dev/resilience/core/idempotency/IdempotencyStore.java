@@ -73,6 +73,18 @@ public interface IdempotencyStore {
     }
 
     /**
+     * Tells whether the store reads a replay only into the type the call declares (or a
+     * subtype it allows): such a store cannot serve a call that declares {@code Object} or a
+     * type variable, whose stored data would otherwise choose the class, and a method
+     * declaring one cannot use it. A store that reads results written by other processes, as
+     * the Redis store does, returns {@code true}; the default is {@code false}.
+     * @return whether calls must declare the type of their results
+     */
+    default boolean requiresDeclaredResultType() {
+        return false;
+    }
+
+    /**
      * Gives a claimed key up, typically after the call failed, so that a retry of the
      * request can claim it. Succeeds only while the entry is IN_PROGRESS and owned by the
      * token.

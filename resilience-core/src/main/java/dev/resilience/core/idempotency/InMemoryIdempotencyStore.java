@@ -1,5 +1,6 @@
 package dev.resilience.core.idempotency;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -38,6 +39,12 @@ import org.jspecify.annotations.Nullable;
  * Takeovers, completions and releases leave superseded records in the heap and queue; when
  * either holds more than {@code 2 * maxEntries} records they are swept in O(n), which happens
  * at most once per {@code maxEntries} new records, so O(1) amortised. Thread-safe.
+ *
+ * <p><b>Copies.</b> Given a {@link ResultCodec}, the store keeps each result encoded and a
+ * claim that finds it returns the {@link EncodedResult}: every replay is a fresh copy, and a
+ * change a caller makes to its copy shows in no other replay. The codec also bounds the
+ * results' size. Without one (the constructors of {@code resilience-core} alone), the store
+ * keeps and replays the result object itself, shared by every replay, and bounds no size.
  */
 public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
@@ -60,6 +67,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     private final int maxEntries;
 
+    private final @Nullable ResultCodec codec;
+
     /**
      * Creates a store holding at most {@value #DEFAULT_MAX_ENTRIES} entries.
      * @param timeSource the source of time for leases and expiry
@@ -75,11 +84,24 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
      * @throws IllegalArgumentException if {@code maxEntries} is below 1
      */
     public InMemoryIdempotencyStore(TimeSource timeSource, int maxEntries) {
+        this(timeSource, maxEntries, null);
+    }
+
+    /**
+     * Creates a store holding at most {@code maxEntries} entries, each result kept encoded by
+     * a codec, so that every replay is a fresh copy.
+     * @param timeSource the source of time for leases and expiry
+     * @param maxEntries the bound; at least 1
+     * @param codec encodes the results, or {@code null} to keep the objects themselves
+     * @throws IllegalArgumentException if {@code maxEntries} is below 1
+     */
+    public InMemoryIdempotencyStore(TimeSource timeSource, int maxEntries, @Nullable ResultCodec codec) {
         if (maxEntries < 1) {
             throw new IllegalArgumentException("maxEntries must be at least 1, was " + maxEntries);
         }
         this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
         this.maxEntries = maxEntries;
+        this.codec = codec;
     }
 
     /**
@@ -128,15 +150,31 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
      */
     @Override
     public boolean complete(String key, String ownerToken, @Nullable Object value, Duration ttl) {
+        return complete(key, ownerToken, value, Object.class, ttl);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>With a codec, the value is encoded for its declared type before the entry changes; a
+     * {@link NotReplayableResult} is kept as it is.
+     * @throws IdempotencyResultNotStorableException when the codec cannot encode the value or
+     * it is too large, with nothing changed
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    @Override
+    public boolean complete(String key, String ownerToken, @Nullable Object value, Type type, Duration ttl) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(ownerToken, "ownerToken");
+        Objects.requireNonNull(type, "type");
         long ttlNanos = positiveNanos(ttl, "ttl");
         Entry current = this.entries.get(key);
         if (current == null || !current.isInProgressOwnedBy(ownerToken)) {
             return false;
         }
+        Object stored = (this.codec != null && !(value instanceof NotReplayableResult))
+                ? this.codec.encode(value, type) : value;
         long now = this.timeSource.nanoTime();
-        Entry completed = new Entry(current.fingerprint, ownerToken, true, value, now + ttlNanos);
+        Entry completed = new Entry(current.fingerprint, ownerToken, true, stored, now + ttlNanos);
         if (!this.entries.replace(key, current, completed)) {
             return false;
         }
