@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
 
+import dev.resilience.aop.IdempotencyFingerprints;
 import dev.resilience.core.time.Durations;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.SlidingWindowType;
@@ -55,6 +56,7 @@ final class ResiliencePropertiesValidation {
         check("idempotency.max-entries", idempotency.getMaxEntries(), (entries) -> entries >= 1, "must be >= 1");
         check("idempotency.store-timeout", idempotency.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
+        checkSecret(idempotency.getFingerprintSecret());
         ResilienceProperties.DeadLetter deadLetter = this.properties.getDeadLetter();
         check("dead-letter.capacity", deadLetter.getCapacity(), (capacity) -> capacity >= 1, "must be >= 1");
         check("dead-letter.store-timeout", deadLetter.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
@@ -128,6 +130,17 @@ final class ResiliencePropertiesValidation {
             Class<?> type = types.get(i);
             check(path + "[" + i + "]", type, Throwable.class::isAssignableFrom,
                     "must be a subclass of java.lang.Throwable");
+        }
+    }
+
+    /**
+     * Rejects a short fingerprint secret without a field error, whose report would show the
+     * secret.
+     */
+    private void checkSecret(@Nullable String secret) {
+        if (secret != null && !secret.isEmpty() && secret.length() < IdempotencyFingerprints.MIN_SECRET_LENGTH) {
+            this.errors.reject("tooShort", IdempotencyFingerprintSecret.PROPERTY + " must be at least "
+                    + IdempotencyFingerprints.MIN_SECRET_LENGTH + " characters long; it is " + secret.length());
         }
     }
 

@@ -93,12 +93,15 @@ class IdempotencyKeyExpressionsTests {
     }
 
     /**
-     * A parcel Jackson cannot write, without {@code toString()}: each instance's identity
-     * must stay out of fingerprints.
+     * A parcel Jackson cannot write, neither by its getters (one throws) nor by its fields
+     * (they make a cycle), without {@code toString()}: each instance's identity must stay out
+     * of fingerprints.
      */
     static final class Parcel {
 
         private final String item;
+
+        private final Box box = new Box(this);
 
         Parcel(String item) {
             this.item = item;
@@ -110,6 +113,18 @@ class IdempotencyKeyExpressionsTests {
 
         public String getWeight() {
             throw new UnsupportedOperationException("not weighed yet");
+        }
+    }
+
+    /**
+     * What a parcel is packed in, which refers back to it: its fields make a cycle.
+     */
+    static final class Box {
+
+        private final Parcel parcel;
+
+        Box(Parcel parcel) {
+            this.parcel = parcel;
         }
     }
 

@@ -46,6 +46,7 @@ class SharedRedisIdempotencyTests {
     @BeforeEach
     void describeInstance() {
         this.instance = new ApplicationContextRunner()
+        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                     ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                     JacksonAutoConfiguration.class))
