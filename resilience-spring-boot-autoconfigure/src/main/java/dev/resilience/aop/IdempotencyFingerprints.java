@@ -3,8 +3,11 @@ package dev.resilience.aop;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.io.Writer;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -13,8 +16,12 @@ import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
 import dev.resilience.registry.ArgumentRenderer;
 import dev.resilience.registry.JsonArgumentRenderer;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.StreamWriteConstraints;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.log.LogMessage;
 
 /**
  * Makes the fingerprints of idempotent calls: an HMAC-SHA256, keyed by a secret, over the
@@ -37,9 +44,19 @@ public final class IdempotencyFingerprints {
 
     private static final byte SEPARATOR = 0x1f;
 
+    /** How deep a value may nest before it counts as unwritable, such as a cycle. */
+    private static final int MAX_DEPTH = 100;
+
+    private static final org.apache.commons.logging.Log logger = org.apache.commons.logging.LogFactory
+        .getLog(IdempotencyFingerprints.class);
+
     private final Mac prototype;
 
+    private final JsonMapper fields;
+
     private final ArgumentRenderer renderer;
+
+    private final Set<String> unwritableTypes = ConcurrentHashMap.newKeySet();
 
     private IdempotencyFingerprints(byte[] secret) {
         try {
@@ -49,12 +66,38 @@ public final class IdempotencyFingerprints {
         catch (GeneralSecurityException ex) {
             throw new IllegalStateException("HmacSHA256 is required of every Java platform", ex);
         }
-        this.renderer = new JsonArgumentRenderer(JsonMapper.builder()
+        this.fields = JsonMapper.builder(JsonFactory.builder()
+            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+            .build())
             .disable(MapperFeature.USE_ANNOTATIONS)
             .changeDefaultVisibility((visibility) -> visibility.withFieldVisibility(Visibility.ANY)
                 .withGetterVisibility(Visibility.NONE)
                 .withIsGetterVisibility(Visibility.NONE))
-            .build());
+            .build();
+        this.renderer = new JsonArgumentRenderer(this.fields);
+    }
+
+    /**
+     * Renders a value's full fields as canonical JSON. A value that cannot be written, or
+     * nests deeper than {@value #MAX_DEPTH} levels (a cycle), is first found by writing it to
+     * nowhere through a generator that bounds the depth, so that no cycle ever recurses
+     * until the stack overflows; it renders as its type name, with a WARN once per type.
+     */
+    private String render(@Nullable Object value) {
+        try {
+            this.fields.writeValue(Writer.nullWriter(), value);
+        }
+        catch (RuntimeException ex) {
+            String type = value.getClass().getName();
+            if (this.unwritableTypes.add(type)) {
+                logger.warn(LogMessage.format("Arguments of type %s cannot be written field by field (%s): "
+                        + "idempotency fingerprints count them as their type name, so two of them never tell calls "
+                        + "apart. Say what identifies a call with @Idempotent(fingerprint).", type,
+                        ex.getClass().getSimpleName()));
+            }
+            return "<" + type + ">";
+        }
+        return this.renderer.render(value);
     }
 
     /**
@@ -94,7 +137,7 @@ public final class IdempotencyFingerprints {
         catch (CloneNotSupportedException ex) {
             throw new IllegalStateException("HmacSHA256 of this platform cannot be copied", ex);
         }
-        return new Digest(mac, this.renderer);
+        return new Digest(mac, this::render);
     }
 
     /**

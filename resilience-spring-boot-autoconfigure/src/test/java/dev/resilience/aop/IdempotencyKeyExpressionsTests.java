@@ -87,7 +87,7 @@ class IdempotencyKeyExpressionsTests {
 
             assertThat(retry).isEqualTo(first);
             assertThat(orders.runs()).isEqualTo(1);
-            String warning = "Arguments of type " + Parcel.class.getName() + " cannot be written as JSON";
+            String warning = "Arguments of type " + Parcel.class.getName() + " cannot be written field by field";
             assertThat(output.getOut().split(java.util.regex.Pattern.quote(warning), -1)).hasSize(2);
         });
     }
