@@ -1,6 +1,7 @@
 package dev.resilience.core;
 
 import java.util.List;
+import java.util.Objects;
 
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import org.jspecify.annotations.Nullable;
@@ -21,11 +22,36 @@ import org.jspecify.annotations.Nullable;
  * @param fingerprint what must match between calls with the same key
  * @param listener notified of this call's retries, fallbacks and outcome, after the
  * pipeline's own listener
+ * @param idempotencyScope whose key the idempotency key is, such as the authenticated
+ * caller's name: calls of two scopes never share a stored entry, whatever their keys; empty
+ * for none
  */
 public record CallContext(String method, @Nullable Object target, List<@Nullable Object> arguments,
-        @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener) {
+        @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener, String idempotencyScope) {
 
     private static final CallContext EMPTY = new CallContext("", null, List.of(), null, "", ExecutionListener.NONE);
+
+    /**
+     * Checks that the scope is given.
+     */
+    public CallContext {
+        Objects.requireNonNull(idempotencyScope, "idempotencyScope");
+    }
+
+    /**
+     * Creates a context whose idempotency key has no scope.
+     * @param method the called method's description
+     * @param target the object the call is made on, or {@code null}
+     * @param arguments the call's arguments
+     * @param idempotencyKey the idempotency key, or the {@link IdempotencyKeyException} met
+     * while working it out, or {@code null}
+     * @param fingerprint what must match between calls with the same key
+     * @param listener notified of this call's retries, fallbacks and outcome
+     */
+    public CallContext(String method, @Nullable Object target, List<@Nullable Object> arguments,
+            @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener) {
+        this(method, target, arguments, idempotencyKey, fingerprint, listener, "");
+    }
 
     /**
      * Returns a context with nothing in it, for calls without idempotency or dead letters.
@@ -46,6 +72,18 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
     }
 
     /**
+     * Returns a context carrying a caller's idempotency key and fingerprint: another scope's
+     * call with the same key reaches another entry of the store.
+     * @param scope whose key it is, such as the authenticated caller's name; empty for none
+     * @param idempotencyKey the key
+     * @param fingerprint what must match between calls with the same key
+     * @return the context
+     */
+    public static CallContext idempotent(String scope, Object idempotencyKey, String fingerprint) {
+        return new CallContext("", null, List.of(), idempotencyKey, fingerprint, ExecutionListener.NONE, scope);
+    }
+
+    /**
      * Returns a context describing a method call, for dead letters.
      * @param method the method's description
      * @param arguments the call's arguments
@@ -61,6 +99,17 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      * @return the new context
      */
     public CallContext withListener(ExecutionListener listener) {
-        return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint, listener);
+        return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint, listener,
+                this.idempotencyScope);
+    }
+
+    /**
+     * Returns a copy of this context whose idempotency key belongs to a scope.
+     * @param scope whose key it is, such as the authenticated caller's name; empty for none
+     * @return the new context
+     */
+    public CallContext withIdempotencyScope(String scope) {
+        return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
+                this.listener, scope);
     }
 }

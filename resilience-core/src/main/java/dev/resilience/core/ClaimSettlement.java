@@ -29,6 +29,8 @@ final class ClaimSettlement implements Runnable {
 
     private final String key;
 
+    private final String storeKey;
+
     private final String ownerToken;
 
     private final boolean complete;
@@ -45,10 +47,11 @@ final class ClaimSettlement implements Runnable {
 
     private int failures;
 
-    ClaimSettlement(IdempotencyPolicy policy, String key, String ownerToken, boolean complete, @Nullable Object value,
-            TimeSource time, Executor executor, long leaseEndNanos) {
+    ClaimSettlement(IdempotencyPolicy policy, String key, String storeKey, String ownerToken, boolean complete,
+            @Nullable Object value, TimeSource time, Executor executor, long leaseEndNanos) {
         this.policy = policy;
         this.key = key;
+        this.storeKey = storeKey;
         this.ownerToken = ownerToken;
         this.complete = complete;
         this.value = value;
@@ -88,23 +91,22 @@ final class ClaimSettlement implements Runnable {
 
     private boolean settle() {
         IdempotencyStore store = this.policy.store();
-        String storeKey = this.policy.storeKey(this.key);
         if (!this.complete) {
-            return store.release(storeKey, this.ownerToken);
+            return store.release(this.storeKey, this.ownerToken);
         }
         try {
-            return complete(store, storeKey);
+            return complete(store);
         }
         catch (IdempotencyResultNotStorableException ex) {
             logger.log(System.Logger.Level.WARNING, "The result of a call of ''{0}'' under key ''{1}'' cannot be stored "
                     + "({2}); the key is completed as not replayable", this.policy.name(), this.key, ex.getMessage());
             this.value = new NotReplayableResult(ex.getMessage());
-            return complete(store, storeKey);
+            return complete(store);
         }
     }
 
-    private boolean complete(IdempotencyStore store, String storeKey) {
-        return store.complete(storeKey, this.ownerToken, this.value, this.policy.resultType(), this.policy.ttl());
+    private boolean complete(IdempotencyStore store) {
+        return store.complete(this.storeKey, this.ownerToken, this.value, this.policy.resultType(), this.policy.ttl());
     }
 
     private void retryLater(RuntimeException failure) {

@@ -40,6 +40,8 @@ final class IdempotencyClaim {
 
     private @Nullable String key;
 
+    private @Nullable String storeKey;
+
     private @Nullable String ownerToken;
 
     private long waitUntilNanos = Long.MIN_VALUE;
@@ -68,6 +70,7 @@ final class IdempotencyClaim {
             }
             try {
                 this.key = IdempotencyKeys.validate(execution.context.idempotencyKey());
+                this.storeKey = this.policy.storeKey(execution.context.idempotencyScope(), this.key);
             }
             catch (IdempotencyKeyException ex) {
                 execution.stop(ExecutionStatus.FAILURE, ex);
@@ -77,7 +80,7 @@ final class IdempotencyClaim {
         ClaimResult claim;
         this.claimedAtNanos = this.time.nanoTime();
         try {
-            claim = this.policy.store().claim(this.policy.storeKey(this.key), execution.context.fingerprint(),
+            claim = this.policy.store().claim(this.storeKey, execution.context.fingerprint(),
                     this.policy.inProgressTtl());
             if (claim == null) {
                 throw new IdempotencyStoreException("Idempotency store answered a claim of a key of '"
@@ -159,12 +162,12 @@ final class IdempotencyClaim {
      */
     void settle(Execution<?> execution, boolean success, @Nullable Object value) {
         String token = this.ownerToken;
-        if (token == null || this.key == null) {
+        if (token == null || this.key == null || this.storeKey == null) {
             return;
         }
         this.ownerToken = null;
-        ClaimSettlement settlement = new ClaimSettlement(this.policy, this.key, token, success, value, this.time,
-                this.executor, Durations.later(this.claimedAtNanos, Durations.toNanos(this.policy.inProgressTtl())));
+        ClaimSettlement settlement = new ClaimSettlement(this.policy, this.key, this.storeKey, token, success, value,
+                this.time, this.executor, Durations.later(this.claimedAtNanos, Durations.toNanos(this.policy.inProgressTtl())));
         if (!settlement.tryOnce() && success) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.COMPLETE_FAILED);
         }

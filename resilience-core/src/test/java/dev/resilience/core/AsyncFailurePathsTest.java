@@ -80,7 +80,7 @@ class AsyncFailurePathsTest {
     }
 
     private void assertKeyIsFree(String key) {
-        assertThat(this.store.claim("quote:" + key, "fp", Duration.ofSeconds(1))).isInstanceOf(ClaimResult.Acquired.class);
+        assertThat(this.store.claim(storeKey("quote", key), "fp", Duration.ofSeconds(1))).isInstanceOf(ClaimResult.Acquired.class);
     }
 
     @Test
@@ -137,7 +137,7 @@ class AsyncFailurePathsTest {
         assertThat(future.join().status()).isEqualTo(ExecutionStatus.SUCCESS);
         assertThat(future.join().value()).isEqualTo("late");
         assertThat(breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
-        assertThat(this.store.claim("quote:k-executor", "fp", Duration.ofSeconds(1)))
+        assertThat(this.store.claim(storeKey("quote", "k-executor"), "fp", Duration.ofSeconds(1)))
             .isEqualTo(new ClaimResult.Completed("late"));
     }
 
@@ -275,5 +275,10 @@ class AsyncFailurePathsTest {
         public ScheduledTask schedule(Runnable task, Duration delay) {
             throw new RejectedExecutionException("timer shut down");
         }
+    }
+
+    /** The store key of an unscoped caller's key, as the pipeline writes it. */
+    private static String storeKey(String name, String key) {
+        return IdempotencyPolicy.of(name, new InMemoryIdempotencyStore(TimeSource.system())).storeKey("", key);
     }
 }

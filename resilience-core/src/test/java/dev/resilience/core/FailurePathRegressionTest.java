@@ -184,7 +184,7 @@ class FailurePathRegressionTest {
         ExecutionResult<String> result = future.join();
         assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
         assertThat(result.value()).isNull();
-        assertThat(this.store.claim("quote:k", "fp", Duration.ofSeconds(1)))
+        assertThat(this.store.claim(storeKey("quote", "k"), "fp", Duration.ofSeconds(1)))
             .as("the late value must not be stored")
             .isInstanceOf(ClaimResult.Acquired.class);
     }
@@ -442,7 +442,7 @@ class FailurePathRegressionTest {
 
         assertThat(escaped).as("exception escaping the machinery").isNull();
         assertThat(result.status()).isEqualTo(ExecutionStatus.SUCCESS);
-        assertThat(this.store.claim("pay:k", "fp", Duration.ofSeconds(1))).isInstanceOf(ClaimResult.Completed.class);
+        assertThat(this.store.claim(storeKey("pay", "k"), "fp", Duration.ofSeconds(1))).isInstanceOf(ClaimResult.Completed.class);
     }
 
     // Cancellation: no timer is left behind once the call is over
@@ -632,5 +632,10 @@ class FailurePathRegressionTest {
                 this.onTimer.add("store " + call);
             }
         }
+    }
+
+    /** The store key of an unscoped caller's key, as the pipeline writes it. */
+    private static String storeKey(String name, String key) {
+        return IdempotencyPolicy.of(name, new InMemoryIdempotencyStore(TimeSource.system())).storeKey("", key);
     }
 }

@@ -20,6 +20,7 @@ import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +73,37 @@ class IdempotentPipelineTest {
     }
 
     @Test
+    void sameKeyOfAnotherScopeRunsItsOwnCallAndIsNoMismatch() {
+        ResiliencePipeline pipeline = pipeline();
+        AtomicInteger runs = new AtomicInteger();
+
+        ExecutionResult<String> alice = pipeline.execute(CallContext.idempotent("alice", "key-1", "order-1:100"),
+                () -> "receipt-" + runs.incrementAndGet());
+        ExecutionResult<String> mallory = pipeline.execute(CallContext.idempotent("mallory", "key-1", "order-1:100"),
+                () -> "receipt-" + runs.incrementAndGet());
+        ExecutionResult<String> malloryOtherPayload = pipeline.execute(
+                CallContext.idempotent("mallory", "key-1", "order-1:999"), () -> "receipt-" + runs.incrementAndGet());
+        ExecutionResult<String> aliceAgain = pipeline.execute(CallContext.idempotent("alice", "key-1", "order-1:100"),
+                () -> "receipt-" + runs.incrementAndGet());
+
+        assertThat(alice.value()).isEqualTo("receipt-1");
+        assertThat(mallory.replayed()).isFalse();
+        assertThat(mallory.value()).isEqualTo("receipt-2");
+        assertThat(malloryOtherPayload.error()).isInstanceOf(IdempotencyKeyMismatchException.class);
+        assertThat(aliceAgain.replayed()).isTrue();
+        assertThat(aliceAgain.value()).isEqualTo("receipt-1");
+        assertThat(runs).hasValue(2);
+    }
+
+    @Test
+    void contextKeepsItsScopeWithAnotherListener() {
+        CallContext context = CallContext.idempotent("alice", "key-1", "fp").withListener(ExecutionListener.NONE);
+
+        assertThat(context.idempotencyScope()).isEqualTo("alice");
+        assertThat(CallContext.idempotent("key-1", "fp").idempotencyScope()).isEmpty();
+    }
+
+    @Test
     void sameKeyWithAnotherFingerprintIsAMismatch() {
         ResiliencePipeline pipeline = pipeline();
         pipeline.execute(CallContext.idempotent("key-1", "order-1:100"), () -> "receipt");
@@ -105,8 +137,8 @@ class IdempotentPipelineTest {
     void waitingCallReplaysTheFirstCallOnceItCompletes() {
         ResiliencePipeline waiting = pipeline(new IdempotencyPolicy("pay", this.store, Duration.ofHours(1),
                 Duration.ofSeconds(10), OnInProgress.WAIT));
-        String owner = ((ClaimResult.Acquired) this.store.claim("pay:key-1", "fp", Duration.ofSeconds(10))).ownerToken();
-        this.clock.schedule(() -> this.store.complete("pay:key-1", owner, "first", Duration.ofHours(1)), Duration.ofMillis(120));
+        String owner = ((ClaimResult.Acquired) this.store.claim(storeKey("pay", "key-1"), "fp", Duration.ofSeconds(10))).ownerToken();
+        this.clock.schedule(() -> this.store.complete(storeKey("pay", "key-1"), owner, "first", Duration.ofHours(1)), Duration.ofMillis(120));
 
         ExecutionResult<String> result = waiting.execute(CallContext.idempotent("key-1", "fp"), () -> "second");
 
@@ -119,7 +151,7 @@ class IdempotentPipelineTest {
     void waitingCallGivesUpAsRejectedWhenTheLeaseOutlivesItsWait() {
         ResiliencePipeline waiting = pipeline(new IdempotencyPolicy("pay", this.store, Duration.ofHours(1),
                 Duration.ofSeconds(1), OnInProgress.WAIT));
-        this.store.claim("pay:key-1", "fp", Duration.ofSeconds(5));
+        this.store.claim(storeKey("pay", "key-1"), "fp", Duration.ofSeconds(5));
 
         ExecutionResult<String> result = waiting.execute(CallContext.idempotent("key-1", "fp"), () -> "second");
 
@@ -131,7 +163,7 @@ class IdempotentPipelineTest {
     void interruptWhileWaitingForAKeyInProgressEndsTheCallAtOnceAndKeepsTheFlag() {
         ResiliencePipeline waiting = pipeline(new IdempotencyPolicy("pay", this.store, Duration.ofHours(1),
                 Duration.ofSeconds(10), OnInProgress.WAIT));
-        this.store.claim("pay:key-1", "fp", Duration.ofSeconds(10));
+        this.store.claim(storeKey("pay", "key-1"), "fp", Duration.ofSeconds(10));
         try {
             Thread.currentThread().interrupt();
 
@@ -298,5 +330,10 @@ class IdempotentPipelineTest {
         public boolean release(String key, String ownerToken) {
             throw new IllegalStateException("connection refused");
         }
+    }
+
+    /** The store key of an unscoped caller's key, as the pipeline writes it. */
+    private static String storeKey(String name, String key) {
+        return IdempotencyPolicy.of(name, new InMemoryIdempotencyStore(TimeSource.system())).storeKey("", key);
     }
 }

@@ -12,6 +12,7 @@ import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.idempotency.NotReplayableResult;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.core.time.TimeSource;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,8 +42,8 @@ class NotReplayableResultTest {
 
     @Test
     void inMemoryKeyCompletedAsNotReplayableRejectsLaterCallsUntilItExpires() {
-        ClaimResult.Acquired claim = (ClaimResult.Acquired) this.store.claim("pay:key-1", "fp", Duration.ofMinutes(1));
-        this.store.complete("pay:key-1", claim.ownerToken(), new NotReplayableResult("too large"), Duration.ofHours(1));
+        ClaimResult.Acquired claim = (ClaimResult.Acquired) this.store.claim(storeKey("pay", "key-1"), "fp", Duration.ofMinutes(1));
+        this.store.complete(storeKey("pay", "key-1"), claim.ownerToken(), new NotReplayableResult("too large"), Duration.ofHours(1));
         AtomicInteger runs = new AtomicInteger();
 
         ExecutionResult<Integer> refused = this.pipeline.execute(CallContext.idempotent("key-1", "fp"),
@@ -61,5 +62,10 @@ class NotReplayableResultTest {
 
         assertThat(afterExpiry.status()).isEqualTo(ExecutionStatus.SUCCESS);
         assertThat(runs).hasValue(1);
+    }
+
+    /** The store key of an unscoped caller's key, as the pipeline writes it. */
+    private static String storeKey(String name, String key) {
+        return IdempotencyPolicy.of(name, new InMemoryIdempotencyStore(TimeSource.system())).storeKey("", key);
     }
 }

@@ -1,11 +1,7 @@
 package dev.resilience.aop;
 
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,7 +9,6 @@ import java.util.Set;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
-import dev.resilience.registry.ArgumentRenderer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.expression.MethodBasedEvaluationContext;
@@ -30,9 +25,10 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  * The idempotency key and fingerprint of one method, from the SpEL expressions of its
  * {@link Idempotent} annotation over the method's parameters ({@code #name}, {@code #p0},
  * {@code #a0}). Parsed once at startup, where an expression that does not parse or names an
- * unknown parameter fails the start. The fingerprint is a SHA-256 digest of the rendered
- * fingerprint value, or, when no fingerprint expression is given, of the arguments that the
- * method's {@link FingerprintParameters} cover. An expression that fails at run time, whether
+ * unknown parameter fails the start. The fingerprint is a keyed digest
+ * ({@link IdempotencyFingerprints}) of the fingerprint expression's value, or, when no
+ * fingerprint expression is given, of the full values of the arguments that the method's
+ * {@link FingerprintParameters} cover. An expression that fails at run time, whether
  * SpEL cannot evaluate it or a method it calls throws, refuses the call with an
  * {@link IdempotencyKeyException} that names the method and the expression, never the
  * arguments: a fingerprint is never a constant.
@@ -44,8 +40,6 @@ final class IdempotencyKeyExpressions {
 
     private static final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
-    private static final char SEPARATOR = '\u001f';
-
     private final Method method;
 
     private final String description;
@@ -56,25 +50,25 @@ final class IdempotencyKeyExpressions {
 
     private final FingerprintParameters fingerprintParameters;
 
-    private final ArgumentRenderer renderer;
+    private final IdempotencyFingerprints fingerprints;
 
     private IdempotencyKeyExpressions(Method method, String description, Expression key,
-            @Nullable Expression fingerprint, ArgumentRenderer renderer) {
+            @Nullable Expression fingerprint, IdempotencyFingerprints fingerprints) {
         this.method = method;
         this.description = description;
         this.key = key;
         this.fingerprint = fingerprint;
         this.fingerprintParameters = FingerprintParameters.of(method);
-        this.renderer = renderer;
+        this.fingerprints = fingerprints;
     }
 
     static IdempotencyKeyExpressions compile(Method method, String description, Idempotent annotation,
-            ArgumentRenderer renderer, String subject) {
+            IdempotencyFingerprints fingerprints, String subject) {
         Set<String> variables = variables(method);
         Expression key = parse(annotation.key(), "@Idempotent(key)", variables, subject);
         Expression fingerprint = annotation.fingerprint().isBlank() ? null
                 : parse(annotation.fingerprint(), "@Idempotent(fingerprint)", variables, subject);
-        return new IdempotencyKeyExpressions(method, description, key, fingerprint, renderer);
+        return new IdempotencyKeyExpressions(method, description, key, fingerprint, fingerprints);
     }
 
     /**
@@ -95,17 +89,16 @@ final class IdempotencyKeyExpressions {
     /**
      * Works out the fingerprint of a call.
      * @param arguments the call's arguments
-     * @return the hex SHA-256 digest of the fingerprint value or of the arguments
+     * @return the hex HMAC-SHA256 of the fingerprint value or of the arguments
      * @throws IdempotencyKeyException when the fingerprint expression fails, or an argument
      * cannot be rendered
      */
     String fingerprint(@Nullable Object[] arguments) {
-        MessageDigest digest = sha256();
+        IdempotencyFingerprints.Digest digest = this.fingerprints.start();
         if (this.fingerprint == null) {
             for (int i = 0; i < arguments.length; i++) {
                 if (this.fingerprintParameters.covers(i)) {
-                    digest.update(render(this.fingerprintParameters.contribution(i, arguments[i])));
-                    digest.update((byte) SEPARATOR);
+                    add(digest, this.fingerprintParameters.contribution(i, arguments[i]));
                 }
             }
         }
@@ -117,14 +110,14 @@ final class IdempotencyKeyExpressions {
             catch (RuntimeException ex) {
                 throw failed("its fingerprint expression threw " + ex.getClass().getSimpleName());
             }
-            digest.update(render(value));
+            add(digest, value);
         }
-        return HexFormat.of().formatHex(digest.digest());
+        return digest.finish();
     }
 
-    private byte[] render(@Nullable Object value) {
+    private void add(IdempotencyFingerprints.Digest digest, @Nullable Object value) {
         try {
-            return this.renderer.render(value).getBytes(StandardCharsets.UTF_8);
+            digest.add(value);
         }
         catch (RuntimeException ex) {
             throw failed("its fingerprint could not be rendered (" + ex.getClass().getSimpleName() + ")");
@@ -174,14 +167,5 @@ final class IdempotencyKeyExpressions {
 
     private static String example(Set<String> variables) {
         return variables.isEmpty() ? "\"'fixed-key'\"" : "\"#" + variables.iterator().next() + "\"";
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        }
-        catch (NoSuchAlgorithmException ex) {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
-        }
     }
 }

@@ -34,14 +34,17 @@ final class ResilientMethod {
 
     private final @Nullable IdempotencyKeyExpressions idempotencyKeys;
 
+    private final IdempotencyScopeResolver scopes;
+
     private final CallObserver observer;
 
     ResilientMethod(String description, ResiliencePipeline pipeline, ReturnKind returnKind,
-            @Nullable IdempotencyKeyExpressions idempotencyKeys, CallObserver observer) {
+            @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer) {
         this.description = description;
         this.pipeline = pipeline;
         this.returnKind = returnKind;
         this.idempotencyKeys = idempotencyKeys;
+        this.scopes = scopes;
         this.observer = observer;
     }
 
@@ -69,17 +72,30 @@ final class ResilientMethod {
         Object[] arguments = invocation.getArguments();
         Object key = null;
         String fingerprint = "";
+        String scope = "";
         if (this.idempotencyKeys != null) {
             try {
                 key = this.idempotencyKeys.key(arguments);
                 fingerprint = this.idempotencyKeys.fingerprint(arguments);
+                scope = scope();
             }
             catch (IdempotencyKeyException ex) {
                 key = ex;
             }
         }
         return new CallContext(this.description, invocation.getThis(), Arrays.asList(arguments), key, fingerprint,
-                listener);
+                listener, scope);
+    }
+
+    private String scope() {
+        try {
+            String scope = this.scopes.resolveScope();
+            return (scope != null) ? scope : "";
+        }
+        catch (RuntimeException ex) {
+            throw new IdempotencyKeyException("Idempotency key of " + this.description
+                    + " cannot be worked out: its scope resolver threw " + ex.getClass().getSimpleName());
+        }
     }
 
     private static Callable<@Nullable Object> attempt(MethodInvocation invocation) {

@@ -33,11 +33,18 @@ final class ResilientMethodCompiler {
 
     private final CallObserver observer;
 
+    private final IdempotencyScopeResolver scopes;
+
+    private final IdempotencyFingerprints fingerprints;
+
     private final InstanceNameConflicts names = new InstanceNameConflicts();
 
-    ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer) {
+    ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
+            IdempotencyFingerprints fingerprints) {
         this.policies = policies;
         this.observer = observer;
+        this.scopes = scopes;
+        this.fingerprints = fingerprints;
     }
 
     ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String beanName) {
@@ -84,8 +91,7 @@ final class ResilientMethodCompiler {
         }
         IdempotencyKeyExpressions keys = null;
         if (idempotencyName != null) {
-            keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.policies.argumentRenderer(),
-                    subject);
+            keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.fingerprints, subject);
             IdempotencyPolicy idempotency = this.policies.idempotency(idempotencyName, idempotent);
             Type resultType = valueType(method, targetClass, returnKind);
             requireDeclaredResultType(idempotency, method, targetClass, returnKind, subject);
@@ -93,7 +99,7 @@ final class ResilientMethodCompiler {
             statistics.registerIdempotency(idempotencyName);
             IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
-        return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.observer);
+        return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer);
     }
 
     private void checkNames(Declarations declarations, ResilienceAnnotations annotations, String id,

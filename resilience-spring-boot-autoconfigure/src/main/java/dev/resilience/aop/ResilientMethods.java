@@ -44,13 +44,26 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     private @Nullable ConfigurableListableBeanFactory beanFactory;
 
     /**
-     * Creates the compiled methods of an application.
+     * Creates the compiled methods of an application whose idempotency keys have no scope and
+     * whose fingerprints are keyed by a random secret of this instance.
      * @param policies where the methods' policies come from
      * @param observer how calls are observed
      */
     public ResilientMethods(ResiliencePolicies policies, CallObserver observer) {
+        this(policies, observer, IdempotencyScopeResolver.NONE, IdempotencyFingerprints.withRandomSecret());
+    }
+
+    /**
+     * Creates the compiled methods of an application.
+     * @param policies where the methods' policies come from
+     * @param observer how calls are observed
+     * @param scopes whose idempotency key each call carries
+     * @param fingerprints how the fingerprints of idempotent calls are made
+     */
+    public ResilientMethods(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
+            IdempotencyFingerprints fingerprints) {
         this.policies = policies;
-        this.compiler = new ResilientMethodCompiler(policies, observer);
+        this.compiler = new ResilientMethodCompiler(policies, observer, scopes, fingerprints);
     }
 
     @Override

@@ -3,9 +3,12 @@ package dev.resilience.autoconfigure;
 import java.util.concurrent.Executor;
 
 import dev.resilience.aop.CallObserver;
+import dev.resilience.aop.IdempotencyFingerprints;
+import dev.resilience.aop.IdempotencyScopeResolver;
 import dev.resilience.aop.ResilienceAdvisor;
 import dev.resilience.aop.ResilienceInterceptor;
 import dev.resilience.aop.ResilientMethods;
+import dev.resilience.aop.SecurityContextIdempotencyScopeResolver;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
 import dev.resilience.core.deadletter.DeadLetterStore;
@@ -43,6 +46,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configures the resilience annotations: the advisor and interceptor, the registry of
@@ -57,6 +61,8 @@ public final class ResilienceAutoConfiguration {
 
     /** The name of the bean that tracks the steps handed to the executor of asynchronous work. */
     static final String ASYNC_STEP_TRACKER = "resilienceAsyncStepTracker";
+
+    private static final String SECURITY_CONTEXT_HOLDER = "org.springframework.security.core.context.SecurityContextHolder";
 
     /** The property that moves the interceptor relative to other advice. */
     static final String INTERCEPTOR_ORDER = "resilience.interceptor-order";
@@ -117,8 +123,28 @@ public final class ResilienceAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ResilientMethods resilientMethods(ResiliencePolicies policies, ObjectProvider<ObservationRegistry> observations) {
-        return new ResilientMethods(policies, new CallObserver(observations.getIfAvailable(() -> ObservationRegistry.NOOP)));
+    ResilientMethods resilientMethods(ResiliencePolicies policies, ObjectProvider<ObservationRegistry> observations,
+            IdempotencyScopeResolver idempotencyScopeResolver, IdempotencyFingerprints idempotencyFingerprints) {
+        return new ResilientMethods(policies, new CallObserver(observations.getIfAvailable(() -> ObservationRegistry.NOOP)),
+                idempotencyScopeResolver, idempotencyFingerprints);
+    }
+
+    /**
+     * Idempotency keys are scoped to the authenticated principal when Spring Security is
+     * present.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotencyScopeResolver idempotencyScopeResolver() {
+        return ClassUtils.isPresent(SECURITY_CONTEXT_HOLDER, ResilienceAutoConfiguration.class.getClassLoader())
+                ? new SecurityContextIdempotencyScopeResolver() : IdempotencyScopeResolver.NONE;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotencyFingerprints idempotencyFingerprints(ResilienceProperties properties,
+            ObjectProvider<IdempotencyStore> idempotencyStore) {
+        return IdempotencyFingerprintSecret.fingerprints(properties, idempotencyStore.getIfUnique());
     }
 
     @Bean

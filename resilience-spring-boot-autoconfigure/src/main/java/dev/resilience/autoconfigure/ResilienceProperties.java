@@ -294,6 +294,13 @@ public class ResilienceProperties implements Validator {
         private DataSize maxResultSize = DataSize.ofMegabytes(1);
 
         /**
+         * Secret that keys the HMAC fingerprints of idempotent calls, at least 32 characters,
+         * the same on every instance sharing the store. Required by every store but the
+         * in-memory one, which makes a random one per start when unset.
+         */
+        private @Nullable String fingerprintSecret;
+
+        /**
          * Maximum number of keys the in-memory store holds.
          */
         private int maxEntries = InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES;
@@ -304,6 +311,22 @@ public class ResilienceProperties implements Validator {
          * command timeout bounds it too, when shorter.
          */
         private Duration storeTimeout = Duration.ofSeconds(2);
+
+        /**
+         * Returns the secret that keys the fingerprints.
+         * @return the secret, or {@code null} when unset
+         */
+        public @Nullable String getFingerprintSecret() {
+            return this.fingerprintSecret;
+        }
+
+        /**
+         * Sets the secret that keys the fingerprints.
+         * @param fingerprintSecret the secret
+         */
+        public void setFingerprintSecret(@Nullable String fingerprintSecret) {
+            this.fingerprintSecret = fingerprintSecret;
+        }
 
         /**
          * Returns the kind of store.

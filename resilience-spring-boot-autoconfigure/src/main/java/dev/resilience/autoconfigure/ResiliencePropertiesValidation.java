@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
+import dev.resilience.aop.IdempotencyFingerprints;
 import dev.resilience.core.time.Durations;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.SlidingWindowType;
@@ -68,6 +69,7 @@ final class ResiliencePropertiesValidation {
                     (name) -> QUALIFIED_NAME.matcher(name).matches(),
                     "must be a class name (com.example.Receipt) or a package name (com.example.orders)");
         }
+        checkSecret(idempotency.getFingerprintSecret());
         ResilienceProperties.DeadLetter deadLetter = this.properties.getDeadLetter();
         check("dead-letter.capacity", deadLetter.getCapacity(), (capacity) -> capacity >= 1, "must be >= 1");
         check("dead-letter.store-timeout", deadLetter.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
@@ -147,6 +149,17 @@ final class ResiliencePropertiesValidation {
             Class<?> type = types.get(i);
             check(path + "[" + i + "]", type, Throwable.class::isAssignableFrom,
                     "must be a subclass of java.lang.Throwable");
+        }
+    }
+
+    /**
+     * Rejects a short fingerprint secret without a field error, whose report would show the
+     * secret.
+     */
+    private void checkSecret(@Nullable String secret) {
+        if (secret != null && !secret.isEmpty() && secret.length() < IdempotencyFingerprints.MIN_SECRET_LENGTH) {
+            this.errors.reject("tooShort", IdempotencyFingerprintSecret.PROPERTY + " must be at least "
+                    + IdempotencyFingerprints.MIN_SECRET_LENGTH + " characters long; it is " + secret.length());
         }
     }
 

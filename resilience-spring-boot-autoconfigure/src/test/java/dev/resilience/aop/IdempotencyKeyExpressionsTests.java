@@ -87,18 +87,21 @@ class IdempotencyKeyExpressionsTests {
 
             assertThat(retry).isEqualTo(first);
             assertThat(orders.runs()).isEqualTo(1);
-            String warning = "Arguments of type " + Parcel.class.getName() + " cannot be written as JSON";
+            String warning = "Arguments of type " + Parcel.class.getName() + " cannot be written field by field";
             assertThat(output.getOut().split(java.util.regex.Pattern.quote(warning), -1)).hasSize(2);
         });
     }
 
     /**
-     * A parcel Jackson cannot write, without {@code toString()}: each instance's identity
-     * must stay out of fingerprints.
+     * A parcel Jackson cannot write, neither by its getters (one throws) nor by its fields
+     * (they make a cycle), without {@code toString()}: each instance's identity must stay out
+     * of fingerprints.
      */
     static final class Parcel {
 
         private final String item;
+
+        private final Box box = new Box(this);
 
         Parcel(String item) {
             this.item = item;
@@ -110,6 +113,18 @@ class IdempotencyKeyExpressionsTests {
 
         public String getWeight() {
             throw new UnsupportedOperationException("not weighed yet");
+        }
+    }
+
+    /**
+     * What a parcel is packed in, which refers back to it: its fields make a cycle.
+     */
+    static final class Box {
+
+        private final Parcel parcel;
+
+        Box(Parcel parcel) {
+            this.parcel = parcel;
         }
     }
 

@@ -32,8 +32,24 @@ class ResilienceRedisAutoConfigurationTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
                 DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class));
+
+    @Test
+    void whenIdempotencyStoreIsRedisWithoutAFingerprintSecretThenTheStartFailsSayingHowToSetIt() {
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
+                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
+                    JacksonAutoConfiguration.class))
+            .withPropertyValues("resilience.idempotency.store=redis", "spring.data.redis.port=" + redis.port())
+            .run((context) -> {
+                assertThat(context).hasFailed();
+                assertThat(FailureAnalyses.describe(context.getStartupFailure())).contains(
+                        "resilience.idempotency.fingerprint-secret", RedisIdempotencyStore.class.getName(),
+                        "at least 32 characters");
+            });
+    }
 
     @Test
     void whenIdempotencyStoreIsRedisThenTheRedisStoreIsTheOnlyOne() {

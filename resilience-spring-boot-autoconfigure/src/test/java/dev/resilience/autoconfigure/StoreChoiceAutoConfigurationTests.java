@@ -37,6 +37,7 @@ class StoreChoiceAutoConfigurationTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, CircuitBreakerEventsAutoConfiguration.class,
                 ResilienceEndpointsAutoConfiguration.class, CircuitBreakersHealthContributorAutoConfiguration.class,

@@ -38,6 +38,7 @@ class RedisReplayDecodingGapsTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                 JacksonAutoConfiguration.class))

@@ -44,6 +44,7 @@ class RedisReplayedResultTypesTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, ResilienceMetricsAutoConfiguration.class,
                 DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
@@ -135,7 +136,8 @@ class RedisReplayedResultTypesTests {
 
             assertThat(shipments.runs()).isOne();
             assertOutcomes(context, "Shipments#label", 1, 0, 2);
-            assertThat(redis.command("HGET idem:Shipments#label:key-1 type")).isEqualTo("$15");
+            assertThat(redis.command("HGET idem:" + IdempotencyPolicy
+                .of("Shipments#label", context.getBean(RedisIdempotencyStore.class)).storeKey("", "key-1") + " type")).isEqualTo("$15");
         });
     }
 
@@ -161,9 +163,9 @@ class RedisReplayedResultTypesTests {
             pipeline.execute(CallContext.idempotent("not-a-parcel", "fp"), () -> new Parcel.Letter("L-1", 20));
             pipeline.execute(CallContext.idempotent("unknown-class", "fp"), () -> new Parcel.Letter("L-2", 20));
             pipeline.execute(CallContext.idempotent("bad-json", "fp"), () -> new Parcel.Letter("L-3", 20));
-            pipelines.template.opsForHash().put("idem:parcels:not-a-parcel", "type", Receipt.class.getName());
-            pipelines.template.opsForHash().put("idem:parcels:unknown-class", "type", "com.example.Gone");
-            pipelines.template.opsForHash().put("idem:parcels:bad-json", "value", "{\"id\":");
+            pipelines.template.opsForHash().put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "not-a-parcel"), "type", Receipt.class.getName());
+            pipelines.template.opsForHash().put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "unknown-class"), "type", "com.example.Gone");
+            pipelines.template.opsForHash().put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "bad-json"), "value", "{\"id\":");
 
             for (String key : List.of("not-a-parcel", "unknown-class", "bad-json")) {
                 ExecutionResult<Parcel> result = pipeline.execute(CallContext.idempotent(key, "fp"), () -> {

@@ -15,6 +15,8 @@ import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyInProgressException;
 import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.idempotency.IdempotencyStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,6 +48,7 @@ class SharedRedisIdempotencyTests {
     @BeforeEach
     void describeInstance() {
         this.instance = new ApplicationContextRunner()
+        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                     ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                     JacksonAutoConfiguration.class))
@@ -86,7 +89,8 @@ class SharedRedisIdempotencyTests {
                     Future<Receipt> stale = executor.submit(() -> owner.pay("order-2", 500, "key-2"));
                     owner.awaitChargeStarted();
                     await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20))
-                        .until(() -> ":0".equals(redis.command("EXISTS idem:PaymentService#pay:key-2")));
+                        .until(() -> ":0".equals(redis.command("EXISTS idem:" + IdempotencyPolicy
+                            .of("PaymentService#pay", first.getBean(IdempotencyStore.class)).storeKey("", "key-2"))));
 
                     Receipt fresh = second.getBean(PaymentService.class).pay("order-2", 500, "key-2");
                     release.countDown();

@@ -1,5 +1,10 @@
 package dev.resilience.core.idempotency;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,6 +49,22 @@ public final class IdempotencyKeys {
             }
         }
         return text;
+    }
+
+    /**
+     * Returns the SHA-256 digest of a text's UTF-8 bytes in unpadded base64url: 43 characters
+     * of {@code [A-Za-z0-9_-]}.
+     * @param text the text
+     * @return the digest
+     */
+    static String digest(String text) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+        }
     }
 
     /**

@@ -67,12 +67,31 @@ public record IdempotencyPolicy(String name, IdempotencyStore store, Duration tt
     }
 
     /**
-     * Returns the key under which the store keeps a caller's key.
+     * Returns the key under which the store keeps a caller's key when the key has no scope.
      * @param key the caller's validated key
-     * @return the key namespaced by this policy's name
+     * @return {@code storeKey("", key)}
+     * @deprecated keys are scoped to their caller; use {@link #storeKey(String, String)}
      */
+    @Deprecated
     public String storeKey(String key) {
-        return this.name + ':' + key;
+        return storeKey("", key);
+    }
+
+    /**
+     * Returns the key under which the store keeps a caller's key:
+     * {@code <scope>:<name>:<key>}, where the scope (when not empty) and the key are each
+     * replaced by their SHA-256 digest in unpadded base64url (43 characters, no {@code :} and
+     * no braces). So the client's key neither grows the store key nor chooses a Redis cluster
+     * slot, and no two different (scope, name, key) triples share a store key, whatever
+     * colons they contain. The store adds its own prefix. The digest hides neither a
+     * guessable key nor a guessable scope from someone who can read the store.
+     * @param scope whose key it is, such as the authenticated caller's name; empty for none
+     * @param key the caller's validated key
+     * @return the key in the store's namespace of this policy's name and the scope
+     */
+    public String storeKey(String scope, String key) {
+        String scopePart = scope.isEmpty() ? "" : IdempotencyKeys.digest(scope);
+        return scopePart + ':' + this.name + ':' + IdempotencyKeys.digest(key);
     }
 
     private static void requirePositive(Duration duration, String setting) {

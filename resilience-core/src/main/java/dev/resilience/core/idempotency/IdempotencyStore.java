@@ -17,7 +17,8 @@ public interface IdempotencyStore {
 
     /**
      * Claims a key for a call, or reports who holds it.
-     * @param key the validated key
+     * @param key the store key, {@link IdempotencyPolicy#storeKey(String, String)} of the
+     * caller's scope and validated key, which the store may prefix
      * @param fingerprint what identifies the call's arguments; a key reused with another
      * fingerprint is a mismatch
      * @param lease how long the claim holds before another call may take the key over;
