@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class IdempotencyPolicyResolverTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
         .withUserConfiguration(PropertiesConfiguration.class);
 
     private final InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(new VirtualTimeSource());

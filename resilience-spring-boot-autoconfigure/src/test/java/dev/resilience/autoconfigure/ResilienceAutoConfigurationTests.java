@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ResilienceAutoConfigurationTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class));
 
     @Test

@@ -32,7 +32,7 @@ class ResilienceRedisAutoConfigurationTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
                 DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class));
 

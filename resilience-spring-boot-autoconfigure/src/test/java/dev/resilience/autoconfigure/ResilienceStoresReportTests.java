@@ -28,13 +28,15 @@ class ResilienceStoresReportTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class))
-        .withBean(VirtualTimeSource.class);
+        .withBean(VirtualTimeSource.class)
+        .withPropertyValues(FingerprintSecret.PROPERTY);
 
     private final ApplicationContextRunner redisContextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                 JacksonAutoConfiguration.class))
-        .withBean(VirtualTimeSource.class);
+        .withBean(VirtualTimeSource.class)
+        .withPropertyValues(FingerprintSecret.PROPERTY);
 
     @Test
     void memoryDefaultsSayOnceThatTheyArePerInstance(CapturedOutput output) {

@@ -37,7 +37,7 @@ class StoreChoiceAutoConfigurationTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, CircuitBreakerEventsAutoConfiguration.class,
                 ResilienceEndpointsAutoConfiguration.class, CircuitBreakersHealthContributorAutoConfiguration.class,

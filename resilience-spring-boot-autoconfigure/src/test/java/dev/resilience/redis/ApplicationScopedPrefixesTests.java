@@ -2,6 +2,7 @@ package dev.resilience.redis;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import dev.resilience.core.deadletter.DeadLetter;
@@ -34,6 +35,7 @@ class ApplicationScopedPrefixesTests {
                     ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                     JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
+            .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis",
                     "spring.application.name=" + name)
             .withBean(PaymentService.class, () -> new PaymentService(this.executions));
@@ -81,6 +83,7 @@ class ApplicationScopedPrefixesTests {
                     ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                     JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
+            .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
             .withBean(PaymentService.class, () -> new PaymentService(this.executions))
             .run((context) -> {

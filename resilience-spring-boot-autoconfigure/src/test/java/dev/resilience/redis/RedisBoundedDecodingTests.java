@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import dev.resilience.core.idempotency.ClaimResult;
@@ -135,6 +136,7 @@ class RedisBoundedDecodingTests {
                     ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                     JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
+            .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis")
             .withBean(ParcelService.class, () -> new ParcelService(ListedParcel::new));
 

@@ -2,6 +2,7 @@ package dev.resilience.redis;
 
 import java.time.Duration;
 
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,7 @@ class RedisEvictionPolicyWarningTests {
                     ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                     JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
+            .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
             .withBean(PaymentService.class, () -> new PaymentService(new java.util.concurrent.atomic.AtomicInteger()));
     }

@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import dev.resilience.core.idempotency.IdempotencyInProgressException;
@@ -37,7 +38,7 @@ class RedisOutageTests {
     private final AtomicInteger executions = new AtomicInteger();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
         .withPropertyValues("resilience.idempotency.store=redis", "resilience.idempotency.in-progress-ttl=1s")

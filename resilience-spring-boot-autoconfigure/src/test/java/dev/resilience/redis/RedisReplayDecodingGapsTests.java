@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import dev.resilience.redis.Shipments.Parcel;
@@ -38,7 +39,7 @@ class RedisReplayDecodingGapsTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                 JacksonAutoConfiguration.class))

@@ -2,6 +2,7 @@ package dev.resilience.redis;
 
 import java.util.List;
 
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceMetricsAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
@@ -44,7 +45,7 @@ class RedisReplayedResultTypesTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, ResilienceMetricsAutoConfiguration.class,
                 DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import dev.resilience.core.ExecutionStatus;
@@ -58,7 +59,7 @@ class RedisStoreTimeoutTests {
     private final AtomicInteger executions = new AtomicInteger();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                 ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
         .withPropertyValues("resilience.idempotency.store=redis", "resilience.idempotency.store-timeout=250ms",

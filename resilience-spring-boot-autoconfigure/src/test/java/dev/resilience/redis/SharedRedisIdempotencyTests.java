@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import dev.resilience.core.deadletter.DeadLetter;
@@ -48,7 +49,7 @@ class SharedRedisIdempotencyTests {
     @BeforeEach
     void describeInstance() {
         this.instance = new ApplicationContextRunner()
-        .withPropertyValues("resilience.idempotency.fingerprint-secret=test-fingerprint-secret-of-at-least-32-characters")
+        .withPropertyValues(FingerprintSecret.PROPERTY)
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
                     ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                     JacksonAutoConfiguration.class))

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import dev.resilience.core.idempotency.ClaimResult;
@@ -48,6 +49,7 @@ class StoredResultsSafetyTests {
                     ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
                     JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
+            .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=" + store)
             .withBean(Results.class);
     }

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.autoconfigure.FailureAnalyses;
+import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
@@ -33,7 +34,8 @@ class UntypedIdempotentResultsStartTests {
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
                 DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
-        .withPropertyValues(redis.springProperties().toArray(String[]::new));
+        .withPropertyValues(redis.springProperties().toArray(String[]::new))
+        .withPropertyValues(FingerprintSecret.PROPERTY);
 
     @Test
     void methodReturningObjectWithTheRedisStoreFailsTheStart() {
