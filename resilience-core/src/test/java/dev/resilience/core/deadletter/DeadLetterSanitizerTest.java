@@ -50,6 +50,12 @@ class DeadLetterSanitizerTest {
     }
 
     @Test
+    void keysWrittenWithEscapesAreReadAsTheirCharacters() {
+        assertThat(this.sanitizer.sanitize("{\"pass\\u0077ord\":\"hunter2\",\"api\\u005fkey\":\"k-1\"}"))
+            .isEqualTo("{\"pass\\u0077ord\":\"******\",\"api\\u005fkey\":\"******\"}");
+    }
+
+    @Test
     void hiddenValuesMaskEveryArgumentAndTheErrorMessage() {
         DeadLetter deadLetter = new DeadLetter("id", "payment", "P#pay", List.of("\"o-1\"", "12"), "java.io.IOException",
                 "card 4111 declined", 3, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
