@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
  * {@value #MASK}; a value that is an object or array is masked whole. An argument truncated by
  * {@link DeadLetterText#truncate} is sanitized as far as it goes and keeps its marker. A type
  * name ({@code <com.example.Type>}) is shown as it is; any other text that is not JSON is
- * masked whole, as it cannot be told apart from a secret. When values are not shown, every
+ * masked whole, as it cannot be told apart from a secret, and so is JSON nested deeper than
+ * {@value #MAX_DEPTH} objects or arrays (Jackson's default bound when it writes), which the
+ * scanner does not follow. When values are not shown, every
  * argument and the error message become {@value #MASK}. Thread-safe.
  */
 public final class DeadLetterSanitizer {
@@ -25,6 +27,9 @@ public final class DeadLetterSanitizer {
     /** The words that make a key sensitive when contained in it, whatever the case. */
     public static final List<String> DEFAULT_SENSITIVE_WORDS = List.of("password", "secret", "token", "key",
             "credential", "authorization", "card");
+
+    /** The deepest nesting of objects and arrays shown; deeper JSON is masked whole. */
+    public static final int MAX_DEPTH = 500;
 
     private static final Pattern TYPE_NAME = Pattern.compile("<[\\w.$\\[\\];]+>");
 
@@ -161,6 +166,8 @@ public final class DeadLetterSanitizer {
 
         private boolean emitting = true;
 
+        private int depth;
+
         Masking(String text) {
             this.text = text;
             this.out = new StringBuilder(text.length());
@@ -197,10 +204,12 @@ public final class DeadLetterSanitizer {
         }
 
         private void object() {
+            enter();
             take('{');
             skipWhitespace();
             if (peek() == '}') {
                 take('}');
+                this.depth--;
                 return;
             }
             while (true) {
@@ -215,16 +224,19 @@ public final class DeadLetterSanitizer {
                 }
                 else {
                     take('}');
+                    this.depth--;
                     return;
                 }
             }
         }
 
         private void array() {
+            enter();
             take('[');
             skipWhitespace();
             if (peek() == ']') {
                 take(']');
+                this.depth--;
                 return;
             }
             while (true) {
@@ -235,8 +247,15 @@ public final class DeadLetterSanitizer {
                 }
                 else {
                     take(']');
+                    this.depth--;
                     return;
                 }
+            }
+        }
+
+        private void enter() {
+            if (++this.depth > MAX_DEPTH) {
+                throw new NotJson();
             }
         }
 

@@ -56,6 +56,18 @@ class DeadLetterSanitizerTest {
     }
 
     @Test
+    void jsonNestedDeeperThanTheBoundIsMaskedWholeInsteadOfOverflowingTheStack() {
+        String deep = "{\"a\":".repeat(3000) + "{\"password\":\"hunter2\"}" + "}".repeat(3000);
+        String cut = DeadLetterText.truncate(deep, DeadLetterText.DEFAULT_MAX_ARGUMENT_SIZE);
+
+        assertThat(this.sanitizer.sanitize(deep)).isEqualTo(DeadLetterSanitizer.MASK);
+        assertThat(this.sanitizer.sanitize(cut)).doesNotContain("hunter2");
+        assertThat(this.sanitizer.sanitize("[".repeat(20_000))).isEqualTo(DeadLetterSanitizer.MASK);
+        String atTheBound = "[".repeat(DeadLetterSanitizer.MAX_DEPTH) + "1" + "]".repeat(DeadLetterSanitizer.MAX_DEPTH);
+        assertThat(this.sanitizer.sanitize(atTheBound)).isEqualTo(atTheBound);
+    }
+
+    @Test
     void hiddenValuesMaskEveryArgumentAndTheErrorMessage() {
         DeadLetter deadLetter = new DeadLetter("id", "payment", "P#pay", List.of("\"o-1\"", "12"), "java.io.IOException",
                 "card 4111 declined", 3, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
