@@ -5,13 +5,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Shows dead letters without their secrets, for endpoints, logs and span events; the store
  * keeps them whole, as a re-drive needs them.
  *
  * <p>When values are shown, an argument that is JSON keeps its structure and every value whose
  * key contains one of the sensitive words (case-insensitive, at any depth) becomes
- * {@value #MASK}; a value that is an object or array is masked whole. An argument truncated by
+ * {@value #MASK}; a value that is an object or array is masked whole. A string whose text is
+ * JSON, such as a payload passed as a string, is sanitized the same way; a string that starts
+ * like JSON but is not is masked whole. An argument truncated by
  * {@link DeadLetterText#truncate} is sanitized as far as it goes and keeps its marker. A type
  * name ({@code <com.example.Type>}) is shown as it is; any other text that is not JSON is
  * masked whole, as it cannot be told apart from a secret, and so is JSON nested deeper than
@@ -82,17 +86,39 @@ public final class DeadLetterSanitizer {
         boolean truncated = DeadLetterText.isTruncated(argument);
         String json = truncated ? argument.substring(0, argument.lastIndexOf("...[truncated ")) : argument;
         String marker = truncated ? argument.substring(json.length()) : "";
+        String masked = masked(json, truncated);
+        return (masked != null) ? masked + marker : MASK;
+    }
+
+    /** JSON with the values of sensitive keys masked, or {@code null} when it is not JSON. */
+    private @Nullable String masked(String json, boolean cut) {
         Masking masking = new Masking(json);
         try {
             masking.topLevel();
-            return masking.out + marker;
+            return masking.out.toString();
         }
         catch (EndOfText ex) {
-            return truncated ? masking.out + marker : MASK;
+            return cut ? masking.out.toString() : null;
         }
         catch (NotJson ex) {
-            return MASK;
+            return null;
         }
+    }
+
+    /**
+     * A string value's content as shown: when it holds JSON (its text starts with a brace or
+     * a bracket), that JSON sanitized, or masked whole when it is not JSON after all; any other
+     * text as it is.
+     */
+    private String nested(String content, boolean cut) {
+        String decoded = unescape(content);
+        String stripped = decoded.strip();
+        if (stripped.isEmpty() || (stripped.charAt(0) != '{' && stripped.charAt(0) != '[')) {
+            return content;
+        }
+        String masked = masked(decoded, cut);
+        String quoted = DeadLetterText.quote((masked != null) ? masked : MASK);
+        return quoted.substring(1, quoted.length() - 1);
     }
 
     private boolean isSensitive(String key) {
@@ -198,7 +224,7 @@ public final class DeadLetterSanitizer {
             switch (c) {
                 case '{' -> object();
                 case '[' -> array();
-                case '"' -> string();
+                case '"' -> string(true);
                 default -> literal(c);
             }
         }
@@ -214,7 +240,7 @@ public final class DeadLetterSanitizer {
             }
             while (true) {
                 skipWhitespace();
-                String key = string();
+                String key = string(false);
                 skipWhitespace();
                 take(':');
                 value(isSensitive(unescape(key)));
@@ -259,7 +285,7 @@ public final class DeadLetterSanitizer {
             }
         }
 
-        private String string() {
+        private String string(boolean value) {
             if (peek() != '"') {
                 throw new NotJson();
             }
@@ -267,7 +293,9 @@ public final class DeadLetterSanitizer {
             int end = start;
             while (true) {
                 if (end >= this.text.length()) {
-                    emit(this.text.substring(this.position));
+                    if (this.emitting) {
+                        emit(value ? "\"" + nested(this.text.substring(start), true) : this.text.substring(this.position));
+                    }
                     this.position = end;
                     throw new EndOfText();
                 }
@@ -282,9 +310,12 @@ public final class DeadLetterSanitizer {
                     end++;
                 }
             }
-            emit(this.text.substring(this.position, end + 1));
+            String content = this.text.substring(start, end);
+            if (this.emitting) {
+                emit(value ? "\"" + nested(content, false) + "\"" : this.text.substring(this.position, end + 1));
+            }
             this.position = end + 1;
-            return this.text.substring(start, end);
+            return content;
         }
 
         private void literal(char first) {

@@ -68,6 +68,29 @@ class DeadLetterSanitizerTest {
     }
 
     @Test
+    void jsonHeldInAStringIsSanitizedToo() {
+        String payload = DeadLetterText.asData("{\"user\":\"ann\",\"password\":\"hunter2\"}");
+        String nested = "{\"payload\":" + DeadLetterText.asData("[{\"apiToken\":\"t-1\",\"n\":1}]") + "}";
+
+        assertThat(this.sanitizer.sanitize(payload))
+            .isEqualTo(DeadLetterText.asData("{\"user\":\"ann\",\"password\":\"******\"}"));
+        assertThat(this.sanitizer.sanitize(nested))
+            .isEqualTo("{\"payload\":" + DeadLetterText.asData("[{\"apiToken\":\"******\",\"n\":1}]") + "}");
+        assertThat(this.sanitizer.sanitize(DeadLetterText.asData("{password=hunter2}")))
+            .isEqualTo(DeadLetterText.asData(DeadLetterSanitizer.MASK));
+        assertThat(this.sanitizer.sanitize("\"plain text\"")).isEqualTo("\"plain text\"");
+    }
+
+    @Test
+    void jsonHeldInAStringCutByTheBoundShowsNoPartOfASecret() {
+        String payload = DeadLetterText.asData("{\"user\":\"ann\",\"password\":\"hunter2-and-more\"}");
+        String cut = DeadLetterText.truncate(payload, payload.indexOf("hunter2") + 3);
+
+        assertThat(cut).contains("hun");
+        assertThat(this.sanitizer.sanitize(cut)).doesNotContain("hun").contains("ann").endsWith(" bytes]");
+    }
+
+    @Test
     void hiddenValuesMaskEveryArgumentAndTheErrorMessage() {
         DeadLetter deadLetter = new DeadLetter("id", "payment", "P#pay", List.of("\"o-1\"", "12"), "java.io.IOException",
                 "card 4111 declined", 3, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
