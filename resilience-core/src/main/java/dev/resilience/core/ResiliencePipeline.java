@@ -316,6 +316,10 @@ public final class ResiliencePipeline {
         return this.listeners;
     }
 
+    int maxArgumentSize() {
+        return this.maxArgumentSize;
+    }
+
     String renderArgument(@Nullable Object argument) {
         String text;
         try {
