@@ -3,6 +3,8 @@ package dev.resilience.core.deadletter;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -21,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * masked whole, as it cannot be told apart from a secret, and so is JSON nested deeper than
  * {@value #MAX_DEPTH} objects or arrays (Jackson's default bound when it writes), which the
  * scanner does not follow. When values are not shown, every
- * argument and the error message become {@value #MASK}. Thread-safe.
+ * argument and the error message become {@value #MASK}; when they are, the error message is
+ * shown through {@link #sanitizeMessage}. Thread-safe.
  */
 public final class DeadLetterSanitizer {
 
@@ -36,6 +39,10 @@ public final class DeadLetterSanitizer {
     public static final int MAX_DEPTH = 500;
 
     private static final Pattern TYPE_NAME = Pattern.compile("<[\\w.$\\[\\];]+>");
+
+    private static final Pattern KEY_VALUE = Pattern.compile(
+            "([\\w.-]+)(\\s*[=:]\\s*)((?:bearer|basic|digest)\\s+)?(\"[^\"]*\"|'[^']*'|[^\\s,;&\"'<>)}\\]]+)",
+            Pattern.CASE_INSENSITIVE);
 
     private static final String MASKED_VALUE = "\"" + MASK + "\"";
 
@@ -68,7 +75,8 @@ public final class DeadLetterSanitizer {
             .stream()
             .map((argument) -> showValues ? sanitize(argument) : MASK)
             .toList();
-        String errorMessage = (showValues || deadLetter.errorMessage() == null) ? deadLetter.errorMessage() : MASK;
+        String errorMessage = (deadLetter.errorMessage() == null) ? null
+                : showValues ? sanitizeMessage(deadLetter.errorMessage()) : MASK;
         return new DeadLetter(deadLetter.id(), deadLetter.name(), deadLetter.method(), arguments,
                 deadLetter.errorClass(), errorMessage, deadLetter.attempts(), deadLetter.firstAttemptAt(),
                 deadLetter.lastAttemptAt(), deadLetter.status());
@@ -88,6 +96,46 @@ public final class DeadLetterSanitizer {
         String marker = truncated ? argument.substring(json.length()) : "";
         String masked = masked(json, truncated);
         return (masked != null) ? masked + marker : MASK;
+    }
+
+    /**
+     * Masks the secrets of an error message, which often carries a request or a response:
+     * the values of sensitive keys in the JSON objects and arrays it holds, and in its
+     * {@code key=value} and {@code key: value} pairs ({@code Authorization: Bearer ******}).
+     * @param message the message as stored
+     * @return the message to show
+     */
+    public String sanitizeMessage(String message) {
+        StringBuilder shown = new StringBuilder(message.length());
+        int plain = 0;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            if (c != '{' && c != '[') {
+                continue;
+            }
+            Masking masking = new Masking(message, i);
+            try {
+                masking.value(false);
+            }
+            catch (EndOfText | NotJson ex) {
+                continue;
+            }
+            shown.append(maskedPairs(message.substring(plain, i))).append(masking.out);
+            plain = masking.position;
+            i = plain - 1;
+        }
+        return shown.append(maskedPairs(message.substring(plain))).toString();
+    }
+
+    private String maskedPairs(String text) {
+        Matcher pair = KEY_VALUE.matcher(text);
+        StringBuilder shown = new StringBuilder(text.length());
+        while (pair.find()) {
+            String replacement = isSensitive(pair.group(1))
+                    ? pair.group(1) + pair.group(2) + Objects.toString(pair.group(3), "") + MASK : pair.group();
+            pair.appendReplacement(shown, Matcher.quoteReplacement(replacement));
+        }
+        return pair.appendTail(shown).toString();
     }
 
     /** JSON with the values of sensitive keys masked, or {@code null} when it is not JSON. */
@@ -195,8 +243,13 @@ public final class DeadLetterSanitizer {
         private int depth;
 
         Masking(String text) {
+            this(text, 0);
+        }
+
+        Masking(String text, int start) {
             this.text = text;
-            this.out = new StringBuilder(text.length());
+            this.out = new StringBuilder();
+            this.position = start;
         }
 
         void topLevel() {
@@ -207,7 +260,7 @@ public final class DeadLetterSanitizer {
             }
         }
 
-        private void value(boolean masked) {
+        void value(boolean masked) {
             skipWhitespace();
             if (masked && this.emitting) {
                 this.out.append(MASKED_VALUE);

@@ -91,6 +91,20 @@ class DeadLetterSanitizerTest {
     }
 
     @Test
+    void shownErrorMessagesHaveTheValuesOfSensitiveKeysMasked() {
+        DeadLetter deadLetter = new DeadLetter("id", "auth", "A#refresh", List.of(), "HttpClientErrorException",
+                "401 Unauthorized on POST request for \"https://auth.example/token\": "
+                        + "\"{\"error\":\"expired\",\"refresh_token\":\"r-123\",\"n\":1}\"; "
+                        + "password=hunter2, Authorization: Bearer abc.def, user=ann",
+                1, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
+
+        assertThat(this.sanitizer.sanitize(deadLetter, true).errorMessage())
+            .isEqualTo("401 Unauthorized on POST request for \"https://auth.example/token\": "
+                    + "\"{\"error\":\"expired\",\"refresh_token\":\"******\",\"n\":1}\"; "
+                    + "password=******, Authorization: Bearer ******, user=ann");
+    }
+
+    @Test
     void hiddenValuesMaskEveryArgumentAndTheErrorMessage() {
         DeadLetter deadLetter = new DeadLetter("id", "payment", "P#pay", List.of("\"o-1\"", "12"), "java.io.IOException",
                 "card 4111 declined", 3, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
