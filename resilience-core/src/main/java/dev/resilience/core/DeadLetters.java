@@ -51,7 +51,7 @@ final class DeadLetters {
             long last = (attempts > 0) ? lastAttemptNanos : nowNanos;
             DeadLetter deadLetter = new DeadLetter(DeadLetterIds.next(now), pipeline.name(), context.method(),
                     render(pipeline, context), error.getClass().getName(),
-                    DeadLetterText.withoutUrlCredentials(error.getMessage()), attempts,
+                    errorMessage(pipeline, error), attempts,
                     now.minusNanos(nowNanos - first), now.minusNanos(nowNanos - last), status);
             store.write(deadLetter);
             return deadLetter;
@@ -60,6 +60,12 @@ final class DeadLetters {
             logger.log(System.Logger.Level.ERROR, "Failed to write a dead letter for '" + pipeline.name() + "'", ex);
             return null;
         }
+    }
+
+    /** The error's message without the credentials of its URLs, bounded like an argument. */
+    private static @Nullable String errorMessage(ResiliencePipeline pipeline, Throwable error) {
+        String message = DeadLetterText.withoutUrlCredentials(error.getMessage());
+        return (message != null) ? DeadLetterText.truncate(message, pipeline.maxArgumentSize()) : null;
     }
 
     private static List<String> render(ResiliencePipeline pipeline, CallContext context) {

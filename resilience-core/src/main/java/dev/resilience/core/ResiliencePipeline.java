@@ -316,6 +316,10 @@ public final class ResiliencePipeline {
         return this.listeners;
     }
 
+    int maxArgumentSize() {
+        return this.maxArgumentSize;
+    }
+
     String renderArgument(@Nullable Object argument) {
         String text;
         try {
@@ -460,8 +464,8 @@ public final class ResiliencePipeline {
         }
 
         /**
-         * Sets the bound of one argument's text in a dead letter; a longer text is truncated
-         * with a marker, see {@link DeadLetterText#truncate}.
+         * Sets the bound of one argument's text, and of the error message, in a dead letter; a
+         * longer text is truncated with a marker, see {@link DeadLetterText#truncate}.
          * @param maxBytes the bound in UTF-8 bytes; {@value DeadLetterText#DEFAULT_MAX_ARGUMENT_SIZE}
          * by default
          * @return this builder

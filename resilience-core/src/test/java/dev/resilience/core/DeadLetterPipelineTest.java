@@ -185,6 +185,16 @@ class DeadLetterPipelineTest {
         assertThat(this.deadLetters.list(1).get(0).arguments()).containsExactly("\"order-1\"", "1250", "null");
     }
 
+    @Test
+    void errorMessagesLongerThanTheBoundAreTruncatedWithAMarker() {
+        IOException failure = new IOException("upstream answered: " + "x".repeat(1_000_000));
+
+        pipeline().maxArgumentSize(64).build().execute(this.context, FlakyAction.failing(failure, failure, failure));
+
+        assertThat(this.deadLetters.list(1).get(0).errorMessage())
+            .isEqualTo("upstream answered: " + "x".repeat(45) + "...[truncated 999955 bytes]");
+    }
+
     /** A type with no data to write, whose {@code toString()} prints a secret. */
     static final class Opaque {
 

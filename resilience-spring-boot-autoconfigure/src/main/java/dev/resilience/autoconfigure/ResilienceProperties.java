@@ -492,9 +492,9 @@ public class ResilienceProperties implements Validator {
         private Duration storeTimeout = Duration.ofSeconds(2);
 
         /**
-         * Maximum size of one argument's text in a dead letter, in UTF-8 bytes; a longer text
-         * keeps its first bytes, cut on a character boundary, followed by
-         * "...[truncated <n> bytes]".
+         * Maximum size of one argument's text, and of the error message, in a dead letter, in
+         * UTF-8 bytes; a longer text keeps its first bytes, cut on a character boundary,
+         * followed by "...[truncated <n> bytes]".
          */
         private DataSize maxArgumentSize = DataSize.ofBytes(DeadLetterText.DEFAULT_MAX_ARGUMENT_SIZE);
 

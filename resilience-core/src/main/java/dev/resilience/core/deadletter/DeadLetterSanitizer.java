@@ -3,7 +3,11 @@ package dev.resilience.core.deadletter;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Shows dead letters without their secrets, for endpoints, logs and span events; the store
@@ -11,11 +15,16 @@ import java.util.regex.Pattern;
  *
  * <p>When values are shown, an argument that is JSON keeps its structure and every value whose
  * key contains one of the sensitive words (case-insensitive, at any depth) becomes
- * {@value #MASK}; a value that is an object or array is masked whole. An argument truncated by
+ * {@value #MASK}; a value that is an object or array is masked whole. A string whose text is
+ * JSON, such as a payload passed as a string, is sanitized the same way; a string that starts
+ * like JSON but is not is masked whole. An argument truncated by
  * {@link DeadLetterText#truncate} is sanitized as far as it goes and keeps its marker. A type
  * name ({@code <com.example.Type>}) is shown as it is; any other text that is not JSON is
- * masked whole, as it cannot be told apart from a secret. When values are not shown, every
- * argument and the error message become {@value #MASK}. Thread-safe.
+ * masked whole, as it cannot be told apart from a secret, and so is JSON nested deeper than
+ * {@value #MAX_DEPTH} objects or arrays (Jackson's default bound when it writes), which the
+ * scanner does not follow. When values are not shown, every
+ * argument and the error message become {@value #MASK}; when they are, the error message is
+ * shown through {@link #sanitizeMessage}. Thread-safe.
  */
 public final class DeadLetterSanitizer {
 
@@ -26,7 +35,14 @@ public final class DeadLetterSanitizer {
     public static final List<String> DEFAULT_SENSITIVE_WORDS = List.of("password", "secret", "token", "key",
             "credential", "authorization", "card");
 
+    /** The deepest nesting of objects and arrays shown; deeper JSON is masked whole. */
+    public static final int MAX_DEPTH = 500;
+
     private static final Pattern TYPE_NAME = Pattern.compile("<[\\w.$\\[\\];]+>");
+
+    private static final Pattern KEY_VALUE = Pattern.compile(
+            "([\\w.-]+)(\\s*[=:]\\s*)((?:bearer|basic|digest)\\s+)?(\"[^\"]*\"|'[^']*'|[^\\s,;&\"'<>)}\\]]+)",
+            Pattern.CASE_INSENSITIVE);
 
     private static final String MASKED_VALUE = "\"" + MASK + "\"";
 
@@ -59,7 +75,8 @@ public final class DeadLetterSanitizer {
             .stream()
             .map((argument) -> showValues ? sanitize(argument) : MASK)
             .toList();
-        String errorMessage = (showValues || deadLetter.errorMessage() == null) ? deadLetter.errorMessage() : MASK;
+        String errorMessage = (deadLetter.errorMessage() == null) ? null
+                : showValues ? sanitizeMessage(deadLetter.errorMessage()) : MASK;
         return new DeadLetter(deadLetter.id(), deadLetter.name(), deadLetter.method(), arguments,
                 deadLetter.errorClass(), errorMessage, deadLetter.attempts(), deadLetter.firstAttemptAt(),
                 deadLetter.lastAttemptAt(), deadLetter.status());
@@ -77,17 +94,79 @@ public final class DeadLetterSanitizer {
         boolean truncated = DeadLetterText.isTruncated(argument);
         String json = truncated ? argument.substring(0, argument.lastIndexOf("...[truncated ")) : argument;
         String marker = truncated ? argument.substring(json.length()) : "";
+        String masked = masked(json, truncated);
+        return (masked != null) ? masked + marker : MASK;
+    }
+
+    /**
+     * Masks the secrets of an error message, which often carries a request or a response:
+     * the values of sensitive keys in the JSON objects and arrays it holds, and in its
+     * {@code key=value} and {@code key: value} pairs ({@code Authorization: Bearer ******}).
+     * @param message the message as stored
+     * @return the message to show
+     */
+    public String sanitizeMessage(String message) {
+        StringBuilder shown = new StringBuilder(message.length());
+        int plain = 0;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            if (c != '{' && c != '[') {
+                continue;
+            }
+            Masking masking = new Masking(message, i);
+            try {
+                masking.value(false);
+            }
+            catch (EndOfText | NotJson ex) {
+                continue;
+            }
+            shown.append(maskedPairs(message.substring(plain, i))).append(masking.out);
+            plain = masking.position;
+            i = plain - 1;
+        }
+        return shown.append(maskedPairs(message.substring(plain))).toString();
+    }
+
+    private String maskedPairs(String text) {
+        Matcher pair = KEY_VALUE.matcher(text);
+        StringBuilder shown = new StringBuilder(text.length());
+        while (pair.find()) {
+            String replacement = isSensitive(pair.group(1))
+                    ? pair.group(1) + pair.group(2) + Objects.toString(pair.group(3), "") + MASK : pair.group();
+            pair.appendReplacement(shown, Matcher.quoteReplacement(replacement));
+        }
+        return pair.appendTail(shown).toString();
+    }
+
+    /** JSON with the values of sensitive keys masked, or {@code null} when it is not JSON. */
+    private @Nullable String masked(String json, boolean cut) {
         Masking masking = new Masking(json);
         try {
             masking.topLevel();
-            return masking.out + marker;
+            return masking.out.toString();
         }
         catch (EndOfText ex) {
-            return truncated ? masking.out + marker : MASK;
+            return cut ? masking.out.toString() : null;
         }
         catch (NotJson ex) {
-            return MASK;
+            return null;
         }
+    }
+
+    /**
+     * A string value's content as shown: when it holds JSON (its text starts with a brace or
+     * a bracket), that JSON sanitized, or masked whole when it is not JSON after all; any other
+     * text as it is.
+     */
+    private String nested(String content, boolean cut) {
+        String decoded = unescape(content);
+        String stripped = decoded.strip();
+        if (stripped.isEmpty() || (stripped.charAt(0) != '{' && stripped.charAt(0) != '[')) {
+            return content;
+        }
+        String masked = masked(decoded, cut);
+        String quoted = DeadLetterText.quote((masked != null) ? masked : MASK);
+        return quoted.substring(1, quoted.length() - 1);
     }
 
     private boolean isSensitive(String key) {
@@ -98,6 +177,56 @@ public final class DeadLetterSanitizer {
             }
         }
         return false;
+    }
+
+    /**
+     * Reads the characters a JSON string's content stands for: escapes such as
+     * {@code \\u0077} become their character; a {@code \\u} escape cut short is kept as it is.
+     */
+    static String unescape(String content) {
+        if (content.indexOf('\\') < 0) {
+            return content;
+        }
+        StringBuilder decoded = new StringBuilder(content.length());
+        for (int i = 0; i < content.length(); i++) {
+            char c = content.charAt(i);
+            if (c != '\\' || i + 1 >= content.length()) {
+                decoded.append(c);
+                continue;
+            }
+            char escaped = content.charAt(i + 1);
+            switch (escaped) {
+                case 'b' -> decoded.append('\b');
+                case 'f' -> decoded.append('\f');
+                case 'n' -> decoded.append('\n');
+                case 'r' -> decoded.append('\r');
+                case 't' -> decoded.append('\t');
+                case 'u' -> {
+                    int code = (i + 6 <= content.length()) ? hex(content, i + 2) : -1;
+                    if (code < 0) {
+                        decoded.append(c);
+                        continue;
+                    }
+                    decoded.append((char) code);
+                    i += 4;
+                }
+                default -> decoded.append(escaped);
+            }
+            i++;
+        }
+        return decoded.toString();
+    }
+
+    private static int hex(String text, int from) {
+        int code = 0;
+        for (int i = from; i < from + 4; i++) {
+            int digit = Character.digit(text.charAt(i), 16);
+            if (digit < 0) {
+                return -1;
+            }
+            code = code * 16 + digit;
+        }
+        return code;
     }
 
     /** Copies JSON text, masking the values of sensitive keys; stops at the end of the text. */
@@ -111,9 +240,16 @@ public final class DeadLetterSanitizer {
 
         private boolean emitting = true;
 
+        private int depth;
+
         Masking(String text) {
+            this(text, 0);
+        }
+
+        Masking(String text, int start) {
             this.text = text;
-            this.out = new StringBuilder(text.length());
+            this.out = new StringBuilder();
+            this.position = start;
         }
 
         void topLevel() {
@@ -124,7 +260,7 @@ public final class DeadLetterSanitizer {
             }
         }
 
-        private void value(boolean masked) {
+        void value(boolean masked) {
             skipWhitespace();
             if (masked && this.emitting) {
                 this.out.append(MASKED_VALUE);
@@ -141,40 +277,45 @@ public final class DeadLetterSanitizer {
             switch (c) {
                 case '{' -> object();
                 case '[' -> array();
-                case '"' -> string();
+                case '"' -> string(true);
                 default -> literal(c);
             }
         }
 
         private void object() {
+            enter();
             take('{');
             skipWhitespace();
             if (peek() == '}') {
                 take('}');
+                this.depth--;
                 return;
             }
             while (true) {
                 skipWhitespace();
-                String key = string();
+                String key = string(false);
                 skipWhitespace();
                 take(':');
-                value(isSensitive(key));
+                value(isSensitive(unescape(key)));
                 skipWhitespace();
                 if (peek() == ',') {
                     take(',');
                 }
                 else {
                     take('}');
+                    this.depth--;
                     return;
                 }
             }
         }
 
         private void array() {
+            enter();
             take('[');
             skipWhitespace();
             if (peek() == ']') {
                 take(']');
+                this.depth--;
                 return;
             }
             while (true) {
@@ -185,12 +326,19 @@ public final class DeadLetterSanitizer {
                 }
                 else {
                     take(']');
+                    this.depth--;
                     return;
                 }
             }
         }
 
-        private String string() {
+        private void enter() {
+            if (++this.depth > MAX_DEPTH) {
+                throw new NotJson();
+            }
+        }
+
+        private String string(boolean value) {
             if (peek() != '"') {
                 throw new NotJson();
             }
@@ -198,7 +346,9 @@ public final class DeadLetterSanitizer {
             int end = start;
             while (true) {
                 if (end >= this.text.length()) {
-                    emit(this.text.substring(this.position));
+                    if (this.emitting) {
+                        emit(value ? "\"" + nested(this.text.substring(start), true) : this.text.substring(this.position));
+                    }
                     this.position = end;
                     throw new EndOfText();
                 }
@@ -213,9 +363,12 @@ public final class DeadLetterSanitizer {
                     end++;
                 }
             }
-            emit(this.text.substring(this.position, end + 1));
+            String content = this.text.substring(start, end);
+            if (this.emitting) {
+                emit(value ? "\"" + nested(content, false) + "\"" : this.text.substring(this.position, end + 1));
+            }
             this.position = end + 1;
-            return this.text.substring(start, end);
+            return content;
         }
 
         private void literal(char first) {

@@ -22,7 +22,7 @@ public final class DeadLetterText {
     private static final Pattern TRUNCATION_MARKER = Pattern.compile("\\.\\.\\.\\[truncated \\d+ bytes]$");
 
     private static final Pattern URL = Pattern.compile(
-            "\\b([a-zA-Z][a-zA-Z0-9+.-]*://)([^/\\s?#@\"'<>]*@)?([^\\s?#\"'<>]*)(\\?[^\\s#\"'<>]*)?(#[^\\s\"'<>]*)?");
+            "\\b([a-zA-Z][a-zA-Z0-9+.-]*://)([^/\\s?#\"'<>]*@)?([^\\s?#\"'<>]*)(\\?[^\\s#\"'<>]*)?(#[^\\s\"'<>]*)?");
 
     private DeadLetterText() {
     }
@@ -118,7 +118,7 @@ public final class DeadLetterText {
         return result.toString();
     }
 
-    private static String quote(String text) {
+    static String quote(String text) {
         StringBuilder quoted = new StringBuilder(text.length() + 2).append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
