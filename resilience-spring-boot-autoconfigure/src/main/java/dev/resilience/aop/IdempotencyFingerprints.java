@@ -13,13 +13,27 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
+import com.fasterxml.jackson.annotation.JsonFormat;
 import dev.resilience.registry.ArgumentRenderer;
 import dev.resilience.registry.JsonArgumentRenderer;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.StreamWriteConstraints;
 import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationConfig;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.ValueSerializer;
+import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.module.SimpleSerializers;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.ser.jdk.JDKKeySerializers;
+import tools.jackson.databind.ser.std.StdSerializer;
 
 import org.springframework.core.log.LogMessage;
 
@@ -30,7 +44,10 @@ import org.springframework.core.log.LogMessage;
  * {@code @JsonIgnore}, write-only properties nor masking serializers hide a difference, nor do
  * the modules of the application's mapper; maps and sets are written in
  * {@link JsonArgumentRenderer}'s canonical order, so equal arguments give equal fingerprints on
- * every instance that shares the secret. A value that mapper cannot write (a cycle, a type
+ * every instance that shares the secret. A map key that Jackson would write with its
+ * {@code toString()} (any type but strings, numbers, enums and the other JDK types it writes as
+ * text) is written as its own canonical field JSON, so that a key masked in {@code toString()}
+ * hides no difference and one without a {@code toString()} of its own adds no identity hash. A value that mapper cannot write (a cycle, a type
  * without fields) contributes its type name, with a WARN once per type, never its
  * {@code toString()}. Without the secret, a fingerprint read from a store tells nothing of the
  * arguments. Thread-safe.
@@ -70,6 +87,7 @@ public final class IdempotencyFingerprints {
             .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
             .build())
             .disable(MapperFeature.USE_ANNOTATIONS)
+            .addModule(new SimpleModule("resilience-field-keys").setKeySerializers(new FieldKeySerializers()))
             .changeDefaultVisibility((visibility) -> visibility.withFieldVisibility(Visibility.ANY)
                 .withGetterVisibility(Visibility.NONE)
                 .withIsGetterVisibility(Visibility.NONE))
@@ -138,6 +156,45 @@ public final class IdempotencyFingerprints {
             throw new IllegalStateException("HmacSHA256 of this platform cannot be copied", ex);
         }
         return new Digest(mac, this::render);
+    }
+
+    /**
+     * Finds the key serializer of a map key that Jackson would write with its
+     * {@code toString()}: every type without a standard key serializer of Jackson's.
+     */
+    private static final class FieldKeySerializers extends SimpleSerializers {
+
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public @Nullable ValueSerializer<?> findSerializer(SerializationConfig config, JavaType type,
+                BeanDescription.Supplier description, JsonFormat.Value format) {
+            Class<?> raw = type.getRawClass();
+            if (raw.isEnum() || JDKKeySerializers.getStdKeySerializer(config, raw, false) != null) {
+                return null;
+            }
+            return new FieldKeySerializer();
+        }
+    }
+
+    /**
+     * Writes a map key as the canonical JSON of its fields, members sorted by name.
+     */
+    private static final class FieldKeySerializer extends StdSerializer<Object> {
+
+        private static final JsonMapper sortKeys = JsonMapper.builder()
+            .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+            .build();
+
+        FieldKeySerializer() {
+            super(Object.class);
+        }
+
+        @Override
+        public void serialize(Object key, JsonGenerator generator, SerializationContext context) {
+            JsonNode node = context.valueToTree(key);
+            generator.writeName(sortKeys.writeValueAsString((node != null) ? node : NullNode.getInstance()));
+        }
     }
 
     /**

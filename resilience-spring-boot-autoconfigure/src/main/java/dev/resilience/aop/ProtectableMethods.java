@@ -1,6 +1,7 @@
 package dev.resilience.aop;
 
 import java.lang.annotation.Annotation;
+import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
@@ -23,6 +24,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -55,6 +58,9 @@ final class ProtectableMethods {
             "org.springframework.web.context.request.async.DeferredResult",
             "org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
             "org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter");
+
+    private static final List<String> ASYNC = List.of("org.springframework.scheduling.annotation.Async",
+            "jakarta.ejb.Asynchronous");
 
     private ProtectableMethods() {
     }
@@ -154,6 +160,38 @@ final class ProtectableMethods {
                             + "it emits, so its errors would be neither retried nor recorded by a breaker",
                     "Return CompletableFuture or CompletionStage (Mono#toFuture() gives one), or the value itself.");
         }
+    }
+
+    /**
+     * Refuses an {@link Idempotent} method that Spring's {@code @Async} (or
+     * {@code jakarta.ejb.Asynchronous}) hands to an executor before our advice runs: its key's
+     * scope would be resolved on the executor's thread, where the caller's security context
+     * is not, so every caller's keys would meet in one scope and one caller would receive
+     * another's replay.
+     * @param method the method
+     * @param targetClass the class its annotations are read from
+     * @param subject the method's description for a failure analysis
+     * @throws InvalidResiliencePolicyException when the method or its class is asynchronous
+     */
+    static void requireCallersThread(Method method, Class<?> targetClass, String subject) {
+        Method specific = ClassUtils.getMostSpecificMethod(method, targetClass);
+        for (String name : ASYNC) {
+            if (hasAnnotation(name, specific) || hasAnnotation(name, method) || hasAnnotation(name, targetClass)
+                    || hasAnnotation(name, method.getDeclaringClass())) {
+                throw new InvalidResiliencePolicyException(subject, "@Async", declaration(method),
+                        "@Async runs the method on an executor before @Idempotent sees the call, so the key's caller "
+                                + "scope would be resolved on the executor's thread, where the caller's security "
+                                + "context is not: the keys of every caller would meet, and one caller could receive "
+                                + "another's replay",
+                        "Drop @Async and return a CompletableFuture that hands the work to an executor "
+                                + "(CompletableFuture.supplyAsync(work, executor)): the key and its scope are then "
+                                + "taken on the caller's thread.");
+            }
+        }
+    }
+
+    private static boolean hasAnnotation(String name, AnnotatedElement element) {
+        return MergedAnnotations.from(element, SearchStrategy.TYPE_HIERARCHY).isPresent(name);
     }
 
     private static InvalidResiliencePolicyException notInterceptable(Method method, String subject,

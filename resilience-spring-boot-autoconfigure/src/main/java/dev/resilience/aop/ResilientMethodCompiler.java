@@ -91,6 +91,9 @@ final class ResilientMethodCompiler {
         }
         IdempotencyKeyExpressions keys = null;
         if (idempotencyName != null) {
+            if (this.scopes != IdempotencyScopeResolver.NONE) {
+                ProtectableMethods.requireCallersThread(method, targetClass, subject);
+            }
             keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.fingerprints, subject);
             IdempotencyPolicy idempotency = this.policies.idempotency(idempotencyName, idempotent);
             Type resultType = valueType(method, targetClass, returnKind);

@@ -10,6 +10,7 @@ import dev.resilience.registry.ResilienceRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,9 +22,10 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configures the {@code circuitbreakers}, {@code retries} and {@code deadletters}
  * Actuator endpoints, each when it is enabled and exposed; the dead-letter endpoint only when
- * the application has a {@link DeadLetterStore}. Ordered after every auto-configuration that
- * defines a store, in memory or in Redis, so that the condition sees the store whichever
- * backs it.
+ * the application has a {@link DeadLetterStore}; and a {@link SanitizingFunction} that masks
+ * the fingerprint secret at {@code configprops} and {@code env}. Ordered after every
+ * auto-configuration that defines a store, in memory or in Redis, so that the condition sees
+ * the store whichever backs it.
  */
 @AutoConfiguration(
         after = { ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
@@ -32,6 +34,12 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(ResilienceRegistry.class)
 public final class ResilienceEndpointsAutoConfiguration {
+
+    /** Masks the fingerprint secret wherever Actuator shows configuration values. */
+    @Bean
+    SanitizingFunction resilienceFingerprintSecretSanitizingFunction() {
+        return new FingerprintSecretSanitizingFunction();
+    }
 
     @Bean
     @ConditionalOnMissingBean

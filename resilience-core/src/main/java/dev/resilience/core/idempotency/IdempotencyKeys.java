@@ -53,18 +53,46 @@ public final class IdempotencyKeys {
 
     /**
      * Returns the SHA-256 digest of a text's UTF-8 bytes in unpadded base64url: 43 characters
-     * of {@code [A-Za-z0-9_-]}.
+     * of {@code [A-Za-z0-9_-]}. A text with an unpaired surrogate, which UTF-8 would write as
+     * {@code ?} like any other, is digested as a byte that UTF-8 never writes ({@code 0xFF})
+     * followed by its UTF-16 chars, each as it is, so that two scopes or keys that differ only there never
+     * share a digest.
      * @param text the text
      * @return the digest
      */
     static String digest(String text) {
+        byte[] bytes;
+        if (isWellFormed(text)) {
+            bytes = text.getBytes(StandardCharsets.UTF_8);
+        }
+        else {
+            bytes = new byte[1 + 2 * text.length()];
+            bytes[0] = (byte) 0xFF;
+            for (int i = 0; i < text.length(); i++) {
+                bytes[1 + 2 * i] = (byte) (text.charAt(i) >> 8);
+                bytes[2 + 2 * i] = (byte) text.charAt(i);
+            }
+        }
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(bytes);
             return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
         }
         catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
         }
+    }
+
+    private static boolean isWellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            }
+            else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.resilience.core.idempotency;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -53,5 +56,24 @@ class IdempotencyStoreKeysTest {
     void noScopeAndAnEmptyScopeAreTheSameButDifferFromAnyOther() {
         assertThat(this.payments.storeKey("", "k")).isNotEqualTo(this.payments.storeKey("-", "k"))
             .isNotEqualTo(this.payments.storeKey(" ", "k"));
+    }
+
+    @Test
+    void scopesThatDifferOnlyInUnpairedSurrogatesGiveDifferentStoreKeys() {
+        IdempotencyPolicy policy = IdempotencyPolicy.of("charge", new InMemoryIdempotencyStore(TimeSource.system()));
+
+        assertThat(policy.storeKey("alice\uD800", "k-1")).isNotEqualTo(policy.storeKey("alice?", "k-1"))
+            .isNotEqualTo(policy.storeKey("alice\uDBFF", "k-1"));
+        assertThat(policy.storeKey("alice", "k\uD800")).isNotEqualTo(policy.storeKey("alice", "k?"));
+    }
+
+    @Test
+    void wellFormedScopesAndKeysKeepTheSha256OfTheirUtf8() throws Exception {
+        IdempotencyPolicy policy = IdempotencyPolicy.of("charge", new InMemoryIdempotencyStore(TimeSource.system()));
+        MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+        String scope = Base64.getUrlEncoder().withoutPadding()
+            .encodeToString(sha256.digest("al\u00efce \uD83D\uDE00".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(policy.storeKey("al\u00efce \uD83D\uDE00", "k-1")).startsWith(scope + ":charge:");
     }
 }
