@@ -1,5 +1,7 @@
 package dev.resilience.autoconfigure;
 
+import java.time.Duration;
+
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.time.TimeSource;
@@ -62,8 +64,12 @@ public final class ResilienceRedisAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Conditional(RedisStoreCondition.class)
-    RedisEvictionPolicyCheck redisEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
-        return new RedisEvictionPolicyCheck(connectionFactory);
+    RedisEvictionPolicyCheck redisEvictionPolicyCheck(RedisConnectionFactory connectionFactory,
+            ResilienceProperties properties) {
+        Duration idempotency = properties.getIdempotency().getStoreTimeout();
+        Duration deadLetter = properties.getDeadLetter().getStoreTimeout();
+        return new RedisEvictionPolicyCheck(connectionFactory,
+                (idempotency.compareTo(deadLetter) >= 0) ? idempotency : deadLetter);
     }
 
     @Configuration(proxyBeanMethods = false)

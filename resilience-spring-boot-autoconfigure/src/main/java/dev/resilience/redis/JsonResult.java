@@ -109,7 +109,9 @@ record JsonResult(JsonResultCodec codec, String key, String json, String typeNam
             throw unavailable("the stored " + this.typeName + " is not a " + declared.toCanonical(), null);
         }
         Class<?> buildable = buildable(stored);
-        if (this.ownClass == null && buildable == stored && !this.codec.allowedTypes().allows(declared.getRawClass(), buildable)) {
+        if (this.ownClass == null && buildable == stored && !this.codec.allowedTypes()
+            .allows(declared.getRawClass(), buildable,
+                    (type) -> ResultTyping.readsAsBean(this.codec.untypedMapper()._deserializationContext(), type))) {
             throw unavailable(AllowedTypes.refusal(declared.getRawClass(), this.typeName), null);
         }
         if (!declared.getRawClass().isAssignableFrom(buildable)) {

@@ -13,6 +13,7 @@ import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.deser.AbstractDeserializer;
+import tools.jackson.databind.deser.bean.BeanDeserializerBase;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.jsontype.NamedType;
 import tools.jackson.databind.jsontype.PolymorphicTypeValidator;
@@ -109,6 +110,19 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
         }
         catch (RuntimeException ex) {
             return false;
+        }
+    }
+
+    /**
+     * Returns whether a class is read as a bean, built through its constructor and setters,
+     * rather than as a value; a class whose deserializer cannot be found counts as a bean.
+     */
+    static boolean readsAsBean(DeserializationContext context, Class<?> type) {
+        try {
+            return context.findRootValueDeserializer(context.constructType(type)) instanceof BeanDeserializerBase;
+        }
+        catch (RuntimeException ex) {
+            return true;
         }
     }
 
@@ -221,13 +235,19 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
             catch (ClassNotFoundException | LinkageError ex) {
                 return Validity.DENIED;
             }
-            return this.allowedTypes.allows(baseType.getRawClass(), type) ? Validity.ALLOWED : Validity.DENIED;
+            return this.allowedTypes.allows(baseType.getRawClass(), type, (stored) -> readsAsBean(context, stored))
+                    ? Validity.ALLOWED : Validity.DENIED;
         }
 
         @Override
         public Validity validateSubType(DatabindContext context, JavaType baseType, JavaType subType) {
-            return this.allowedTypes.allows(baseType.getRawClass(), subType.getRawClass()) ? Validity.ALLOWED
-                    : Validity.DENIED;
+            return this.allowedTypes.allows(baseType.getRawClass(), subType.getRawClass(),
+                    (stored) -> readsAsBean(context, stored)) ? Validity.ALLOWED : Validity.DENIED;
+        }
+
+        private static boolean readsAsBean(DatabindContext context, Class<?> type) {
+            return !(context instanceof DeserializationContext deserialization)
+                    || ResultTyping.readsAsBean(deserialization, type);
         }
     }
 }
