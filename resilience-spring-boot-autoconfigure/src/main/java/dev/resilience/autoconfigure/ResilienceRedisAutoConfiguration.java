@@ -9,7 +9,6 @@ import dev.resilience.redis.JsonResultCodec;
 import dev.resilience.redis.RedisDeadLetterStore;
 import dev.resilience.redis.RedisEvictionPolicyCheck;
 import dev.resilience.redis.RedisIdempotencyStore;
-import dev.resilience.redis.ResponseEntityJacksonModule;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,7 +24,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.http.ResponseEntity;
 import org.springframework.util.StringUtils;
 
 /**
@@ -85,17 +83,6 @@ public final class ResilienceRedisAutoConfiguration {
             return new RedisIdempotencyStore(new StringRedisTemplate(connectionFactory), codec,
                     prefix(idempotency.getKeyPrefix(), environment, "idem:", "idem:"), idempotency.getStoreTimeout(),
                     evictionCheck.getIfAvailable());
-        }
-
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnClass(ResponseEntity.class)
-        static class ResponseEntityJacksonModuleConfiguration {
-
-            @Bean
-            @ConditionalOnMissingBean
-            ResponseEntityJacksonModule responseEntityJacksonModule() {
-                return new ResponseEntityJacksonModule();
-            }
         }
     }
 
