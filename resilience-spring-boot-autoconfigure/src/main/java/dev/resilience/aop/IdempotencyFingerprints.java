@@ -144,6 +144,21 @@ public final class IdempotencyFingerprints {
     }
 
     /**
+     * Works out the fingerprint of values as the default fingerprint of a method taking them
+     * as its arguments, for a call that reaches the engine without the annotation
+     * ({@code CallContext.idempotent(scope, key, fingerprint)}).
+     * @param values the values that identify the call
+     * @return the hex HMAC-SHA256 of their canonical JSON
+     */
+    public String fingerprint(@Nullable Object... values) {
+        Digest digest = start();
+        for (Object value : values) {
+            digest.add(value);
+        }
+        return digest.finish();
+    }
+
+    /**
      * Starts the fingerprint of one call.
      * @return a digest for this call alone
      */

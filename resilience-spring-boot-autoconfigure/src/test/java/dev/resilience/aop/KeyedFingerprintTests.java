@@ -67,6 +67,13 @@ class KeyedFingerprintTests {
     }
 
     @Test
+    void fingerprintOfValuesIsTheDefaultFingerprintOfAMethodTakingThemAsArguments() {
+        assertThat(IdempotencyFingerprints.withSecret(SECRET_A).fingerprint("key-1", new Card(CARD)))
+            .isEqualTo(fingerprintOfCharge(SECRET_A))
+            .isNotEqualTo(IdempotencyFingerprints.withSecret(SECRET_A).fingerprint("key-1", new Card("4000000000000002")));
+    }
+
+    @Test
     void fingerprintExpressionsAreKeyedToo() {
         String underA = fingerprintOfRefund(SECRET_A);
 
