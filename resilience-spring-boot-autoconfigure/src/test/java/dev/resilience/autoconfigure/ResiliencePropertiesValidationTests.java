@@ -50,6 +50,9 @@ class ResiliencePropertiesValidationTests {
             dead-letter.max-argument-size                         | 10B     | must be between 64B and 2147483647B
             dead-letter.max-argument-size                         | 4GB     | must be between 64B and 2147483647B
             dead-letter.ttl                                       | 0s      | must be positive
+            dead-letter.key-prefix                                | ' '     | must not be blank (unset it for the default)
+            idempotency.max-result-size                           | 0B      | must be positive
+            idempotency.allowed-types[0]                          | com.example.-evil | must be a class name (com.example.Receipt) or a package name (com.example.orders)
             """)
     void outOfRangeValueFailsTheStartNamingThePropertyAndTheValidRange(String property, String value, String reason) {
         this.contextRunner.withPropertyValues("resilience." + property + "=" + value)
