@@ -78,8 +78,9 @@ final class ResiliencePropertiesValidation {
                 (size) -> size.toBytes() >= MIN_ARGUMENT_SIZE && size.toBytes() <= Integer.MAX_VALUE,
                 "must be between " + MIN_ARGUMENT_SIZE + "B and " + Integer.MAX_VALUE + "B");
         check("dead-letter.ttl", deadLetter.getTtl(), ResiliencePropertiesValidation::isPositive, "must be positive");
-        check("dead-letter.key-prefix", deadLetter.getKeyPrefix(), (prefix) -> !prefix.isBlank(),
-                "must not be blank (unset it for the default)");
+        check("dead-letter.key-prefix", deadLetter.getKeyPrefix(),
+                (prefix) -> !prefix.isBlank() && !prefix.startsWith("}"),
+                "must not be blank (unset it for the default) nor start with '}' (an empty Redis Cluster hash tag)");
         ResilienceProperties.HttpClient httpClient = this.properties.getHttpClient();
         check("http-client.retry", httpClient.getRetry(), (name) -> !name.isBlank(),
                 "must name a retry instance (not be blank)");

@@ -154,8 +154,9 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
      * @param time the clock of the expiry; instances sharing the store should agree on it
      * @param evictionCheck told of each command's success or failure, to check the eviction
      * policy again once Redis answers after a failure; {@code null} for none
-     * @throws IllegalArgumentException if {@code capacity} is below 1, or {@code timeout} or
-     * {@code ttl} is not positive
+     * @throws IllegalArgumentException if {@code capacity} is below 1, {@code timeout} or
+     * {@code ttl} is not positive, or {@code name} is empty or starts with <code>}</code>
+     * (either empties the keys' hash tag, which spreads them over several Redis Cluster slots)
      */
     public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
             Duration timeout, Duration ttl, TimeSource time, @Nullable RedisEvictionPolicyCheck evictionCheck) {
@@ -170,12 +171,29 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
         this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-deadletters-redis-",
                 evictionCheck);
         this.mapper = Objects.requireNonNull(mapper, "mapper");
-        String tag = "{" + Objects.requireNonNull(name, "name") + "}";
+        String tag = "{" + checkName(name) + "}";
         this.orderKey = tag + ":order";
         this.entriesKey = tag + ":entries";
         this.sequenceKey = tag + ":sequence";
         this.expiryKey = tag + ":expiry";
         this.capacity = Integer.toString(capacity);
+    }
+
+    /**
+     * Checks that a name gives the keys a hash tag that is not empty: Redis Cluster takes the
+     * text between the first <code>{</code> and the first <code>}</code> after it as the tag,
+     * and hashes the whole key when that text is empty, so that a name that is empty or
+     * starts with <code>}</code> would put the four keys of one script on four slots.
+     */
+    private static String checkName(String name) {
+        Objects.requireNonNull(name, "name");
+        if (name.isEmpty() || name.charAt(0) == '}') {
+            throw new IllegalArgumentException("The dead-letter store's name '" + name + "' is empty or starts with '}'"
+                    + ", which leaves its keys' hash tag {" + name + "} empty and spreads them over several Redis"
+                    + " Cluster slots: set resilience.dead-letter.key-prefix (or spring.application.name) to a name"
+                    + " that does not");
+        }
+        return name;
     }
 
     /**

@@ -32,11 +32,16 @@ public record OrderView(long id, String customer, long amountCents, String card,
 
     /**
      * Masks a card token to its last four characters; a token of eight characters or fewer
-     * is masked whole, so that at least half of it is always hidden.
+     * is masked whole, so that at least half of it is always hidden. Characters are counted
+     * as code points, so that a surrogate pair is shown whole or not at all.
      * @param cardToken the token
      * @return {@code ****} and the last four characters, or {@code ****}
      */
     static String mask(String cardToken) {
-        return (cardToken.length() > 2 * SHOWN) ? "****" + cardToken.substring(cardToken.length() - SHOWN) : "****";
+        int length = cardToken.length();
+        if (cardToken.codePointCount(0, length) <= 2 * SHOWN) {
+            return "****";
+        }
+        return "****" + cardToken.substring(cardToken.offsetByCodePoints(length, -SHOWN));
     }
 }
