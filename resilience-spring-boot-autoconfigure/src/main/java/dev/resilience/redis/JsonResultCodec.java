@@ -111,7 +111,10 @@ public final class JsonResultCodec implements ResultCodec {
 
     /**
      * Writes a result as JSON for its declared type specialized to its class.
-     * @throws IdempotencyResultNotStorableException if it cannot be written or is too large
+     * @throws IdempotencyResultNotStorableException if it cannot be written (an exception or an
+     * error of the value's own code, such as a class its getter uses that fails to initialize)
+     * or is too large; an error of the virtual machine, such as running out of memory, is
+     * thrown as it is
      */
     String write(@Nullable Object value, Type declared) {
         BoundedBytes bytes = new BoundedBytes(this.maxResultSize.toBytes());
@@ -123,7 +126,10 @@ public final class JsonResultCodec implements ResultCodec {
                 this.writers.get(new RootType(declared, value.getClass())).writeValue(bytes, value);
             }
         }
-        catch (RuntimeException ex) {
+        catch (RuntimeException | Error ex) {
+            if (ex instanceof VirtualMachineError broken) {
+                throw broken;
+            }
             String type = (value != null) ? value.getClass().getName() : "null";
             throw new IdempotencyResultNotStorableException("a " + type + " cannot be written as JSON", ex);
         }
