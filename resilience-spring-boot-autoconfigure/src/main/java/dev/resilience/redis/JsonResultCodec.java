@@ -13,6 +13,7 @@ import dev.resilience.core.idempotency.ResultCodec;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.type.TypeFactory;
 
@@ -28,7 +29,9 @@ import org.springframework.util.unit.DataSize;
  * <p><b>The store's own mapper.</b> Built from the application's {@link JsonMapper} for its
  * modules and mix-ins, with the application's default typing removed and the store's
  * {@link ResultTyping} and polymorphic type validator in place of the application's, plus
- * {@link ResponseEntityJacksonModule} when Spring Web is present.
+ * {@link ResponseEntityJacksonModule} when Spring Web is present. Dates and times are kept
+ * as text with their offset, zone and nanoseconds and read back unadjusted, whatever the
+ * application's date settings, so a replayed date-time equals the first call's.
  *
  * <p><b>Bounded decoding.</b> A replay reads the declared type, or where the declared type
  * cannot say what to build (an interface, an abstract class) the stored class, only when it is
@@ -111,7 +114,10 @@ public final class JsonResultCodec implements ResultCodec {
 
     /**
      * Writes a result as JSON for its declared type specialized to its class.
-     * @throws IdempotencyResultNotStorableException if it cannot be written or is too large
+     * @throws IdempotencyResultNotStorableException if it cannot be written (an exception or an
+     * error of the value's own code, such as a class its getter uses that fails to initialize)
+     * or is too large; an error of the virtual machine, such as running out of memory, is
+     * thrown as it is
      */
     String write(@Nullable Object value, Type declared) {
         BoundedBytes bytes = new BoundedBytes(this.maxResultSize.toBytes());
@@ -123,7 +129,10 @@ public final class JsonResultCodec implements ResultCodec {
                 this.writers.get(new RootType(declared, value.getClass())).writeValue(bytes, value);
             }
         }
-        catch (RuntimeException ex) {
+        catch (RuntimeException | Error ex) {
+            if (ex instanceof VirtualMachineError broken) {
+                throw broken;
+            }
             String type = (value != null) ? value.getClass().getName() : "null";
             throw new IdempotencyResultNotStorableException("a " + type + " cannot be written as JSON", ex);
         }
@@ -187,12 +196,19 @@ public final class JsonResultCodec implements ResultCodec {
      * Returns the application's mapper without its default typing, with the store's
      * validator of polymorphic types and with {@link ResponseEntityJacksonModule} when Spring
      * Web is present: what decides where {@link ResultTyping} keeps classes, and what reads
-     * results stored without them.
+     * results stored without them. Dates and times are written as text with their offset,
+     * zone and nanoseconds, and read back as written, whatever the application's mapper does
+     * with them, so a replayed date-time is the one the first call returned.
      */
     private static JsonMapper untypedMapper(JsonMapper application, AllowedTypes allowedTypes) {
         JsonMapper.Builder builder = application.rebuild()
             .deactivateDefaultTyping()
-            .polymorphicTypeValidator(ResultTyping.validator(allowedTypes));
+            .polymorphicTypeValidator(ResultTyping.validator(allowedTypes))
+            .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS, DateTimeFeature.WRITE_DATE_KEYS_AS_TIMESTAMPS,
+                    DateTimeFeature.WRITE_DATES_WITH_CONTEXT_TIME_ZONE, DateTimeFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE,
+                    DateTimeFeature.NORMALIZE_DESERIALIZED_ZONE_ID, DateTimeFeature.TRUNCATE_TO_MSECS_ON_WRITE,
+                    DateTimeFeature.TRUNCATE_TO_MSECS_ON_READ)
+            .enable(DateTimeFeature.WRITE_DATES_WITH_ZONE_ID);
         if (ClassUtils.isPresent(RESPONSE_ENTITY, JsonResultCodec.class.getClassLoader())) {
             builder.addModule(new ResponseEntityJacksonModule());
         }
