@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The default profile needs no Redis: health is UP, with the breakers' contributor and no
  * Redis one.
  */
-@SampleApplicationTest
+@SampleApplicationTests
 class ApplicationHealthTests {
 
     @LocalServerPort

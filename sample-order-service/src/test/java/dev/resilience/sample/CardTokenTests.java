@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Card tokens stay inside the service: the order responses show only the token's last four
  * characters.
  */
-@SampleApplicationTest
+@SampleApplicationTests
 class CardTokenTests {
 
     private static final String TOKEN = "tok_visa_4242";

@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * ("still processing") is no decline, and a lookup that finds no charge yet is no proof that
  * none will be made: the order is charged once, and never left declined.
  */
-@SampleApplicationTest
+@SampleApplicationTests
 class ChargesInProgressTests {
 
     private static final Duration BOUND = Duration.ofSeconds(20);

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The oracle down: {@code /prices/eth} serves the last good price, marked stale, also once
  * the breaker has opened.
  */
-@SampleApplicationTest
+@SampleApplicationTests
 class EthPriceTests {
 
     @LocalServerPort

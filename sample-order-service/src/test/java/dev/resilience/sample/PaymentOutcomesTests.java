@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
  * payment of an order while the first runs, and a charge left in doubt by timeouts, which becomes a dead letter and is settled later without
  * a second charge.
  */
-@SampleApplicationTest
+@SampleApplicationTests
 class PaymentOutcomesTests {
 
     @LocalServerPort

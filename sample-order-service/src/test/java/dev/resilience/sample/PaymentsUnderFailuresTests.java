@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * payment ends paid or deferred, and no order is charged twice, even when each payment is
  * sent twice at once with the same key.
  */
-@SampleApplicationTest
+@SampleApplicationTests
 class PaymentsUnderFailuresTests {
 
     private static final int ORDERS = 40;

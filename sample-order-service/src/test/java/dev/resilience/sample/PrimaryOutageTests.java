@@ -19,7 +19,7 @@ import static org.awaitility.Awaitility.await;
  * primary being called, and once the primary is back and the breaker's wait is over, the
  * probes succeed and the breaker closes.
  */
-@SampleApplicationTest
+@SampleApplicationTests
 class PrimaryOutageTests {
 
     @LocalServerPort
