@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import dev.resilience.core.support.ExceptionFilter;
+
 /**
  * The immutable settings of a {@link CircuitBreaker}, built by a {@link Builder} that rejects
  * an out-of-range setting when it is given.
@@ -240,7 +242,7 @@ public final class CircuitBreakerConfig {
      * @return {@code true} if the call counts neither as a failure nor as a success
      */
     public boolean isIgnored(Throwable error) {
-        return isInstanceOfAny(error, this.ignoreOn);
+        return ExceptionFilter.isInstanceOfAny(error, this.ignoreOn);
     }
 
     /**
@@ -251,7 +253,7 @@ public final class CircuitBreakerConfig {
      * @return {@code true} if the call counts as a failure
      */
     public boolean isRecordedAsFailure(Throwable error) {
-        return !isIgnored(error) && (this.recordOn.isEmpty() || isInstanceOfAny(error, this.recordOn));
+        return ExceptionFilter.matches(error, this.recordOn, this.ignoreOn);
     }
 
     long slowCallDurationNanos() {
@@ -264,15 +266,6 @@ public final class CircuitBreakerConfig {
 
     long maxWaitInHalfOpenNanos() {
         return this.maxWaitInHalfOpen.toNanos();
-    }
-
-    private static boolean isInstanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
-        for (Class<? extends Throwable> type : types) {
-            if (type.isInstance(error)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 
+import dev.resilience.core.support.ExceptionFilter;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -158,12 +159,7 @@ public final class RetryPolicy {
      * builder's error predicate accepts it
      */
     public boolean isRetryable(Throwable error) {
-        for (Class<? extends Throwable> type : this.abortOn) {
-            if (type.isInstance(error)) {
-                return false;
-            }
-        }
-        return (this.retryOn.isEmpty() || isInstanceOfAny(error, this.retryOn)) && this.retryOnError.test(error);
+        return ExceptionFilter.matches(error, this.retryOn, this.abortOn) && this.retryOnError.test(error);
     }
 
     /**
@@ -201,15 +197,6 @@ public final class RetryPolicy {
                         "Retry listener failed on " + event.name() + " after attempt " + event.attempt(), ex);
             }
         }
-    }
-
-    private static boolean isInstanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
-        for (Class<? extends Throwable> type : types) {
-            if (type.isInstance(error)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
