@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.resilience.core.support.SecondBuckets;
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 
 /**
@@ -68,7 +69,15 @@ public final class RetryBudget {
     /** The default window: 10 seconds. */
     public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
 
-    private static final Duration MAX_WINDOW = Duration.ofHours(1);
+    /** The largest ratio of retries to calls: 1000. The smallest is 0, no retry beyond the floor. */
+    public static final int MAX_RATIO = 1000;
+
+    /** The shortest window: 1 second. */
+    public static final Duration MIN_WINDOW = Duration.ofSeconds(1);
+
+    /** The longest window: 1 hour. */
+    public static final Duration MAX_WINDOW = Duration.ofHours(1);
+
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final int CALLS = 0;
     private static final int RETRIES = 1;
@@ -94,24 +103,25 @@ public final class RetryBudget {
 
     /**
      * Creates a budget with an empty window and one second of the floor in its bucket.
-     * @param ratio the retries allowed per call in the window, in {@code [0, 1000]}; counted to
-     * the millionth
+     * @param ratio the retries allowed per call in the window, from 0 to {@link #MAX_RATIO};
+     * counted to the millionth
      * @param minRetriesPerSecond the retries per second allowed even without calls, 0 or more
-     * @param window how far back calls and retries count, from 1 second to 1 hour; a fraction
-     * of a second is rounded up to a whole second
+     * @param window how far back calls and retries count, from {@link #MIN_WINDOW} to
+     * {@link #MAX_WINDOW}; a fraction of a second is rounded up to a whole second
      * @param timeSource where the budget reads time
      * @throws IllegalArgumentException naming the setting that is out of range
      */
     public RetryBudget(double ratio, int minRetriesPerSecond, Duration window, TimeSource timeSource) {
-        if (!(ratio >= 0 && ratio <= 1000)) {
-            throw new IllegalArgumentException("ratio must be between 0 and 1000, was " + ratio);
+        if (!(ratio >= 0 && ratio <= MAX_RATIO)) {
+            throw new IllegalArgumentException("ratio must be between 0 and " + MAX_RATIO + ", was " + ratio);
         }
         if (minRetriesPerSecond < 0) {
             throw new IllegalArgumentException("minRetriesPerSecond must be >= 0, was " + minRetriesPerSecond);
         }
         Objects.requireNonNull(window, "window must not be null");
-        if (window.compareTo(Duration.ofSeconds(1)) < 0 || window.compareTo(MAX_WINDOW) > 0) {
-            throw new IllegalArgumentException("window must be between 1s and 1h, was " + window);
+        if (window.compareTo(MIN_WINDOW) < 0 || window.compareTo(MAX_WINDOW) > 0) {
+            throw new IllegalArgumentException("window must be between " + Durations.format(MIN_WINDOW) + " and "
+                    + Durations.format(MAX_WINDOW) + ", was " + window);
         }
         this.ratio = ratio;
         this.minRetriesPerSecond = minRetriesPerSecond;

@@ -23,6 +23,9 @@ public final class RetryPolicy {
     /** The default number of attempts, the first included: 3. */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
 
+    /** The fewest attempts a policy may allow: 1, the first attempt and no retry. */
+    public static final int MIN_MAX_ATTEMPTS = 1;
+
     private static final System.Logger logger = System.getLogger(RetryPolicy.class.getName());
     private static final Predicate<Throwable> ANY_ERROR = (error) -> true;
     private static final Predicate<@Nullable Object> NO_RESULT = (result) -> false;
@@ -239,12 +242,13 @@ public final class RetryPolicy {
 
         /**
          * Sets how many attempts a call may make, the first included.
-         * @param maxAttempts at least 1; 1 means no retry
+         * @param maxAttempts at least {@link #MIN_MAX_ATTEMPTS}; 1 means no retry
          * @return this builder
          */
         public Builder maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts must be >= 1, was " + maxAttempts);
+            if (maxAttempts < MIN_MAX_ATTEMPTS) {
+                throw new IllegalArgumentException(
+                        "maxAttempts must be >= " + MIN_MAX_ATTEMPTS + ", was " + maxAttempts);
             }
             this.maxAttempts = maxAttempts;
             return this;
