@@ -20,7 +20,8 @@ public class CircuitBreakerConfigResolver {
 
     private static final String DURATION_FIX = "Use a positive duration such as \"30s\".";
 
-    private static final String PERCENT_FIX = "Use a percentage greater than 0 and at most 100.";
+    private static final String PERCENT_FIX = "Use a percentage greater than 0 and at most "
+            + CircuitBreakerConfig.MAX_RATE_THRESHOLD + ".";
 
     private final ResilienceProperties properties;
 
@@ -51,7 +52,8 @@ public class CircuitBreakerConfigResolver {
             .value()));
         Setting<Integer> size = sources.pick("sliding-window-size", CircuitBreakerSettings::getSlidingWindowSize, null,
                 CircuitBreakerConfig.DEFAULT_SLIDING_WINDOW_SIZE);
-        String sizeFix = "Use at most 1000000 calls for a count window or 3600 seconds for a time window.";
+        String sizeFix = "Use at most " + CircuitBreakerConfig.MAX_COUNT_WINDOW_SIZE + " calls for a count window or "
+                + CircuitBreakerConfig.MAX_TIME_WINDOW_SECONDS + " seconds for a time window.";
         size.applyTo(name, builder::slidingWindowSize, sizeFix);
         sources.pick("minimum-calls", CircuitBreakerSettings::getMinimumCalls, null,
                 CircuitBreakerConfig.DEFAULT_MINIMUM_CALLS)
@@ -70,7 +72,8 @@ public class CircuitBreakerConfigResolver {
             .applyTo(name, builder::waitInOpen, DURATION_FIX);
         sources.pick("half-open-calls", CircuitBreakerSettings::getHalfOpenCalls, null,
                 CircuitBreakerConfig.DEFAULT_HALF_OPEN_CALLS)
-            .applyTo(name, builder::halfOpenCalls, "Use from 1 to 1000000 probe calls.");
+            .applyTo(name, builder::halfOpenCalls,
+                    "Use from 1 to " + CircuitBreakerConfig.MAX_HALF_OPEN_CALLS + " probe calls.");
         sources.pick("max-wait-in-half-open", CircuitBreakerSettings::getMaxWaitInHalfOpen, null,
                 CircuitBreakerConfig.DEFAULT_MAX_WAIT_IN_HALF_OPEN)
             .applyTo(name, builder::maxWaitInHalfOpen, DURATION_FIX);

@@ -6,9 +6,12 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import dev.resilience.aop.IdempotencyFingerprints;
-import dev.resilience.core.time.Durations;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.SlidingWindowType;
+import dev.resilience.core.retry.Backoff;
+import dev.resilience.core.retry.RetryBudget;
+import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.Durations;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.validation.Errors;
@@ -16,19 +19,12 @@ import org.springframework.validation.Errors;
 /**
  * The range checks behind {@link ResilienceProperties#validate}: one rejection per
  * out-of-range value, on the property's path relative to {@code resilience}, with the valid
- * range as message.
+ * range as message. The limits are the core builders' public constants, so that a property and
+ * the builder it feeds accept the same values.
  */
 final class ResiliencePropertiesValidation {
 
-    private static final int MAX_COUNT_WINDOW_SIZE = 1_000_000;
-
-    private static final int MAX_TIME_WINDOW_SECONDS = 3600;
-
-    private static final int MAX_HALF_OPEN_CALLS = 1_000_000;
-
-    private static final Duration MIN_BUDGET_WINDOW = Duration.ofSeconds(1);
-
-    private static final Duration MAX_BUDGET_WINDOW = Duration.ofHours(1);
+    private static final String PERCENT_RULE = "must be in (0, " + CircuitBreakerConfig.MAX_RATE_THRESHOLD + "]";
 
     private static final long MIN_ARGUMENT_SIZE = 64;
     private static final Pattern QUALIFIED_NAME = Pattern
@@ -90,12 +86,12 @@ final class ResiliencePropertiesValidation {
     }
 
     private void validateRetry(String path, RetrySettings settings) {
-        check(path + ".max-attempts", settings.getMaxAttempts(), (attempts) -> attempts >= 1,
-                "must be >= 1 (all attempts, the first included)");
+        check(path + ".max-attempts", settings.getMaxAttempts(), (attempts) -> attempts >= RetryPolicy.MIN_MAX_ATTEMPTS,
+                "must be >= " + RetryPolicy.MIN_MAX_ATTEMPTS + " (all attempts, the first included)");
         check(path + ".delay", settings.getDelay(), (delay) -> !delay.isNegative(), "must be >= 0");
         check(path + ".multiplier", settings.getMultiplier(),
-                (multiplier) -> multiplier >= 1.0 && multiplier < Double.POSITIVE_INFINITY,
-                "must be a finite number >= 1.0");
+                (multiplier) -> multiplier >= Backoff.MIN_MULTIPLIER && multiplier < Double.POSITIVE_INFINITY,
+                "must be a finite number >= " + Backoff.MIN_MULTIPLIER);
         Duration delay = settings.getDelay();
         if (delay != null) {
             check(path + ".max-delay", settings.getMaxDelay(), (maxDelay) -> maxDelay.compareTo(delay) >= 0,
@@ -111,31 +107,35 @@ final class ResiliencePropertiesValidation {
         check(path + ".max-duration", settings.getMaxDuration(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
         RetrySettings.Budget budget = settings.getBudget();
-        check(path + ".budget.ratio", budget.getRatio(), (ratio) -> ratio >= 0 && ratio <= 1000,
-                "must be between 0 and 1000");
+        check(path + ".budget.ratio", budget.getRatio(), (ratio) -> ratio >= 0 && ratio <= RetryBudget.MAX_RATIO,
+                "must be between 0 and " + RetryBudget.MAX_RATIO);
         check(path + ".budget.min-retries-per-second", budget.getMinRetriesPerSecond(), (floor) -> floor >= 0,
                 "must be >= 0");
         check(path + ".budget.window", budget.getWindow(),
-                (window) -> window.compareTo(MIN_BUDGET_WINDOW) >= 0 && window.compareTo(MAX_BUDGET_WINDOW) <= 0,
-                "must be between 1s and 1h");
+                (window) -> window.compareTo(RetryBudget.MIN_WINDOW) >= 0
+                        && window.compareTo(RetryBudget.MAX_WINDOW) <= 0,
+                "must be between " + Durations.format(RetryBudget.MIN_WINDOW) + " and "
+                        + Durations.format(RetryBudget.MAX_WINDOW));
     }
 
     private void validateCircuitBreaker(String path, CircuitBreakerSettings settings, SlidingWindowType type) {
-        int maxSize = (type == SlidingWindowType.COUNT) ? MAX_COUNT_WINDOW_SIZE : MAX_TIME_WINDOW_SECONDS;
+        int maxSize = (type == SlidingWindowType.COUNT) ? CircuitBreakerConfig.MAX_COUNT_WINDOW_SIZE
+                : CircuitBreakerConfig.MAX_TIME_WINDOW_SECONDS;
         String unit = (type == SlidingWindowType.COUNT) ? " calls for a count window" : " seconds for a time window";
         check(path + ".sliding-window-size", settings.getSlidingWindowSize(), (size) -> size >= 1 && size <= maxSize,
                 "must be between 1 and " + maxSize + unit);
         check(path + ".minimum-calls", settings.getMinimumCalls(), (calls) -> calls >= 1, "must be >= 1");
         check(path + ".failure-rate-threshold", settings.getFailureRateThreshold(),
-                ResiliencePropertiesValidation::isPercent, "must be in (0, 100]");
+                ResiliencePropertiesValidation::isPercent, PERCENT_RULE);
         check(path + ".slow-call-duration", settings.getSlowCallDuration(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
         check(path + ".slow-call-rate-threshold", settings.getSlowCallRateThreshold(),
-                ResiliencePropertiesValidation::isPercent, "must be in (0, 100]");
+                ResiliencePropertiesValidation::isPercent, PERCENT_RULE);
         check(path + ".wait-in-open", settings.getWaitInOpen(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
         check(path + ".half-open-calls", settings.getHalfOpenCalls(),
-                (calls) -> calls >= 1 && calls <= MAX_HALF_OPEN_CALLS, "must be between 1 and " + MAX_HALF_OPEN_CALLS);
+                (calls) -> calls >= 1 && calls <= CircuitBreakerConfig.MAX_HALF_OPEN_CALLS,
+                "must be between 1 and " + CircuitBreakerConfig.MAX_HALF_OPEN_CALLS);
         check(path + ".max-wait-in-half-open", settings.getMaxWaitInHalfOpen(),
                 ResiliencePropertiesValidation::isPositive, "must be positive");
         checkThrowables(path + ".record-on", settings.getRecordOn());
@@ -175,7 +175,7 @@ final class ResiliencePropertiesValidation {
     }
 
     private static boolean isPercent(Float value) {
-        return value > 0 && value <= 100;
+        return value > 0 && value <= CircuitBreakerConfig.MAX_RATE_THRESHOLD;
     }
 
     private static <T> T orElse(@Nullable T value, T fallback) {

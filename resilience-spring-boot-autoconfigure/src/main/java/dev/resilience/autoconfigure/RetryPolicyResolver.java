@@ -11,6 +11,7 @@ import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -106,13 +107,16 @@ public class RetryPolicyResolver {
                 RetryBudget.DEFAULT_MIN_RETRIES_PER_SECOND);
         Setting<Duration> window = sources.pick("budget.window", (settings) -> settings.getBudget().getWindow(), null,
                 RetryBudget.DEFAULT_WINDOW);
-        ratio.require(name, required(ratio) >= 0 && required(ratio) <= 1000, "the ratio must be between 0 and 1000",
+        ratio.require(name, required(ratio) >= 0 && required(ratio) <= RetryBudget.MAX_RATIO,
+                "the ratio must be between 0 and " + RetryBudget.MAX_RATIO,
                 "Use a ratio such as 0.1 for one retry per ten calls.");
         floor.require(name, required(floor) >= 0, "the minimum retries per second must be >= 0",
                 "Use 0 or more retries per second.");
         Duration windowValue = required(window);
-        window.require(name, windowValue.compareTo(Duration.ofSeconds(1)) >= 0
-                && windowValue.compareTo(Duration.ofHours(1)) <= 0, "the window must be between 1s and 1h",
+        window.require(name, windowValue.compareTo(RetryBudget.MIN_WINDOW) >= 0
+                && windowValue.compareTo(RetryBudget.MAX_WINDOW) <= 0,
+                "the window must be between " + Durations.format(RetryBudget.MIN_WINDOW) + " and "
+                        + Durations.format(RetryBudget.MAX_WINDOW),
                 "Use a window such as \"10s\".");
         return new RetryBudget(required(ratio), required(floor), windowValue, this.timeSource);
     }
@@ -137,14 +141,16 @@ public class RetryPolicyResolver {
             Setting<Integer> maxAttempts = null;
             if (retryable.maxAttempts() != 0) {
                 maxAttempts = new Setting<>("@Retryable(maxAttempts)", retryable.maxAttempts());
-                maxAttempts.require(name, retryable.maxAttempts() >= 1, "maxAttempts must be >= 1",
+                maxAttempts.require(name, retryable.maxAttempts() >= RetryPolicy.MIN_MAX_ATTEMPTS,
+                        "maxAttempts must be >= " + RetryPolicy.MIN_MAX_ATTEMPTS,
                         "Use 1 or more attempts (1 means no retry), or 0 for the configured default.");
             }
             Setting<Double> multiplier = null;
             if (retryable.multiplier() != 0) {
                 multiplier = new Setting<>("@Retryable(multiplier)", retryable.multiplier());
-                multiplier.require(name, retryable.multiplier() >= 1.0 && !Double.isInfinite(retryable.multiplier()),
-                        "multiplier must be a finite number >= 1.0",
+                multiplier.require(name,
+                        retryable.multiplier() >= Backoff.MIN_MULTIPLIER && !Double.isInfinite(retryable.multiplier()),
+                        "multiplier must be a finite number >= " + Backoff.MIN_MULTIPLIER,
                         "Use 1.0 for a fixed delay or more for an exponential one, or 0 for the configured default.");
             }
             return new Annotated(maxAttempts,

@@ -1,5 +1,11 @@
 package dev.resilience.autoconfigure;
 
+import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.retry.Backoff;
+import dev.resilience.core.retry.RetryBudget;
+import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.Durations;
+import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -115,5 +121,58 @@ class ResiliencePropertiesValidationTests {
                     "resilience.circuit-breaker.defaults.failure-rate-threshold=100",
                     "resilience.circuit-breaker.defaults.sliding-window-size=1000000")
             .run((context) -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void valuesAtTheCoreBuildersLimitsAreAcceptedAndBuildPolicies() {
+        this.contextRunner
+            .withPropertyValues("resilience.retry.defaults.max-attempts=" + RetryPolicy.MIN_MAX_ATTEMPTS,
+                    "resilience.retry.defaults.multiplier=" + Backoff.MIN_MULTIPLIER,
+                    "resilience.retry.defaults.budget.ratio=" + RetryBudget.MAX_RATIO,
+                    "resilience.retry.defaults.budget.window=" + Durations.format(RetryBudget.MAX_WINDOW),
+                    "resilience.retry.instances.short.budget.window=" + Durations.format(RetryBudget.MIN_WINDOW),
+                    "resilience.circuit-breaker.defaults.sliding-window-size="
+                            + CircuitBreakerConfig.MAX_COUNT_WINDOW_SIZE,
+                    "resilience.circuit-breaker.defaults.half-open-calls=" + CircuitBreakerConfig.MAX_HALF_OPEN_CALLS,
+                    "resilience.circuit-breaker.defaults.failure-rate-threshold="
+                            + CircuitBreakerConfig.MAX_RATE_THRESHOLD,
+                    "resilience.circuit-breaker.defaults.slow-call-rate-threshold="
+                            + CircuitBreakerConfig.MAX_RATE_THRESHOLD,
+                    "resilience.circuit-breaker.instances.prices.sliding-window-type=time",
+                    "resilience.circuit-breaker.instances.prices.sliding-window-size="
+                            + CircuitBreakerConfig.MAX_TIME_WINDOW_SECONDS)
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                ResilienceProperties properties = context.getBean(ResilienceProperties.class);
+                RetryPolicyResolver retries = new RetryPolicyResolver(properties, new VirtualTimeSource());
+                assertThat(retries.resolve("payment", null).budget().window()).isEqualTo(RetryBudget.MAX_WINDOW);
+                assertThat(retries.resolve("short", null).budget().window()).isEqualTo(RetryBudget.MIN_WINDOW);
+                CircuitBreakerConfigResolver breakers = new CircuitBreakerConfigResolver(properties);
+                assertThat(breakers.resolve("payment-gateway", null).halfOpenCalls())
+                    .isEqualTo(CircuitBreakerConfig.MAX_HALF_OPEN_CALLS);
+                assertThat(breakers.resolve("prices", null).slidingWindowSize())
+                    .isEqualTo(CircuitBreakerConfig.MAX_TIME_WINDOW_SECONDS);
+            });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            retry.defaults.budget.ratio                  | must be between 0 and
+            circuit-breaker.defaults.sliding-window-size | must be between 1 and
+            circuit-breaker.defaults.half-open-calls     | must be between 1 and
+            circuit-breaker.defaults.failure-rate-threshold | must be in (0,
+            """)
+    void valueJustBeyondTheCoreLimitFailsTheStartNamingTheLimit(String property, String reason) {
+        int limit = switch (property) {
+            case "retry.defaults.budget.ratio" -> RetryBudget.MAX_RATIO;
+            case "circuit-breaker.defaults.sliding-window-size" -> CircuitBreakerConfig.MAX_COUNT_WINDOW_SIZE;
+            case "circuit-breaker.defaults.half-open-calls" -> CircuitBreakerConfig.MAX_HALF_OPEN_CALLS;
+            default -> CircuitBreakerConfig.MAX_RATE_THRESHOLD;
+        };
+        this.contextRunner.withPropertyValues("resilience." + property + "=" + (limit + 1))
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience." + property)
+                .contains("Reason: " + reason)
+                .contains(String.valueOf(limit)));
     }
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import dev.resilience.core.support.ExceptionFilter;
+
 /**
  * The immutable settings of a {@link CircuitBreaker}, built by a {@link Builder} that rejects
  * an out-of-range setting when it is given.
@@ -43,14 +45,20 @@ public final class CircuitBreakerConfig {
     /** By default an open breaker moves to half open only when a call asks for permission. */
     public static final boolean DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN = false;
 
-    /** The largest size of a count window, in calls. */
-    static final int MAX_COUNT_WINDOW_SIZE = 1_000_000;
+    /** The largest size of a count window: 1,000,000 calls. Every size is at least 1. */
+    public static final int MAX_COUNT_WINDOW_SIZE = 1_000_000;
 
-    /** The largest size of a time window, in seconds. */
-    static final int MAX_TIME_WINDOW_SECONDS = 3600;
+    /** The largest size of a time window: 3600 seconds, one hour. */
+    public static final int MAX_TIME_WINDOW_SECONDS = 3600;
 
-    /** The largest number of probe calls. */
-    static final int MAX_HALF_OPEN_CALLS = 1_000_000;
+    /** The largest number of probe calls of a half-open breaker: 1,000,000. Every number is at least 1. */
+    public static final int MAX_HALF_OPEN_CALLS = 1_000_000;
+
+    /**
+     * The largest rate threshold, failure or slow call: 100 percent. A threshold is greater
+     * than 0 and at most this.
+     */
+    public static final int MAX_RATE_THRESHOLD = 100;
 
     /** The longest duration of a setting: what fits in a {@code long} of nanoseconds, about 292 years. */
     static final Duration MAX_DURATION = Duration.ofNanos(Long.MAX_VALUE);
@@ -240,7 +248,7 @@ public final class CircuitBreakerConfig {
      * @return {@code true} if the call counts neither as a failure nor as a success
      */
     public boolean isIgnored(Throwable error) {
-        return isInstanceOfAny(error, this.ignoreOn);
+        return ExceptionFilter.isInstanceOfAny(error, this.ignoreOn);
     }
 
     /**
@@ -251,7 +259,7 @@ public final class CircuitBreakerConfig {
      * @return {@code true} if the call counts as a failure
      */
     public boolean isRecordedAsFailure(Throwable error) {
-        return !isIgnored(error) && (this.recordOn.isEmpty() || isInstanceOfAny(error, this.recordOn));
+        return ExceptionFilter.matches(error, this.recordOn, this.ignoreOn);
     }
 
     long slowCallDurationNanos() {
@@ -264,15 +272,6 @@ public final class CircuitBreakerConfig {
 
     long maxWaitInHalfOpenNanos() {
         return this.maxWaitInHalfOpen.toNanos();
-    }
-
-    private static boolean isInstanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
-        for (Class<? extends Throwable> type : types) {
-            if (type.isInstance(error)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
@@ -331,8 +330,10 @@ public final class CircuitBreakerConfig {
         }
 
         /**
-         * Sets the window size: calls for a count window (at most 1,000,000), seconds for a
-         * time window (at most 3600).
+         * Sets the window size: calls for a count window (at most
+         * {@link CircuitBreakerConfig#MAX_COUNT_WINDOW_SIZE}), seconds for a time window (at most
+         * {@link CircuitBreakerConfig#MAX_TIME_WINDOW_SECONDS}); {@link #build()} checks the maximum
+         * against the type.
          * @param slidingWindowSize the size, at least 1
          * @return this builder
          */
@@ -355,7 +356,8 @@ public final class CircuitBreakerConfig {
 
         /**
          * Sets the failure rate, in percent, from which the breaker opens.
-         * @param failureRateThreshold the threshold, greater than 0 and at most 100
+         * @param failureRateThreshold the threshold, greater than 0 and at most
+         * {@link CircuitBreakerConfig#MAX_RATE_THRESHOLD}
          * @return this builder
          */
         public Builder failureRateThreshold(float failureRateThreshold) {
@@ -376,7 +378,8 @@ public final class CircuitBreakerConfig {
 
         /**
          * Sets the slow-call rate, in percent, from which the breaker opens.
-         * @param slowCallRateThreshold the threshold, greater than 0 and at most 100
+         * @param slowCallRateThreshold the threshold, greater than 0 and at most
+         * {@link CircuitBreakerConfig#MAX_RATE_THRESHOLD}
          * @return this builder
          */
         public Builder slowCallRateThreshold(float slowCallRateThreshold) {
@@ -397,7 +400,7 @@ public final class CircuitBreakerConfig {
 
         /**
          * Sets how many probe calls a half-open breaker lets through and decides on.
-         * @param halfOpenCalls the number, from 1 to 1,000,000
+         * @param halfOpenCalls the number, from 1 to {@link CircuitBreakerConfig#MAX_HALF_OPEN_CALLS}
          * @return this builder
          */
         public Builder halfOpenCalls(int halfOpenCalls) {
@@ -473,7 +476,8 @@ public final class CircuitBreakerConfig {
         }
 
         private static void requirePercent(float value, String setting) {
-            require(value > 0 && value <= 100, setting + " must be greater than 0 and at most 100, was " + value);
+            require(value > 0 && value <= MAX_RATE_THRESHOLD,
+                    setting + " must be greater than 0 and at most " + MAX_RATE_THRESHOLD + ", was " + value);
         }
 
         private static Duration requirePositive(Duration value, String setting) {

@@ -1,50 +1,35 @@
 package dev.resilience.core.circuitbreaker;
 
-import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.resilience.core.support.SecondBuckets;
 import dev.resilience.core.time.TimeSource;
 
 /**
- * A ring of per-second buckets holding the outcomes of the calls of the last {@code size}
- * seconds, guarded by one {@link ReentrantLock} (held for a few field updates, never while
- * waiting on anything else).
+ * The outcomes of the calls of the last {@code size} seconds, counted in a
+ * {@link SecondBuckets} ring (calls, failed, slow) guarded by one {@link ReentrantLock} (held
+ * for a few field updates, never while waiting on anything else). Seconds count from the
+ * window's creation on {@link TimeSource#nanoTime()}.
  *
- * <p>When the clock enters a new second, the buckets of the seconds that left the window are
- * subtracted from the totals and cleared; a jump of the whole window or more clears it all.
- * Seconds count from the window's creation on {@link TimeSource#nanoTime()}.
- *
- * <p>Cost: {@code record} and {@code snapshot} are O(1), plus O(1) per bucket evicted,
- * amortised over the seconds that passed, at most {@code size}; neither allocates on
- * {@code record}; memory is 12 bytes per second of the window.
+ * <p>Cost: {@code record} and {@code snapshot} are O(1), plus the ring's amortised eviction of
+ * the seconds that passed; {@code record} allocates nothing; memory is 24 bytes per second of
+ * the window.
  */
 final class TimeSlidingWindow implements SlidingWindow {
 
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final int CALLS = 0;
+
+    private static final int FAILED = 1;
+
+    private static final int SLOW = 2;
 
     private final ReentrantLock lock = new ReentrantLock();
-
-    private final int size;
 
     private final Thresholds thresholds;
 
     private final TimeSource timeSource;
 
-    private final long originNanos;
-
-    private final int[] calls;
-
-    private final int[] failed;
-
-    private final int[] slow;
-
-    private long currentSecond;
-
-    private long totalCalls;
-
-    private long totalFailed;
-
-    private long totalSlow;
+    private final SecondBuckets counts;
 
     /**
      * Creates an empty window.
@@ -53,32 +38,25 @@ final class TimeSlidingWindow implements SlidingWindow {
      * @param timeSource the clock that moves the window
      */
     TimeSlidingWindow(int size, Thresholds thresholds, TimeSource timeSource) {
-        this.size = size;
         this.thresholds = thresholds;
         this.timeSource = timeSource;
-        this.originNanos = timeSource.nanoTime();
-        this.calls = new int[size];
-        this.failed = new int[size];
-        this.slow = new int[size];
+        this.counts = new SecondBuckets(size, 3, timeSource.nanoTime());
     }
 
     @Override
     public boolean record(Outcome outcome) {
         this.lock.lock();
         try {
-            moveToNow();
-            int bucket = (int) Math.floorMod(this.currentSecond, (long) this.size);
-            this.calls[bucket]++;
-            this.totalCalls++;
+            this.counts.advanceTo(this.timeSource.nanoTime());
+            this.counts.add(CALLS, 1);
             if (outcome.failed) {
-                this.failed[bucket]++;
-                this.totalFailed++;
+                this.counts.add(FAILED, 1);
             }
             if (outcome.slow) {
-                this.slow[bucket]++;
-                this.totalSlow++;
+                this.counts.add(SLOW, 1);
             }
-            return this.thresholds.reached(this.totalCalls, this.totalFailed, this.totalSlow);
+            return this.thresholds.reached(this.counts.total(CALLS), this.counts.total(FAILED),
+                    this.counts.total(SLOW));
         }
         finally {
             this.lock.unlock();
@@ -89,45 +67,12 @@ final class TimeSlidingWindow implements SlidingWindow {
     public WindowSnapshot snapshot() {
         this.lock.lock();
         try {
-            moveToNow();
-            return this.thresholds.snapshot(this.totalCalls, this.totalFailed, this.totalSlow);
+            this.counts.advanceTo(this.timeSource.nanoTime());
+            return this.thresholds.snapshot(this.counts.total(CALLS), this.counts.total(FAILED),
+                    this.counts.total(SLOW));
         }
         finally {
             this.lock.unlock();
         }
-    }
-
-    private void moveToNow() {
-        long second = Math.floorDiv(this.timeSource.nanoTime() - this.originNanos, NANOS_PER_SECOND);
-        if (second <= this.currentSecond) {
-            return;
-        }
-        if (second - this.currentSecond >= this.size) {
-            clear();
-        }
-        else {
-            for (long expired = this.currentSecond + 1; expired <= second; expired++) {
-                evict((int) Math.floorMod(expired, (long) this.size));
-            }
-        }
-        this.currentSecond = second;
-    }
-
-    private void evict(int bucket) {
-        this.totalCalls -= this.calls[bucket];
-        this.totalFailed -= this.failed[bucket];
-        this.totalSlow -= this.slow[bucket];
-        this.calls[bucket] = 0;
-        this.failed[bucket] = 0;
-        this.slow[bucket] = 0;
-    }
-
-    private void clear() {
-        Arrays.fill(this.calls, 0);
-        Arrays.fill(this.failed, 0);
-        Arrays.fill(this.slow, 0);
-        this.totalCalls = 0;
-        this.totalFailed = 0;
-        this.totalSlow = 0;
     }
 }

@@ -2,6 +2,8 @@ package dev.resilience.core.fallback;
 
 import java.util.List;
 
+import dev.resilience.core.support.ExceptionFilter;
+
 /**
  * The fallbacks of a call, tried in order until one succeeds, and the failures they apply to.
  * Immutable and thread-safe.
@@ -42,18 +44,6 @@ public record FallbackChain(List<FallbackHandler> handlers, List<Class<? extends
      * {@code applyOn}
      */
     public boolean appliesTo(Throwable error) {
-        if (isInstanceOfAny(error, this.skipOn)) {
-            return false;
-        }
-        return this.applyOn.isEmpty() || isInstanceOfAny(error, this.applyOn);
-    }
-
-    private static boolean isInstanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
-        for (Class<? extends Throwable> type : types) {
-            if (type.isInstance(error)) {
-                return true;
-            }
-        }
-        return false;
+        return ExceptionFilter.matches(error, this.applyOn, this.skipOn);
     }
 }

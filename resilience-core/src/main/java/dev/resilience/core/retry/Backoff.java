@@ -28,6 +28,9 @@ public final class Backoff {
     /** The default jitter mode: {@link Jitter#FULL}. */
     public static final Jitter DEFAULT_JITTER = Jitter.FULL;
 
+    /** The smallest exponential factor: 1.0, which keeps the delay fixed. */
+    public static final double MIN_MULTIPLIER = 1.0;
+
     private static final Backoff NONE = new Backoff(Duration.ZERO, 1.0, Duration.ZERO, Jitter.NONE);
 
     private final Duration delay;
@@ -49,7 +52,8 @@ public final class Backoff {
     /**
      * Returns a backoff with the given settings.
      * @param delay the first delay, zero or more
-     * @param multiplier the exponential factor, at least 1.0 (1.0 keeps the delay fixed)
+     * @param multiplier the exponential factor, finite and at least {@link #MIN_MULTIPLIER}
+     * (which keeps the delay fixed)
      * @param maxDelay the longest delay, at least {@code delay}
      * @param jitter how delays are spread
      * @return the backoff
@@ -59,8 +63,9 @@ public final class Backoff {
         Objects.requireNonNull(jitter, "jitter must not be null");
         long delayNanos = toNanos(delay, "delay");
         long maxDelayNanos = toNanos(maxDelay, "maxDelay");
-        if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-            throw new IllegalArgumentException("multiplier must be a finite number >= 1.0, was " + multiplier);
+        if (!(multiplier >= MIN_MULTIPLIER) || Double.isInfinite(multiplier)) {
+            throw new IllegalArgumentException(
+                    "multiplier must be a finite number >= " + MIN_MULTIPLIER + ", was " + multiplier);
         }
         if (maxDelayNanos < delayNanos) {
             throw new IllegalArgumentException(

@@ -1,11 +1,12 @@
 package dev.resilience.core.retry;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.resilience.core.support.SecondBuckets;
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 
 /**
@@ -40,9 +41,9 @@ import dev.resilience.core.time.TimeSource;
  * for, the bucket grants exactly what it earns. A burst of calls earns at most the capacity at
  * once, so with no floor the retries follow the calls that earn them.
  *
- * <p>The window counts in a ring of per-second buckets; totals are kept by subtracting the
- * buckets that leave it, so an entry leaves the window between {@code window - 1s} and
- * {@code window} after it was recorded. Tokens are counted in millionths, so the ratio counts
+ * <p>The window counts in a {@link SecondBuckets} ring (calls, retries); totals are kept by
+ * subtracting the buckets that leave it, so an entry leaves the window between
+ * {@code window - 1s} and {@code window} after it was recorded. Tokens are counted in millionths, so the ratio counts
  * to the millionth and the floor accrues without rounding drift. A clock jump beyond the window
  * clears the window, and the bucket earns the floor's tokens for the time that passed, up to
  * its capacity, without overflowing; a clock going back earns no tokens.
@@ -55,7 +56,7 @@ import dev.resilience.core.time.TimeSource;
  * operation, evict one bucket per second the clock has moved (never more than the window's
  * buckets) and decide; so the cost is O(1) amortized and the admission decision is exact under
  * concurrency. A call counted while another thread moves to the next second may be folded into
- * that next second. Memory: two {@code long} arrays of one slot per window second.
+ * that next second. Memory: 16 bytes per window second.
  */
 public final class RetryBudget {
 
@@ -68,8 +69,18 @@ public final class RetryBudget {
     /** The default window: 10 seconds. */
     public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
 
-    private static final Duration MAX_WINDOW = Duration.ofHours(1);
+    /** The largest ratio of retries to calls: 1000. The smallest is 0, no retry beyond the floor. */
+    public static final int MAX_RATIO = 1000;
+
+    /** The shortest window: 1 second. */
+    public static final Duration MIN_WINDOW = Duration.ofSeconds(1);
+
+    /** The longest window: 1 hour. */
+    public static final Duration MAX_WINDOW = Duration.ofHours(1);
+
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final int CALLS = 0;
+    private static final int RETRIES = 1;
     private static final long TOKEN = 1_000_000L;
     private static final long NANOS_PER_FLOOR_MILLIONTH = NANOS_PER_SECOND / TOKEN;
 
@@ -82,13 +93,9 @@ public final class RetryBudget {
     private final long minRetriesInWindow;
     private final long capacity;
     private final long fillNanos;
-    private final long originNanos;
-    private final long[] calls;
-    private final long[] retries;
+    private final SecondBuckets counts;
     private final AtomicLong pendingCalls = new AtomicLong();
     private volatile long currentSecond;
-    private long callTotal;
-    private long retryTotal;
     private long refused;
     private long tokens;
     private long refilledAtNanos;
@@ -96,24 +103,25 @@ public final class RetryBudget {
 
     /**
      * Creates a budget with an empty window and one second of the floor in its bucket.
-     * @param ratio the retries allowed per call in the window, in {@code [0, 1000]}; counted to
-     * the millionth
+     * @param ratio the retries allowed per call in the window, from 0 to {@link #MAX_RATIO};
+     * counted to the millionth
      * @param minRetriesPerSecond the retries per second allowed even without calls, 0 or more
-     * @param window how far back calls and retries count, from 1 second to 1 hour; a fraction
-     * of a second is rounded up to a whole second
+     * @param window how far back calls and retries count, from {@link #MIN_WINDOW} to
+     * {@link #MAX_WINDOW}; a fraction of a second is rounded up to a whole second
      * @param timeSource where the budget reads time
      * @throws IllegalArgumentException naming the setting that is out of range
      */
     public RetryBudget(double ratio, int minRetriesPerSecond, Duration window, TimeSource timeSource) {
-        if (!(ratio >= 0 && ratio <= 1000)) {
-            throw new IllegalArgumentException("ratio must be between 0 and 1000, was " + ratio);
+        if (!(ratio >= 0 && ratio <= MAX_RATIO)) {
+            throw new IllegalArgumentException("ratio must be between 0 and " + MAX_RATIO + ", was " + ratio);
         }
         if (minRetriesPerSecond < 0) {
             throw new IllegalArgumentException("minRetriesPerSecond must be >= 0, was " + minRetriesPerSecond);
         }
         Objects.requireNonNull(window, "window must not be null");
-        if (window.compareTo(Duration.ofSeconds(1)) < 0 || window.compareTo(MAX_WINDOW) > 0) {
-            throw new IllegalArgumentException("window must be between 1s and 1h, was " + window);
+        if (window.compareTo(MIN_WINDOW) < 0 || window.compareTo(MAX_WINDOW) > 0) {
+            throw new IllegalArgumentException("window must be between " + Durations.format(MIN_WINDOW) + " and "
+                    + Durations.format(MAX_WINDOW) + ", was " + window);
         }
         this.ratio = ratio;
         this.minRetriesPerSecond = minRetriesPerSecond;
@@ -125,10 +133,9 @@ public final class RetryBudget {
         this.capacity = Math.max(1, minRetriesPerSecond) * TOKEN + this.ratioMillionths;
         this.fillNanos = (minRetriesPerSecond == 0) ? Long.MAX_VALUE
                 : -Math.floorDiv(-this.capacity * NANOS_PER_FLOOR_MILLIONTH, minRetriesPerSecond);
-        this.calls = new long[seconds];
-        this.retries = new long[seconds];
-        this.originNanos = timeSource.nanoTime();
-        this.refilledAtNanos = this.originNanos;
+        long originNanos = timeSource.nanoTime();
+        this.counts = new SecondBuckets(seconds, 2, originNanos);
+        this.refilledAtNanos = originNanos;
         this.tokens = minRetriesPerSecond * TOKEN;
     }
 
@@ -171,15 +178,14 @@ public final class RetryBudget {
      * @see #usesTimeSource(TimeSource)
      */
     public void recordCall(long nowNanos) {
-        if (secondOf(nowNanos) == this.currentSecond) {
+        if (this.counts.secondOf(nowNanos) == this.currentSecond) {
             this.pendingCalls.incrementAndGet();
             return;
         }
         this.lock.lock();
         try {
-            int bucket = advance(nowNanos);
-            this.calls[bucket]++;
-            this.callTotal++;
+            advance(nowNanos);
+            this.counts.add(CALLS, 1);
             deposit(1);
         }
         finally {
@@ -208,12 +214,11 @@ public final class RetryBudget {
         long now = this.timeSource.nanoTime();
         this.lock.lock();
         try {
-            int bucket = advance(now);
-            if (this.retryTotal < Math.max(retriesAllowedByRatio(), this.minRetriesInWindow)
+            advance(now);
+            if (this.counts.total(RETRIES) < Math.max(retriesAllowedByRatio(), this.minRetriesInWindow)
                     && this.tokens >= TOKEN) {
                 this.tokens -= TOKEN;
-                this.retries[bucket]++;
-                this.retryTotal++;
+                this.counts.add(RETRIES, 1);
                 return true;
             }
             this.refused++;
@@ -233,7 +238,7 @@ public final class RetryBudget {
         this.lock.lock();
         try {
             advance(now);
-            return this.callTotal;
+            return this.counts.total(CALLS);
         }
         finally {
             this.lock.unlock();
@@ -249,7 +254,7 @@ public final class RetryBudget {
         this.lock.lock();
         try {
             advance(now);
-            return this.retryTotal;
+            return this.counts.total(RETRIES);
         }
         finally {
             this.lock.unlock();
@@ -274,10 +279,11 @@ public final class RetryBudget {
         if (this.ratioMillionths == 0) {
             return 0;
         }
-        if (this.callTotal > Long.MAX_VALUE / this.ratioMillionths) {
+        long calls = this.counts.total(CALLS);
+        if (calls > Long.MAX_VALUE / this.ratioMillionths) {
             return Long.MAX_VALUE;
         }
-        return this.callTotal * this.ratioMillionths / TOKEN;
+        return calls * this.ratioMillionths / TOKEN;
     }
 
     private void deposit(long newCalls) {
@@ -307,38 +313,14 @@ public final class RetryBudget {
         this.tokens = Math.min(this.capacity, this.tokens + earned);
     }
 
-    private long secondOf(long nowNanos) {
-        return Math.floorDiv(nowNanos - this.originNanos, NANOS_PER_SECOND);
-    }
-
-    private int advance(long nowNanos) {
-        int size = this.calls.length;
+    private void advance(long nowNanos) {
         long pending = this.pendingCalls.getAndSet(0);
         if (pending != 0) {
-            this.calls[(int) Math.floorMod(this.currentSecond, size)] += pending;
-            this.callTotal += pending;
+            this.counts.add(CALLS, pending);
             deposit(pending);
         }
         refill(nowNanos);
-        long second = secondOf(nowNanos);
-        long elapsed = second - this.currentSecond;
-        if (elapsed >= size) {
-            Arrays.fill(this.calls, 0);
-            Arrays.fill(this.retries, 0);
-            this.callTotal = 0;
-            this.retryTotal = 0;
-            this.currentSecond = second;
-        }
-        else if (elapsed > 0) {
-            for (long evicted = this.currentSecond + 1; evicted <= second; evicted++) {
-                int bucket = (int) Math.floorMod(evicted, size);
-                this.callTotal -= this.calls[bucket];
-                this.retryTotal -= this.retries[bucket];
-                this.calls[bucket] = 0;
-                this.retries[bucket] = 0;
-            }
-            this.currentSecond = second;
-        }
-        return (int) Math.floorMod(this.currentSecond, size);
+        this.counts.advanceTo(nowNanos);
+        this.currentSecond = this.counts.currentSecond();
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 
+import dev.resilience.core.support.ExceptionFilter;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +22,9 @@ public final class RetryPolicy {
 
     /** The default number of attempts, the first included: 3. */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
+
+    /** The fewest attempts a policy may allow: 1, the first attempt and no retry. */
+    public static final int MIN_MAX_ATTEMPTS = 1;
 
     private static final System.Logger logger = System.getLogger(RetryPolicy.class.getName());
     private static final Predicate<Throwable> ANY_ERROR = (error) -> true;
@@ -158,12 +162,7 @@ public final class RetryPolicy {
      * builder's error predicate accepts it
      */
     public boolean isRetryable(Throwable error) {
-        for (Class<? extends Throwable> type : this.abortOn) {
-            if (type.isInstance(error)) {
-                return false;
-            }
-        }
-        return (this.retryOn.isEmpty() || isInstanceOfAny(error, this.retryOn)) && this.retryOnError.test(error);
+        return ExceptionFilter.matches(error, this.retryOn, this.abortOn) && this.retryOnError.test(error);
     }
 
     /**
@@ -201,15 +200,6 @@ public final class RetryPolicy {
                         "Retry listener failed on " + event.name() + " after attempt " + event.attempt(), ex);
             }
         }
-    }
-
-    private static boolean isInstanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
-        for (Class<? extends Throwable> type : types) {
-            if (type.isInstance(error)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -252,12 +242,13 @@ public final class RetryPolicy {
 
         /**
          * Sets how many attempts a call may make, the first included.
-         * @param maxAttempts at least 1; 1 means no retry
+         * @param maxAttempts at least {@link #MIN_MAX_ATTEMPTS}; 1 means no retry
          * @return this builder
          */
         public Builder maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts must be >= 1, was " + maxAttempts);
+            if (maxAttempts < MIN_MAX_ATTEMPTS) {
+                throw new IllegalArgumentException(
+                        "maxAttempts must be >= " + MIN_MAX_ATTEMPTS + ", was " + maxAttempts);
             }
             this.maxAttempts = maxAttempts;
             return this;
