@@ -56,11 +56,10 @@ final class AsyncExecution<T> extends Execution<T> {
 
     private volatile @Nullable CompletableFuture<?> awaited;
 
-    AsyncExecution(ResiliencePipeline pipeline, CallContext context,
-            Supplier<? extends CompletionStage<? extends T>> action) {
-        super(pipeline, context, pipeline.timeSource().nanoTime());
+    AsyncExecution(Stages stages, CallContext context, Supplier<? extends CompletionStage<? extends T>> action) {
+        super(stages, context, stages.time.nanoTime());
         this.action = action;
-        this.executor = pipeline.executor();
+        this.executor = stages.executor;
     }
 
     CompletableFuture<ExecutionResult<T>> start() {
@@ -169,16 +168,13 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     private void claimKey() {
-        long next = claim();
-        if (next >= 0) {
-            waitThen(this::claimKey, next);
-        }
-        else if (next == CLAIMED) {
-            startRetryStage();
-            attempts();
-        }
-        else {
-            end();
+        switch (claim()) {
+            case WAIT -> waitThen(this::claimKey, claimWaitNanos());
+            case CLAIMED -> {
+                startRetryStage(this.time.nanoTime());
+                attempts();
+            }
+            case SETTLED -> end();
         }
     }
 
@@ -205,20 +201,20 @@ final class AsyncExecution<T> extends Execution<T> {
             long limit = attemptLimitNanos();
             long start = beginAttempt();
             CompletableFuture<? extends T> stage = startAttempt();
-            long delay;
+            RetryDecision next;
             if (limit > 0 && this.time.nanoTime() - start >= limit) {
                 cancelQuietly(stage);
-                delay = attempted(null, own(attemptTimeout(limit)), start);
+                next = attempted(null, own(attemptTimeout(limit)), start);
             }
             else if (!stage.isDone()) {
                 await(new PendingAttempt(stage, start, limit));
                 return;
             }
             else {
-                delay = attempted(valueOf(stage), failureOf(stage), start);
+                next = attempted(valueOf(stage), failureOf(stage), start);
             }
-            if (delay != 0) {
-                continueAfter(delay);
+            if (!(next instanceof RetryDecision.Retry retry) || retry.delayNanos() != 0) {
+                continueAfter(next);
                 return;
             }
         }
@@ -234,7 +230,7 @@ final class AsyncExecution<T> extends Execution<T> {
         }
         if (stage == null) {
             return CompletableFuture.failedFuture(new NullPointerException(
-                    "The action of '" + this.pipeline.name() + "' returned null instead of a CompletionStage"));
+                    "The action of '" + this.stages.name + "' returned null instead of a CompletionStage"));
         }
         return future(stage);
     }
@@ -293,7 +289,7 @@ final class AsyncExecution<T> extends Execution<T> {
         end();
     }
 
-    private long attempted(@Nullable T value, @Nullable Throwable failure, long start) {
+    private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
             recordSuccess(duration);
@@ -307,16 +303,16 @@ final class AsyncExecution<T> extends Execution<T> {
         return afterFailure(cause, start);
     }
 
-    private void continueAfter(long delay) {
-        if (delay == STOP) {
+    private void continueAfter(RetryDecision next) {
+        if (!(next instanceof RetryDecision.Retry retry)) {
             retryStageEnded();
             fallbacks(0);
         }
-        else if (delay == 0) {
+        else if (retry.delayNanos() == 0) {
             attempts();
         }
         else {
-            waitThen(this::attempts, delay);
+            waitThen(this::attempts, retry.delayNanos());
         }
     }
 
@@ -413,7 +409,7 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     private void endCancelled() {
-        stop(ExecutionStatus.ERROR, own(new CancellationException("Call of '" + this.pipeline.name() + "' was cancelled")));
+        stop(ExecutionStatus.ERROR, own(new CancellationException("Call of '" + this.stages.name + "' was cancelled")));
         end();
     }
 
@@ -540,7 +536,7 @@ final class AsyncExecution<T> extends Execution<T> {
         protected void done() {
             if (isCancelled() && this.started.compareAndSet(false, true)) {
                 endOnOwnPool(this.ending, new RejectedExecutionException(
-                        "The executor of '" + AsyncExecution.this.pipeline.name() + "' dropped a queued step"));
+                        "The executor of '" + AsyncExecution.this.stages.name + "' dropped a queued step"));
             }
         }
     }
