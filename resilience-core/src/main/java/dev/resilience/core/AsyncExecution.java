@@ -3,9 +3,7 @@ package dev.resilience.core;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
@@ -203,7 +201,7 @@ final class AsyncExecution<T> extends Execution<T> {
             CompletableFuture<? extends T> stage = startAttempt();
             RetryDecision next;
             if (limit > 0 && this.time.nanoTime() - start >= limit) {
-                cancelQuietly(stage);
+                Futures.cancelQuietly(stage);
                 next = attempted(null, own(attemptTimeout(limit)), start);
             }
             else if (!stage.isDone()) {
@@ -211,7 +209,7 @@ final class AsyncExecution<T> extends Execution<T> {
                 return;
             }
             else {
-                next = attempted(valueOf(stage), failureOf(stage), start);
+                next = attempted(Futures.valueOf(stage), Futures.failureOf(stage), start);
             }
             if (!(next instanceof RetryDecision.Retry retry) || retry.delayNanos() != 0) {
                 continueAfter(next);
@@ -232,7 +230,7 @@ final class AsyncExecution<T> extends Execution<T> {
             return CompletableFuture.failedFuture(new NullPointerException(
                     "The action of '" + this.stages.name + "' returned null instead of a CompletionStage"));
         }
-        return future(stage);
+        return Futures.future(stage);
     }
 
     private void await(PendingAttempt pending) {
@@ -244,13 +242,13 @@ final class AsyncExecution<T> extends Execution<T> {
             }
             catch (RuntimeException ex) {
                 pending.decided.set(true);
-                cancelQuietly(pending.stage);
+                Futures.cancelQuietly(pending.stage);
                 throw ex;
             }
         }
         pending.stage.whenComplete(pending);
         if (this.cancelled) {
-            cancelQuietly(pending.stage);
+            Futures.cancelQuietly(pending.stage);
         }
     }
 
@@ -282,7 +280,7 @@ final class AsyncExecution<T> extends Execution<T> {
             succeed(value);
         }
         else {
-            Throwable cause = unwrap(failure);
+            Throwable cause = Futures.unwrap(failure);
             recordError(duration, cause);
             stop(ExecutionStatus.ERROR, refused);
         }
@@ -295,7 +293,7 @@ final class AsyncExecution<T> extends Execution<T> {
             recordSuccess(duration);
             return afterValue(value, start);
         }
-        Throwable cause = unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         recordError(duration, cause);
         if (cause instanceof Error fatal) {
             throw fatal;
@@ -340,12 +338,12 @@ final class AsyncExecution<T> extends Execution<T> {
                 end();
                 return;
             }
-            CompletableFuture<?> future = future(stage);
+            CompletableFuture<?> future = Futures.future(stage);
             if (!future.isDone()) {
                 awaitFallback(future, index);
                 return;
             }
-            if (fallbackEnded(index, valueOf(future), failureOf(future))) {
+            if (fallbackEnded(index, Futures.valueOf(future), Futures.failureOf(future))) {
                 return;
             }
             index = nextFallback(index + 1);
@@ -372,7 +370,7 @@ final class AsyncExecution<T> extends Execution<T> {
             end();
         }));
         if (this.cancelled) {
-            cancelQuietly(future);
+            Futures.cancelQuietly(future);
         }
     }
 
@@ -386,7 +384,7 @@ final class AsyncExecution<T> extends Execution<T> {
             end();
             return true;
         }
-        Throwable cause = unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         if (cause instanceof Error fatal) {
             throw fatal;
         }
@@ -441,72 +439,12 @@ final class AsyncExecution<T> extends Execution<T> {
         CompletableFuture<?> stage = this.awaited;
         if (stage != null && !stage.isDone()) {
             try {
-                this.executor.execute(() -> cancelQuietly(stage));
+                this.executor.execute(() -> Futures.cancelQuietly(stage));
             }
             catch (RuntimeException ex) {
-                cancelQuietly(stage);
+                Futures.cancelQuietly(stage);
             }
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <V> CompletableFuture<V> future(CompletionStage<V> stage) {
-        if (stage instanceof CompletableFuture<?> future) {
-            return (CompletableFuture<V>) future;
-        }
-        try {
-            return stage.toCompletableFuture();
-        }
-        catch (UnsupportedOperationException ex) {
-            CompletableFuture<V> future = new CompletableFuture<>();
-            stage.whenComplete((value, failure) -> {
-                if (failure == null) {
-                    future.complete(value);
-                }
-                else {
-                    future.completeExceptionally(failure);
-                }
-            });
-            return future;
-        }
-    }
-
-    private static <V> @Nullable V valueOf(CompletableFuture<V> done) {
-        return done.isCompletedExceptionally() ? null : done.join();
-    }
-
-    private static @Nullable Throwable failureOf(CompletableFuture<?> done) {
-        if (!done.isCompletedExceptionally()) {
-            return null;
-        }
-        try {
-            done.join();
-            return null;
-        }
-        catch (CompletionException ex) {
-            return ex.getCause();
-        }
-        catch (CancellationException ex) {
-            return ex;
-        }
-    }
-
-    private static void cancelQuietly(CompletableFuture<?> stage) {
-        try {
-            stage.cancel(true);
-        }
-        catch (RuntimeException ex) {
-            // a stage that cannot be cancelled runs on; its outcome is no longer awaited
-        }
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable current = failure;
-        while ((current instanceof CompletionException || current instanceof ExecutionException)
-                && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
     }
 
     /**
@@ -627,10 +565,10 @@ final class AsyncExecution<T> extends Execution<T> {
             if (this.decided.compareAndSet(false, true)) {
                 AttemptTimeoutException timeout = attemptTimeout(this.limit);
                 handOverOutcome(() -> {
-                    cancelQuietly(this.stage);
+                    Futures.cancelQuietly(this.stage);
                     attemptEnded(null, timeout, this.start, true);
                 }, (refused) -> {
-                    cancelQuietly(this.stage);
+                    Futures.cancelQuietly(this.stage);
                     attemptEndedRefused(null, timeout, this.start, refused);
                 });
             }

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.function.Consumer;
 
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetter;
@@ -25,8 +25,6 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the type of the call's value
  */
 abstract class Execution<T> {
-
-    private static final System.Logger logger = System.getLogger(ResiliencePipeline.class.getName());
 
     final Stages stages;
 
@@ -313,17 +311,15 @@ abstract class Execution<T> {
     final ExecutionResult<T> finish() {
         Throwable finalError = (this.status == ExecutionStatus.SUCCESS) ? null : this.error;
         if (finalError != null) {
-            if (finalError == this.ownError) {
-                attachSuppressed(finalError);
-            }
-            logEarlierErrors(finalError);
+            EarlierErrors.settle(this.stages.name, this.status, finalError, finalError == this.ownError,
+                    this.failures, this.fallbackErrors);
         }
         Map<String, Object> metadata = metadata(writeDeadLetter(finalError));
         List<AttemptFailure> attemptFailures = (this.failures != null) ? this.failures : List.of();
         ExecutionResult<T> result = new ExecutionResult<>(this.status, this.value, finalError, this.attempts,
                 attemptFailures, Duration.ofNanos(this.time.nanoTime() - this.startNanos), this.fallbackIndex > 0,
                 this.fallbackIndex, this.replayed, metadata);
-        completed(result);
+        CallListeners.completed(this.stages.listeners, this.context.listener(), this.stages.name, result);
         return result;
     }
 
@@ -337,43 +333,6 @@ abstract class Execution<T> {
             this.failures = new ArrayList<>(4);
         }
         this.failures.add(new AttemptFailure(this.attempts, failure, Duration.ofNanos(this.time.nanoTime() - attemptStart)));
-    }
-
-    private void attachSuppressed(Throwable finalError) {
-        if (this.failures != null) {
-            for (AttemptFailure failure : this.failures) {
-                Suppressed.add(finalError, failure.error());
-            }
-        }
-        if (this.fallbackErrors != null) {
-            for (Throwable fallbackError : this.fallbackErrors) {
-                Suppressed.add(finalError, fallbackError);
-            }
-        }
-    }
-
-    /**
-     * Logs, at DEBUG, the errors met before the final one: the final error is thrown as it is,
-     * so they are not attached to it.
-     */
-    private void logEarlierErrors(Throwable finalError) {
-        boolean earlierAttempts = this.failures != null && (this.failures.size() > 1
-                || this.failures.get(0).error() != finalError);
-        if ((!earlierAttempts && this.fallbackErrors == null) || !logger.isLoggable(System.Logger.Level.DEBUG)) {
-            return;
-        }
-        List<String> earlier = new ArrayList<>();
-        if (this.failures != null) {
-            this.failures.stream()
-                .filter((failure) -> failure.error() != finalError)
-                .map((failure) -> "attempt " + failure.attempt() + ": " + failure.error())
-                .forEach(earlier::add);
-        }
-        if (this.fallbackErrors != null) {
-            this.fallbackErrors.stream().map((failure) -> "fallback: " + failure).forEach(earlier::add);
-        }
-        logger.log(System.Logger.Level.DEBUG, "Call of ''{0}'' ended {1} with {2}; before it: {3}", this.stages.name,
-                this.status, finalError.getClass().getName(), earlier.stream().collect(Collectors.joining("; ")));
     }
 
     private @Nullable String writeDeadLetter(@Nullable Throwable finalError) {
@@ -414,44 +373,7 @@ abstract class Execution<T> {
         notifyListeners((listener) -> listener.onIdempotency(name, outcome));
     }
 
-    /**
-     * Tells the listeners a call ended, without a capturing lambda: this runs on every call.
-     */
-    private void completed(ExecutionResult<T> result) {
-        List<ExecutionListener> listeners = this.stages.listeners;
-        for (int i = 0; i < listeners.size(); i++) {
-            completed(listeners.get(i), result);
-        }
-        if (this.context.listener() != ExecutionListener.NONE) {
-            completed(this.context.listener(), result);
-        }
-    }
-
-    private void completed(ExecutionListener listener, ExecutionResult<T> result) {
-        try {
-            listener.onComplete(this.stages.name, result);
-        }
-        catch (RuntimeException ex) {
-            logger.log(System.Logger.Level.WARNING, "Execution listener failed", ex);
-        }
-    }
-
-    final void notifyListeners(java.util.function.Consumer<ExecutionListener> event) {
-        for (ExecutionListener listener : this.stages.listeners) {
-            notifySafely(listener, event);
-        }
-        notifySafely(this.context.listener(), event);
-    }
-
-    private static void notifySafely(ExecutionListener listener, java.util.function.Consumer<ExecutionListener> event) {
-        if (listener == ExecutionListener.NONE) {
-            return;
-        }
-        try {
-            event.accept(listener);
-        }
-        catch (RuntimeException ex) {
-            logger.log(System.Logger.Level.WARNING, "Execution listener failed", ex);
-        }
+    final void notifyListeners(Consumer<ExecutionListener> event) {
+        CallListeners.notify(this.stages.listeners, this.context.listener(), event);
     }
 }
