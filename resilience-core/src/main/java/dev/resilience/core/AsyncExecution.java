@@ -3,9 +3,7 @@ package dev.resilience.core;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
@@ -56,11 +54,10 @@ final class AsyncExecution<T> extends Execution<T> {
 
     private volatile @Nullable CompletableFuture<?> awaited;
 
-    AsyncExecution(ResiliencePipeline pipeline, CallContext context,
-            Supplier<? extends CompletionStage<? extends T>> action) {
-        super(pipeline, context, pipeline.timeSource().nanoTime());
+    AsyncExecution(Stages stages, CallContext context, Supplier<? extends CompletionStage<? extends T>> action) {
+        super(stages, context, stages.time.nanoTime());
         this.action = action;
-        this.executor = pipeline.executor();
+        this.executor = stages.executor;
     }
 
     CompletableFuture<ExecutionResult<T>> start() {
@@ -169,16 +166,13 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     private void claimKey() {
-        long next = claim();
-        if (next >= 0) {
-            waitThen(this::claimKey, next);
-        }
-        else if (next == CLAIMED) {
-            startRetryStage();
-            attempts();
-        }
-        else {
-            end();
+        switch (claim()) {
+            case WAIT -> waitThen(this::claimKey, claimWaitNanos());
+            case CLAIMED -> {
+                startRetryStage(this.time.nanoTime());
+                attempts();
+            }
+            case SETTLED -> end();
         }
     }
 
@@ -205,20 +199,20 @@ final class AsyncExecution<T> extends Execution<T> {
             long limit = attemptLimitNanos();
             long start = beginAttempt();
             CompletableFuture<? extends T> stage = startAttempt();
-            long delay;
+            RetryDecision next;
             if (limit > 0 && this.time.nanoTime() - start >= limit) {
-                cancelQuietly(stage);
-                delay = attempted(null, own(attemptTimeout(limit)), start);
+                Futures.cancelQuietly(stage);
+                next = attempted(null, own(attemptTimeout(limit)), start);
             }
             else if (!stage.isDone()) {
                 await(new PendingAttempt(stage, start, limit));
                 return;
             }
             else {
-                delay = attempted(valueOf(stage), failureOf(stage), start);
+                next = attempted(Futures.valueOf(stage), Futures.failureOf(stage), start);
             }
-            if (delay != 0) {
-                continueAfter(delay);
+            if (!(next instanceof RetryDecision.Retry retry) || retry.delayNanos() != 0) {
+                continueAfter(next);
                 return;
             }
         }
@@ -234,9 +228,9 @@ final class AsyncExecution<T> extends Execution<T> {
         }
         if (stage == null) {
             return CompletableFuture.failedFuture(new NullPointerException(
-                    "The action of '" + this.pipeline.name() + "' returned null instead of a CompletionStage"));
+                    "The action of '" + this.stages.name + "' returned null instead of a CompletionStage"));
         }
-        return future(stage);
+        return Futures.future(stage);
     }
 
     private void await(PendingAttempt pending) {
@@ -248,13 +242,13 @@ final class AsyncExecution<T> extends Execution<T> {
             }
             catch (RuntimeException ex) {
                 pending.decided.set(true);
-                cancelQuietly(pending.stage);
+                Futures.cancelQuietly(pending.stage);
                 throw ex;
             }
         }
         pending.stage.whenComplete(pending);
         if (this.cancelled) {
-            cancelQuietly(pending.stage);
+            Futures.cancelQuietly(pending.stage);
         }
     }
 
@@ -286,20 +280,20 @@ final class AsyncExecution<T> extends Execution<T> {
             succeed(value);
         }
         else {
-            Throwable cause = unwrap(failure);
+            Throwable cause = Futures.unwrap(failure);
             recordError(duration, cause);
             stop(ExecutionStatus.ERROR, refused);
         }
         end();
     }
 
-    private long attempted(@Nullable T value, @Nullable Throwable failure, long start) {
+    private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
             recordSuccess(duration);
             return afterValue(value, start);
         }
-        Throwable cause = unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         recordError(duration, cause);
         if (cause instanceof Error fatal) {
             throw fatal;
@@ -307,16 +301,16 @@ final class AsyncExecution<T> extends Execution<T> {
         return afterFailure(cause, start);
     }
 
-    private void continueAfter(long delay) {
-        if (delay == STOP) {
+    private void continueAfter(RetryDecision next) {
+        if (!(next instanceof RetryDecision.Retry retry)) {
             retryStageEnded();
             fallbacks(0);
         }
-        else if (delay == 0) {
+        else if (retry.delayNanos() == 0) {
             attempts();
         }
         else {
-            waitThen(this::attempts, delay);
+            waitThen(this::attempts, retry.delayNanos());
         }
     }
 
@@ -344,12 +338,12 @@ final class AsyncExecution<T> extends Execution<T> {
                 end();
                 return;
             }
-            CompletableFuture<?> future = future(stage);
+            CompletableFuture<?> future = Futures.future(stage);
             if (!future.isDone()) {
                 awaitFallback(future, index);
                 return;
             }
-            if (fallbackEnded(index, valueOf(future), failureOf(future))) {
+            if (fallbackEnded(index, Futures.valueOf(future), Futures.failureOf(future))) {
                 return;
             }
             index = nextFallback(index + 1);
@@ -376,7 +370,7 @@ final class AsyncExecution<T> extends Execution<T> {
             end();
         }));
         if (this.cancelled) {
-            cancelQuietly(future);
+            Futures.cancelQuietly(future);
         }
     }
 
@@ -390,7 +384,7 @@ final class AsyncExecution<T> extends Execution<T> {
             end();
             return true;
         }
-        Throwable cause = unwrap(failure);
+        Throwable cause = Futures.unwrap(failure);
         if (cause instanceof Error fatal) {
             throw fatal;
         }
@@ -413,7 +407,7 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     private void endCancelled() {
-        stop(ExecutionStatus.ERROR, own(new CancellationException("Call of '" + this.pipeline.name() + "' was cancelled")));
+        stop(ExecutionStatus.ERROR, own(new CancellationException("Call of '" + this.stages.name + "' was cancelled")));
         end();
     }
 
@@ -445,72 +439,12 @@ final class AsyncExecution<T> extends Execution<T> {
         CompletableFuture<?> stage = this.awaited;
         if (stage != null && !stage.isDone()) {
             try {
-                this.executor.execute(() -> cancelQuietly(stage));
+                this.executor.execute(() -> Futures.cancelQuietly(stage));
             }
             catch (RuntimeException ex) {
-                cancelQuietly(stage);
+                Futures.cancelQuietly(stage);
             }
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <V> CompletableFuture<V> future(CompletionStage<V> stage) {
-        if (stage instanceof CompletableFuture<?> future) {
-            return (CompletableFuture<V>) future;
-        }
-        try {
-            return stage.toCompletableFuture();
-        }
-        catch (UnsupportedOperationException ex) {
-            CompletableFuture<V> future = new CompletableFuture<>();
-            stage.whenComplete((value, failure) -> {
-                if (failure == null) {
-                    future.complete(value);
-                }
-                else {
-                    future.completeExceptionally(failure);
-                }
-            });
-            return future;
-        }
-    }
-
-    private static <V> @Nullable V valueOf(CompletableFuture<V> done) {
-        return done.isCompletedExceptionally() ? null : done.join();
-    }
-
-    private static @Nullable Throwable failureOf(CompletableFuture<?> done) {
-        if (!done.isCompletedExceptionally()) {
-            return null;
-        }
-        try {
-            done.join();
-            return null;
-        }
-        catch (CompletionException ex) {
-            return ex.getCause();
-        }
-        catch (CancellationException ex) {
-            return ex;
-        }
-    }
-
-    private static void cancelQuietly(CompletableFuture<?> stage) {
-        try {
-            stage.cancel(true);
-        }
-        catch (RuntimeException ex) {
-            // a stage that cannot be cancelled runs on; its outcome is no longer awaited
-        }
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable current = failure;
-        while ((current instanceof CompletionException || current instanceof ExecutionException)
-                && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
     }
 
     /**
@@ -540,7 +474,7 @@ final class AsyncExecution<T> extends Execution<T> {
         protected void done() {
             if (isCancelled() && this.started.compareAndSet(false, true)) {
                 endOnOwnPool(this.ending, new RejectedExecutionException(
-                        "The executor of '" + AsyncExecution.this.pipeline.name() + "' dropped a queued step"));
+                        "The executor of '" + AsyncExecution.this.stages.name + "' dropped a queued step"));
             }
         }
     }
@@ -631,10 +565,10 @@ final class AsyncExecution<T> extends Execution<T> {
             if (this.decided.compareAndSet(false, true)) {
                 AttemptTimeoutException timeout = attemptTimeout(this.limit);
                 handOverOutcome(() -> {
-                    cancelQuietly(this.stage);
+                    Futures.cancelQuietly(this.stage);
                     attemptEnded(null, timeout, this.start, true);
                 }, (refused) -> {
-                    cancelQuietly(this.stage);
+                    Futures.cancelQuietly(this.stage);
                     attemptEndedRefused(null, timeout, this.start, refused);
                 });
             }

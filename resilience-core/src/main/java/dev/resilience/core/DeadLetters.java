@@ -14,14 +14,39 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides whether a call's work was left undone and writes its dead letter. Writing never
- * throws: a store failure is logged and the call's outcome stands.
+ * The dead-letter stage of a pipeline, beside the fallback stage: decides whether a call with
+ * a retry stage ended, after its fallbacks, with its work undone, and writes its dead letter.
+ * Writing never throws: a store failure is logged and the call's outcome stands.
  */
 final class DeadLetters {
 
     private static final System.Logger logger = System.getLogger(DeadLetters.class.getName());
 
-    private DeadLetters() {
+    private final ResiliencePipeline pipeline;
+
+    private final boolean enabled;
+
+    DeadLetters(ResiliencePipeline pipeline, boolean retried) {
+        this.pipeline = pipeline;
+        this.enabled = retried && pipeline.deadLetters() != null;
+    }
+
+    /**
+     * Writes the dead letter of a call that ended, if its work was undone.
+     * @param context the call's context
+     * @param status the call's status
+     * @param error the call's final error, {@code null} on success
+     * @param attempts the attempts made
+     * @param firstAttemptNanos the first attempt's start
+     * @param lastAttemptNanos the last attempt's start
+     * @return the letter written, or {@code null}
+     */
+    @Nullable DeadLetter writeIfUndone(CallContext context, ExecutionStatus status, @Nullable Throwable error,
+            int attempts, long firstAttemptNanos, long lastAttemptNanos) {
+        if (!this.enabled || error == null || !isWorkUndone(status, error)) {
+            return null;
+        }
+        return write(this.pipeline, context, status, error, attempts, firstAttemptNanos, lastAttemptNanos);
     }
 
     /**
@@ -37,7 +62,7 @@ final class DeadLetters {
         };
     }
 
-    static @Nullable DeadLetter write(ResiliencePipeline pipeline, CallContext context, ExecutionStatus status,
+    private static @Nullable DeadLetter write(ResiliencePipeline pipeline, CallContext context, ExecutionStatus status,
             Throwable error, int attempts, long firstAttemptNanos, long lastAttemptNanos) {
         DeadLetterStore store = pipeline.deadLetters();
         if (store == null) {

@@ -5,19 +5,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.function.Consumer;
 
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.fallback.FallbackHandler;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
-import dev.resilience.core.idempotency.IdempotencyPolicy;
-import dev.resilience.core.retry.RetryAfter;
-import dev.resilience.core.retry.RetryBudget;
-import dev.resilience.core.retry.RetryEvent;
-import dev.resilience.core.retry.RetryPolicy;
-import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -33,15 +26,7 @@ import org.jspecify.annotations.Nullable;
  */
 abstract class Execution<T> {
 
-    static final long STOP = -1;
-
-    static final long CLAIMED = IdempotencyClaim.CLAIMED;
-
-    static final long SETTLED = IdempotencyClaim.SETTLED;
-
-    private static final System.Logger logger = System.getLogger(ResiliencePipeline.class.getName());
-
-    final ResiliencePipeline pipeline;
+    final Stages stages;
 
     final CallContext context;
 
@@ -49,15 +34,17 @@ abstract class Execution<T> {
 
     private final long startNanos;
 
-    private long deadlineNanos = Long.MAX_VALUE;
+    /** The call's deadline, set by the retry stage. */
+    long deadlineNanos = RetryStage.NO_DEADLINE;
 
     int attempts;
+
+    /** The backoff drawn before the latest retry, which decorrelated jitter starts from. */
+    long previousDelayNanos;
 
     private @Nullable List<AttemptFailure> failures;
 
     private @Nullable List<Throwable> fallbackErrors;
-
-    private long previousDelayNanos;
 
     private long firstAttemptNanos;
 
@@ -69,6 +56,7 @@ abstract class Execution<T> {
 
     private final @Nullable IdempotencyClaim idempotency;
 
+    /** The breaker's permit of the running attempt. */
     CircuitBreaker.@Nullable Permit permit;
 
     ExecutionStatus status = ExecutionStatus.ERROR;
@@ -86,22 +74,25 @@ abstract class Execution<T> {
 
     private boolean replayed;
 
-    Execution(ResiliencePipeline pipeline, CallContext context, long startNanos) {
-        this.pipeline = pipeline;
+    Execution(Stages stages, CallContext context, long startNanos) {
+        this.stages = stages;
         this.context = context;
-        this.time = pipeline.timeSource();
+        this.time = stages.time;
         this.startNanos = startNanos;
-        IdempotencyPolicy policy = pipeline.idempotency();
-        this.idempotency = (policy != null) ? new IdempotencyClaim(policy, this.time, pipeline.executor()) : null;
+        this.idempotency = stages.idempotency.open();
     }
 
     /**
-     * Claims the call's idempotency key.
-     * @return {@link #CLAIMED} when the method may run, {@link #SETTLED} when the call is
-     * over (replayed or refused), or the nanoseconds to wait before claiming again
+     * Claims the call's idempotency key; a call that is not idempotent is claimed at once.
+     * @return the idempotency stage's decision; after {@link IdempotencyClaim.Decision#WAIT},
+     * {@link #claimWaitNanos()} says how long
      */
-    final long claim() {
-        return (this.idempotency != null) ? this.idempotency.claim(this) : CLAIMED;
+    final IdempotencyClaim.Decision claim() {
+        return (this.idempotency != null) ? this.idempotency.claim(this) : IdempotencyClaim.Decision.CLAIMED;
+    }
+
+    final long claimWaitNanos() {
+        return this.idempotency.waitNanos();
     }
 
     /**
@@ -114,6 +105,10 @@ abstract class Execution<T> {
         }
     }
 
+    final long startNanos() {
+        return this.startNanos;
+    }
+
     final void replay(@Nullable Object replayedValue) {
         this.replayed = true;
         succeed(uncheckedCast(replayedValue));
@@ -121,54 +116,30 @@ abstract class Execution<T> {
 
     /**
      * Starts the retry stage: counts the call in the budget and starts the deadline.
+     * @param now the current time of the pipeline's time source
      */
-    final void startRetryStage() {
-        RetryPolicy retry = this.pipeline.retry();
-        if (retry == null) {
-            return;
-        }
-        RetryBudget budget = retry.budget();
-        if (budget != null) {
-            budget.recordCall();
-        }
-        Duration maxDuration = retry.maxDuration();
-        if (maxDuration != null) {
-            this.deadlineNanos = Math.min(Long.MAX_VALUE - 1,
-                    Durations.later(this.time.nanoTime(), Durations.toNanos(maxDuration)));
-        }
+    final void startRetryStage(long now) {
+        this.deadlineNanos = this.stages.retry.enter(now);
     }
 
     /**
-     * Ends the call as a TIMEOUT when its deadline has passed, which a retry late out of its
-     * backoff (a starved thread, a busy executor) finds before it would start another attempt.
+     * Ends the call as a TIMEOUT when its deadline has passed.
      * @return {@code true} if the deadline has passed and the call is over
      */
     final boolean pastDeadline() {
-        if (this.deadlineNanos == Long.MAX_VALUE || this.time.nanoTime() < this.deadlineNanos) {
-            return false;
-        }
-        Throwable last = (this.failures != null) ? this.failures.get(this.failures.size() - 1).error() : null;
-        stop(ExecutionStatus.TIMEOUT,
-                own(new DeadlineExceededException(this.pipeline.name(), this.pipeline.retry().maxDuration(), last)));
-        return true;
+        return this.stages.retry.pastDeadline(this);
     }
 
     /**
-     * Returns the time the next attempt may take: its timeout, shortened by the deadline.
-     * @return the limit in nanoseconds, or 0 when the attempt is not limited
+     * Returns the time the next attempt may take.
+     * @return the limit in nanoseconds, or {@link AttemptTimeoutStage#UNLIMITED}
      */
     final long attemptLimitNanos() {
-        RetryPolicy retry = this.pipeline.retry();
-        Duration timeout = (retry != null) ? retry.attemptTimeout() : null;
-        long limit = (timeout != null) ? Math.min(Durations.toNanos(timeout), Long.MAX_VALUE - 1) : Long.MAX_VALUE;
-        if (this.deadlineNanos != Long.MAX_VALUE) {
-            limit = Math.min(limit, Math.max(1, this.deadlineNanos - this.time.nanoTime()));
-        }
-        return (limit == Long.MAX_VALUE) ? 0 : limit;
+        return this.stages.timeout.limitNanos(this.deadlineNanos);
     }
 
     final AttemptTimeoutException attemptTimeout(long limitNanos) {
-        return new AttemptTimeoutException(this.pipeline.name(), Duration.ofNanos(limitNanos));
+        return this.stages.timeout.timeout(limitNanos);
     }
 
     /**
@@ -205,46 +176,29 @@ abstract class Execution<T> {
     }
 
     /**
-     * Asks the breaker, if any, to permit the next attempt. A refusal ends the retry stage
-     * with status {@link ExecutionStatus#REJECTED}; it is never retried.
+     * Asks the breaker stage to admit the next attempt. A refusal ends the retry stage with
+     * status {@link ExecutionStatus#REJECTED}; it is never retried.
      * @return whether the attempt may run
      */
     final boolean permitted() {
-        CircuitBreaker breaker = this.pipeline.circuitBreaker();
-        if (breaker == null) {
-            return true;
-        }
-        try {
-            this.permit = breaker.acquirePermit();
-            return true;
-        }
-        catch (CallNotPermittedException ex) {
-            stop(ExecutionStatus.REJECTED, ex);
-            return false;
-        }
+        return this.stages.breaker.admit(this) == BreakerStage.Admission.PERMITTED;
     }
 
     /**
-     * Reports a successful attempt to the breaker that permitted it, if any.
+     * Reports a successful attempt to the breaker stage.
      * @param durationNanos how long the attempt took
      */
     final void recordSuccess(long durationNanos) {
-        CircuitBreaker.Permit taken = takePermit();
-        if (taken != null) {
-            this.pipeline.circuitBreaker().onSuccess(taken, durationNanos);
-        }
+        this.stages.breaker.onSuccess(takePermit(), durationNanos);
     }
 
     /**
-     * Reports a failed attempt to the breaker that permitted it, if any.
+     * Reports a failed attempt to the breaker stage.
      * @param durationNanos how long the attempt took
      * @param failure what the attempt threw
      */
     final void recordError(long durationNanos, Throwable failure) {
-        CircuitBreaker.Permit taken = takePermit();
-        if (taken != null) {
-            this.pipeline.circuitBreaker().onError(taken, durationNanos, failure);
-        }
+        this.stages.breaker.onError(takePermit(), durationNanos, failure);
     }
 
     /**
@@ -252,10 +206,7 @@ abstract class Execution<T> {
      * cancelled one does.
      */
     final void releasePermit() {
-        CircuitBreaker.Permit taken = takePermit();
-        if (taken != null) {
-            this.pipeline.circuitBreaker().release(taken);
-        }
+        this.stages.breaker.release(takePermit());
     }
 
     private CircuitBreaker.@Nullable Permit takePermit() {
@@ -265,92 +216,32 @@ abstract class Execution<T> {
     }
 
     /**
-     * Decides what follows an attempt that produced a value.
+     * Asks the retry stage what follows an attempt that produced a value.
      * @param result the value
      * @param attemptStart the attempt's start
-     * @return the delay before the next attempt in nanoseconds, or {@link #STOP}
+     * @return the retry stage's decision
      */
-    final long afterValue(@Nullable T result, long attemptStart) {
-        RetryPolicy retry = this.pipeline.retry();
-        if (retry != null && retry.shouldRetryResult(result)) {
-            return afterFailure(own(new RejectedResultException(this.pipeline.name(), result)), attemptStart);
-        }
-        succeed(result);
-        return STOP;
+    final RetryDecision afterValue(@Nullable T result, long attemptStart) {
+        return this.stages.retry.afterValue(this, result, attemptStart);
     }
 
     /**
-     * Decides what follows a failed attempt. An interruption and a rejection by a breaker
-     * inside the attempt end the call at once; they are never retried.
+     * Asks the retry stage what follows a failed attempt.
      * @param failure what the attempt threw; never an {@link Error}
      * @param attemptStart the attempt's start
-     * @return the delay before the next attempt in nanoseconds, or {@link #STOP}
+     * @return the retry stage's decision
      */
-    final long afterFailure(Throwable failure, long attemptStart) {
-        recordFailure(failure, attemptStart);
-        if (failure instanceof CallNotPermittedException) {
-            stop(ExecutionStatus.REJECTED, failure);
-            return STOP;
-        }
-        if (failure instanceof InterruptedException) {
-            stop(ExecutionStatus.ERROR, failure);
-            return STOP;
-        }
-        boolean timeout = failure instanceof AttemptTimeoutException;
-        RetryPolicy retry = this.pipeline.retry();
-        if (retry == null) {
-            stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
-            return STOP;
-        }
-        if (!retry.isRetryable(failure)) {
-            stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.FAILURE, failure);
-            return STOP;
-        }
-        if (this.attempts >= retry.maxAttempts()) {
-            stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
-            return STOP;
-        }
-        long delay = withRetryAfter(retry.nextDelayNanos(this.attempts, this.previousDelayNanos), failure, retry);
-        Duration maxDuration = retry.maxDuration();
-        if (maxDuration != null && delay >= this.deadlineNanos - this.time.nanoTime()) {
-            stop(ExecutionStatus.TIMEOUT, own(new DeadlineExceededException(this.pipeline.name(), maxDuration, failure)));
-            return STOP;
-        }
-        RetryBudget budget = retry.budget();
-        if (budget != null && !budget.tryAcquireRetry()) {
-            this.budgetRefused = true;
-            notifyListeners((listener) -> listener.onBudgetRefused(this.pipeline.name()));
-            stop(timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
-            return STOP;
-        }
-        this.previousDelayNanos = delay;
-        RetryEvent event = new RetryEvent(this.pipeline.name(), this.attempts, failure, Duration.ofNanos(delay));
-        retry.notifyRetry(event);
-        notifyListeners((listener) -> listener.onRetry(this.pipeline.name(), event));
-        return delay;
+    final RetryDecision afterFailure(Throwable failure, long attemptStart) {
+        return this.stages.retry.afterFailure(this, failure, attemptStart);
     }
 
-    /**
-     * Makes a drawn delay at least as long as the wait a {@link RetryAfter} failure asks for,
-     * that wait capped by the backoff's longest delay.
-     */
-    private static long withRetryAfter(long delay, Throwable failure, RetryPolicy retry) {
-        if (!(failure instanceof RetryAfter hint)) {
-            return delay;
-        }
-        Duration wait;
-        try {
-            wait = hint.retryAfter();
-        }
-        catch (RuntimeException ex) {
-            return delay;
-        }
-        if (wait == null || wait.isNegative()) {
-            return delay;
-        }
-        Duration maxDelay = retry.backoff().maxDelay();
-        long hinted = (wait.compareTo(maxDelay) >= 0) ? maxDelay.toNanos() : wait.toNanos();
-        return Math.max(delay, hinted);
+    final void budgetRefused() {
+        this.budgetRefused = true;
+        notifyListeners((listener) -> listener.onBudgetRefused(this.stages.name));
+    }
+
+    final @Nullable Throwable lastFailure() {
+        return (this.failures != null) ? this.failures.get(this.failures.size() - 1).error() : null;
     }
 
     /**
@@ -359,7 +250,7 @@ abstract class Execution<T> {
      * @param interruption the interruption
      */
     final void interrupted(ExecutionStatus status, InterruptedException interruption) {
-        stop(status, own(new CallInterruptedException(this.pipeline.name(), interruption)));
+        stop(status, own(new CallInterruptedException(this.stages.name, interruption)));
     }
 
     /**
@@ -370,35 +261,21 @@ abstract class Execution<T> {
     }
 
     /**
-     * Returns the position of the next fallback to try, from a position on. An interrupted
-     * call takes no fallback: it ends at once.
+     * Asks the fallback stage for the next fallback to try.
      * @param from the position to look from, the first being 0
-     * @return the position of the next applicable fallback, or -1 when none is left or the
-     * call needs none
+     * @return its position, or {@link FallbackStage#NONE}
      */
     final int nextFallback(int from) {
-        var chain = this.pipeline.fallbacks();
-        if (chain == null || this.status == ExecutionStatus.SUCCESS || this.error == null
-                || this.error instanceof InterruptedException || this.error instanceof CallInterruptedException
-                || !chain.appliesTo(this.error)) {
-            return -1;
-        }
-        List<FallbackHandler> handlers = chain.handlers();
-        for (int index = from; index < handlers.size(); index++) {
-            if (handlers.get(index).appliesTo(this.error)) {
-                return index;
-            }
-        }
-        return -1;
+        return this.stages.fallbacks.next(this, from);
     }
 
     final FallbackHandler fallbackHandler(int index) {
-        return this.pipeline.fallbacks().handlers().get(index);
+        return this.stages.fallbacks.handler(index);
     }
 
     final void fallbackSucceeded(int index, @Nullable Object fallbackValue) {
         String name = fallbackHandler(index).name();
-        notifyListeners((listener) -> listener.onFallback(this.pipeline.name(), name, true));
+        notifyListeners((listener) -> listener.onFallback(this.stages.name, name, true));
         this.fallbackIndex = index + 1;
         this.fallbackName = name;
         this.status = ExecutionStatus.SUCCESS;
@@ -407,7 +284,7 @@ abstract class Execution<T> {
 
     final void fallbackFailed(int index, Throwable failure) {
         String name = fallbackHandler(index).name();
-        notifyListeners((listener) -> listener.onFallback(this.pipeline.name(), name, false));
+        notifyListeners((listener) -> listener.onFallback(this.stages.name, name, false));
         if (this.fallbackErrors == null) {
             this.fallbackErrors = new ArrayList<>(2);
         }
@@ -434,17 +311,15 @@ abstract class Execution<T> {
     final ExecutionResult<T> finish() {
         Throwable finalError = (this.status == ExecutionStatus.SUCCESS) ? null : this.error;
         if (finalError != null) {
-            if (finalError == this.ownError) {
-                attachSuppressed(finalError);
-            }
-            logEarlierErrors(finalError);
+            EarlierErrors.settle(this.stages.name, this.status, finalError, finalError == this.ownError,
+                    this.failures, this.fallbackErrors);
         }
         Map<String, Object> metadata = metadata(writeDeadLetter(finalError));
         List<AttemptFailure> attemptFailures = (this.failures != null) ? this.failures : List.of();
         ExecutionResult<T> result = new ExecutionResult<>(this.status, this.value, finalError, this.attempts,
                 attemptFailures, Duration.ofNanos(this.time.nanoTime() - this.startNanos), this.fallbackIndex > 0,
                 this.fallbackIndex, this.replayed, metadata);
-        completed(result);
+        CallListeners.completed(this.stages.listeners, this.context.listener(), this.stages.name, result);
         return result;
     }
 
@@ -453,57 +328,19 @@ abstract class Execution<T> {
         return (T) value;
     }
 
-    private void recordFailure(Throwable failure, long attemptStart) {
+    final void recordFailure(Throwable failure, long attemptStart) {
         if (this.failures == null) {
             this.failures = new ArrayList<>(4);
         }
         this.failures.add(new AttemptFailure(this.attempts, failure, Duration.ofNanos(this.time.nanoTime() - attemptStart)));
     }
 
-    private void attachSuppressed(Throwable finalError) {
-        if (this.failures != null) {
-            for (AttemptFailure failure : this.failures) {
-                Suppressed.add(finalError, failure.error());
-            }
-        }
-        if (this.fallbackErrors != null) {
-            for (Throwable fallbackError : this.fallbackErrors) {
-                Suppressed.add(finalError, fallbackError);
-            }
-        }
-    }
-
-    /**
-     * Logs, at DEBUG, the errors met before the final one: the final error is thrown as it is,
-     * so they are not attached to it.
-     */
-    private void logEarlierErrors(Throwable finalError) {
-        boolean earlierAttempts = this.failures != null && (this.failures.size() > 1
-                || this.failures.get(0).error() != finalError);
-        if ((!earlierAttempts && this.fallbackErrors == null) || !logger.isLoggable(System.Logger.Level.DEBUG)) {
-            return;
-        }
-        List<String> earlier = new ArrayList<>();
-        if (this.failures != null) {
-            this.failures.stream()
-                .filter((failure) -> failure.error() != finalError)
-                .map((failure) -> "attempt " + failure.attempt() + ": " + failure.error())
-                .forEach(earlier::add);
-        }
-        if (this.fallbackErrors != null) {
-            this.fallbackErrors.stream().map((failure) -> "fallback: " + failure).forEach(earlier::add);
-        }
-        logger.log(System.Logger.Level.DEBUG, "Call of ''{0}'' ended {1} with {2}; before it: {3}", this.pipeline.name(),
-                this.status, finalError.getClass().getName(), earlier.stream().collect(Collectors.joining("; ")));
-    }
-
     private @Nullable String writeDeadLetter(@Nullable Throwable finalError) {
-        if (finalError == null || !this.retryStageEnded || this.pipeline.retry() == null
-                || !DeadLetters.isWorkUndone(this.status, finalError)) {
+        if (!this.retryStageEnded) {
             return null;
         }
-        DeadLetter deadLetter = DeadLetters.write(this.pipeline, this.context, this.status, finalError, this.attempts,
-                this.firstAttemptNanos, this.lastAttemptNanos);
+        DeadLetter deadLetter = this.stages.deadLetters.writeIfUndone(this.context, this.status, finalError,
+                this.attempts, this.firstAttemptNanos, this.lastAttemptNanos);
         if (deadLetter == null) {
             return null;
         }
@@ -536,44 +373,7 @@ abstract class Execution<T> {
         notifyListeners((listener) -> listener.onIdempotency(name, outcome));
     }
 
-    /**
-     * Tells the listeners a call ended, without a capturing lambda: this runs on every call.
-     */
-    private void completed(ExecutionResult<T> result) {
-        List<ExecutionListener> listeners = this.pipeline.listeners();
-        for (int i = 0; i < listeners.size(); i++) {
-            completed(listeners.get(i), result);
-        }
-        if (this.context.listener() != ExecutionListener.NONE) {
-            completed(this.context.listener(), result);
-        }
-    }
-
-    private void completed(ExecutionListener listener, ExecutionResult<T> result) {
-        try {
-            listener.onComplete(this.pipeline.name(), result);
-        }
-        catch (RuntimeException ex) {
-            logger.log(System.Logger.Level.WARNING, "Execution listener failed", ex);
-        }
-    }
-
-    final void notifyListeners(java.util.function.Consumer<ExecutionListener> event) {
-        for (ExecutionListener listener : this.pipeline.listeners()) {
-            notifySafely(listener, event);
-        }
-        notifySafely(this.context.listener(), event);
-    }
-
-    private static void notifySafely(ExecutionListener listener, java.util.function.Consumer<ExecutionListener> event) {
-        if (listener == ExecutionListener.NONE) {
-            return;
-        }
-        try {
-            event.accept(listener);
-        }
-        catch (RuntimeException ex) {
-            logger.log(System.Logger.Level.WARNING, "Execution listener failed", ex);
-        }
+    final void notifyListeners(Consumer<ExecutionListener> event) {
+        CallListeners.notify(this.stages.listeners, this.context.listener(), event);
     }
 }

@@ -21,16 +21,23 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The idempotency stage of one call: claims its key, waits while another call holds it, and
- * completes or releases the claim when the call ends.
+ * The idempotency stage's state for one call: claims its key, waits while another call holds
+ * it, and completes or releases the claim when the call ends.
  */
 final class IdempotencyClaim {
 
-    /** The key is this call's: the method may run. */
-    static final long CLAIMED = -1;
+    /** What a claim decided. */
+    enum Decision {
 
-    /** The call is over: replayed or refused. */
-    static final long SETTLED = -2;
+        /** The key is this call's: the method may run. */
+        CLAIMED,
+
+        /** The call is over: replayed or refused. */
+        SETTLED,
+
+        /** Another call holds the key: claim again after {@link #waitNanos()}. */
+        WAIT
+    }
 
     private static final long IN_PROGRESS_POLL_NANOS = Duration.ofMillis(50).toNanos();
 
@@ -50,6 +57,8 @@ final class IdempotencyClaim {
 
     private long claimedAtNanos;
 
+    private long waitNanos;
+
     IdempotencyClaim(IdempotencyPolicy policy, TimeSource time, Executor executor) {
         this.policy = policy;
         this.time = time;
@@ -59,14 +68,13 @@ final class IdempotencyClaim {
     /**
      * Claims the call's key, or settles the call when it may not run.
      * @param execution the call
-     * @return {@link #CLAIMED}, {@link #SETTLED}, or the nanoseconds to wait before claiming
-     * again
+     * @return the decision
      */
-    long claim(Execution<?> execution) {
+    Decision claim(Execution<?> execution) {
         if (this.key == null) {
             if (execution.context.idempotencyKey() instanceof IdempotencyKeyException refused) {
                 execution.stop(ExecutionStatus.FAILURE, refused);
-                return SETTLED;
+                return Decision.SETTLED;
             }
             try {
                 this.key = IdempotencyKeys.validate(execution.context.idempotencyKey());
@@ -74,7 +82,7 @@ final class IdempotencyClaim {
             }
             catch (IdempotencyKeyException ex) {
                 execution.stop(ExecutionStatus.FAILURE, ex);
-                return SETTLED;
+                return Decision.SETTLED;
             }
         }
         ClaimResult claim;
@@ -91,12 +99,12 @@ final class IdempotencyClaim {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.STORE_ERROR);
             execution.stop(ExecutionStatus.ERROR, (ex instanceof IdempotencyStoreException) ? ex
                     : new IdempotencyStoreException("Idempotency store failed to claim a key of '" + this.policy.name() + "'", ex));
-            return SETTLED;
+            return Decision.SETTLED;
         }
         if (claim instanceof ClaimResult.Acquired acquired) {
             this.ownerToken = acquired.ownerToken();
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.EXECUTED);
-            return CLAIMED;
+            return Decision.CLAIMED;
         }
         if (claim instanceof ClaimResult.Completed completed) {
             return replay(execution, completed.value());
@@ -106,10 +114,10 @@ final class IdempotencyClaim {
         }
         execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.MISMATCH);
         execution.stop(ExecutionStatus.FAILURE, new IdempotencyKeyMismatchException(this.key));
-        return SETTLED;
+        return Decision.SETTLED;
     }
 
-    private long replay(Execution<?> execution, @Nullable Object stored) {
+    private Decision replay(Execution<?> execution, @Nullable Object stored) {
         Object value;
         try {
             if (stored instanceof NotReplayableResult notReplayable) {
@@ -126,28 +134,29 @@ final class IdempotencyClaim {
         }
         execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.REPLAYED);
         execution.replay(value);
-        return SETTLED;
+        return Decision.SETTLED;
     }
 
-    private long unavailable(Execution<?> execution, IdempotencyResultUnavailableException error) {
+    private Decision unavailable(Execution<?> execution, IdempotencyResultUnavailableException error) {
         execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.UNAVAILABLE);
         execution.stop(ExecutionStatus.REJECTED, error);
-        return SETTLED;
+        return Decision.SETTLED;
     }
 
-    private long whileInProgress(Execution<?> execution, Instant leaseExpiresAt) {
+    private Decision whileInProgress(Execution<?> execution, Instant leaseExpiresAt) {
         long now = this.time.nanoTime();
         if (this.policy.onInProgress() == OnInProgress.WAIT) {
             if (this.waitUntilNanos == Long.MIN_VALUE) {
                 this.waitUntilNanos = Durations.later(now, Durations.toNanos(this.policy.inProgressTtl()));
             }
             if (now < this.waitUntilNanos) {
-                return Math.min(IN_PROGRESS_POLL_NANOS, this.waitUntilNanos - now);
+                this.waitNanos = Math.min(IN_PROGRESS_POLL_NANOS, this.waitUntilNanos - now);
+                return Decision.WAIT;
             }
         }
         execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.IN_PROGRESS);
         execution.stop(ExecutionStatus.REJECTED, new IdempotencyInProgressException(this.key, leaseExpiresAt));
-        return SETTLED;
+        return Decision.SETTLED;
     }
 
     /**
@@ -171,6 +180,14 @@ final class IdempotencyClaim {
         if (!settlement.tryOnce() && success) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.COMPLETE_FAILED);
         }
+    }
+
+    /**
+     * Returns how long to wait before claiming again, after a {@link Decision#WAIT}.
+     * @return the wait in nanoseconds
+     */
+    long waitNanos() {
+        return this.waitNanos;
     }
 
     /**

@@ -10,13 +10,11 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
-import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
@@ -41,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * creates itself, such as {@link AttemptTimeoutException}). An {@link Error} is never retried
  * nor handed to a fallback: it propagates as thrown. An interruption, of an attempt or of a
  * wait, ends the call at once and leaves the thread's interrupt flag set. A
- * {@link CallNotPermittedException} thrown by the action (a nested breaker) is never retried:
+ * {@link dev.resilience.core.circuitbreaker.CallNotPermittedException} thrown by the action (a nested breaker) is never retried:
  * the call goes to the fallbacks with status {@link ExecutionStatus#REJECTED}.
  *
  * <p>Waits and timeouts are timers of the {@link TimeSource}; the work that follows a timer
@@ -73,7 +71,7 @@ public final class ResiliencePipeline {
 
     private final int maxArgumentSize;
 
-    private final boolean directFirstAttempt;
+    private final Stages stages;
 
     private ResiliencePipeline(Builder builder) {
         this.name = builder.name;
@@ -88,8 +86,7 @@ public final class ResiliencePipeline {
         this.listeners = List.copyOf(builder.listeners);
         this.argumentRenderer = builder.argumentRenderer;
         this.maxArgumentSize = builder.maxArgumentSize;
-        this.directFirstAttempt = this.idempotency == null && this.listeners.isEmpty()
-                && (this.retry == null || (this.retry.attemptTimeout() == null && this.retry.maxDuration() == null));
+        this.stages = new Stages(this, this.listeners);
     }
 
     /**
@@ -120,7 +117,7 @@ public final class ResiliencePipeline {
      * @return the complete account of the call
      */
     public <T> ExecutionResult<T> execute(CallContext context, Callable<? extends T> action) {
-        return new SyncExecution<T>(this, context, action, this.timeSource.nanoTime()).run();
+        return new SyncExecution<T>(this.stages, context, action, this.timeSource.nanoTime()).run();
     }
 
     /**
@@ -143,63 +140,7 @@ public final class ResiliencePipeline {
      * @throws Exception the final error, with the earlier attempts' errors suppressed
      */
     public <T> @Nullable T call(CallContext context, Callable<? extends T> action) throws Exception {
-        if (!this.directFirstAttempt || context.listener() != ExecutionListener.NONE) {
-            return this.<T>execute(context, action).getOrThrow();
-        }
-        return firstAttemptDirectly(context, action);
-    }
-
-    /**
-     * Runs the first attempt of a call without building its account, which a successful call
-     * never needs; a failed or refused first attempt hands the call over to a
-     * {@link SyncExecution}, which retries and falls back as usual.
-     */
-    private <T> @Nullable T firstAttemptDirectly(CallContext context, Callable<? extends T> action) throws Exception {
-        long start = this.timeSource.nanoTime();
-        RetryBudget budget = (this.retry != null) ? this.retry.budget() : null;
-        if (budget != null) {
-            if (budget.usesTimeSource(this.timeSource)) {
-                budget.recordCall(start);
-            }
-            else {
-                budget.recordCall();
-            }
-        }
-        CircuitBreaker breaker = this.circuitBreaker;
-        CircuitBreaker.Permit permit = null;
-        if (breaker != null) {
-            try {
-                permit = breaker.acquirePermit();
-            }
-            catch (CallNotPermittedException ex) {
-                return new SyncExecution<T>(this, context, action, start).resumeRejected(ex).getOrThrow();
-            }
-        }
-        T value;
-        try {
-            value = action.call();
-        }
-        catch (Exception ex) {
-            if (permit != null) {
-                breaker.onError(permit, this.timeSource.nanoTime() - start, ex);
-            }
-            return new SyncExecution<T>(this, context, action, start).resumeAfter(start, ex).getOrThrow();
-        }
-        catch (Throwable ex) {
-            if (permit != null) {
-                breaker.onError(permit, this.timeSource.nanoTime() - start, ex);
-            }
-            throw ex;
-        }
-        if (permit != null) {
-            breaker.onSuccess(permit, this.timeSource.nanoTime() - start);
-        }
-        if (this.retry != null && this.retry.shouldRetryResult(value)) {
-            return new SyncExecution<T>(this, context, action, start)
-                .resumeAfter(start, new RejectedResultException(this.name, value))
-                .getOrThrow();
-        }
-        return value;
+        return SyncExecution.call(this.stages, context, action);
     }
 
     /**
@@ -218,7 +159,7 @@ public final class ResiliencePipeline {
      */
     public <T> CompletableFuture<ExecutionResult<T>> executeAsync(CallContext context,
             Supplier<? extends CompletionStage<? extends T>> action) {
-        return new AsyncExecution<T>(this, context, action).start();
+        return new AsyncExecution<T>(this.stages, context, action).start();
     }
 
     /**

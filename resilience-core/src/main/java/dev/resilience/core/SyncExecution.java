@@ -3,6 +3,8 @@ package dev.resilience.core;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
@@ -22,15 +24,67 @@ final class SyncExecution<T> extends Execution<T> {
 
     private final Callable<? extends T> action;
 
-    SyncExecution(ResiliencePipeline pipeline, CallContext context, Callable<? extends T> action, long startNanos) {
-        super(pipeline, context, startNanos);
+    SyncExecution(Stages stages, CallContext context, Callable<? extends T> action, long startNanos) {
+        super(stages, context, startNanos);
         this.action = action;
     }
 
+    /**
+     * Runs a call and returns its value, the way {@link ResiliencePipeline#call} does. When the
+     * stages need no per-call state before the first attempt ends
+     * ({@link Stages#statelessStart}), that attempt passes the retry and breaker stages with
+     * its state on the stack, sharing one clock read between the call's start, the budget and
+     * the breaker; the call's {@link SyncExecution} is only created when the attempt did not
+     * end the call with a value, and takes the call on from the retry stage's decision on
+     * that attempt, as for any other attempt.
+     * @param stages the pipeline's stages
+     * @param context the call's context
+     * @param action the action
+     * @param <T> the type of its value
+     * @return the value of the action or of a fallback, or the replayed value
+     * @throws Exception the final error
+     */
+    static <T> @Nullable T call(Stages stages, CallContext context, Callable<? extends T> action) throws Exception {
+        long start = stages.time.nanoTime();
+        if (!stages.statelessStart(context)) {
+            return new SyncExecution<T>(stages, context, action, start).run().getOrThrow();
+        }
+        stages.retry.enter(start);
+        CircuitBreaker.Permit permit;
+        try {
+            permit = stages.breaker.acquire();
+        }
+        catch (CallNotPermittedException ex) {
+            return new SyncExecution<T>(stages, context, action, start).rejectedAtOnce(ex).getOrThrow();
+        }
+        T value;
+        try {
+            value = action.call();
+        }
+        catch (Exception ex) {
+            stages.breaker.onError(permit, stages.time.nanoTime() - start, ex);
+            return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(start, null, ex).getOrThrow();
+        }
+        catch (Throwable ex) {
+            stages.breaker.onError(permit, stages.time.nanoTime() - start, ex);
+            throw ex;
+        }
+        stages.breaker.onSuccess(permit, stages.time.nanoTime() - start);
+        if (stages.retry.accepts(value)) {
+            return value;
+        }
+        return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(start, value, null).getOrThrow();
+    }
+
+    /**
+     * Runs a call from its idempotency stage on.
+     * @return the complete account of the call
+     */
     ExecutionResult<T> run() {
         try {
             if (claimKey()) {
-                retryStage();
+                startRetryStage(this.stages.idempotency.present() ? this.time.nanoTime() : startNanos());
+                retryLoop(attempt());
                 fallbackStage();
             }
         }
@@ -45,29 +99,28 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     private boolean claimKey() {
-        long next;
-        while ((next = claim()) >= 0) {
+        IdempotencyClaim.Decision decision;
+        while ((decision = claim()) == IdempotencyClaim.Decision.WAIT) {
             try {
-                this.time.sleep(Duration.ofNanos(next));
+                this.time.sleep(Duration.ofNanos(claimWaitNanos()));
             }
             catch (InterruptedException ex) {
                 interrupted(ExecutionStatus.REJECTED, ex);
                 return false;
             }
         }
-        return next == CLAIMED;
+        return decision == IdempotencyClaim.Decision.CLAIMED;
     }
 
     /**
-     * Continues a call whose first attempt, made without this object, failed.
-     * @param attemptStart when that attempt started
-     * @param failure what it threw, already recorded by the breaker
-     * @return the complete account of the call
+     * Takes on a call without per-call state before its first attempt, which began at the
+     * call's start and was recorded by the breaker stage, from the retry stage's decision on
+     * that attempt.
      */
-    ExecutionResult<T> resumeAfter(long attemptStart, Throwable failure) {
+    private ExecutionResult<T> afterFirstAttempt(long start, @Nullable T value, @Nullable Exception failure) {
         try {
-            attemptBegan(attemptStart);
-            retryLoop(afterFailure(failure, attemptStart));
+            attemptBegan(start);
+            retryLoop((failure != null) ? afterFailure(failure, start) : afterValue(value, start));
             fallbackStage();
         }
         catch (RuntimeException ex) {
@@ -77,14 +130,12 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Continues a call whose first attempt the breaker refused.
-     * @param rejection the breaker's refusal
-     * @return the complete account of the call
+     * Takes on a call without per-call state whose first attempt the breaker stage refused.
      */
-    ExecutionResult<T> resumeRejected(RuntimeException rejection) {
+    private ExecutionResult<T> rejectedAtOnce(CallNotPermittedException rejection) {
         stop(ExecutionStatus.REJECTED, rejection);
-        retryStageEnded();
         try {
+            retryLoop(RetryDecision.STOP);
             fallbackStage();
         }
         catch (RuntimeException ex) {
@@ -101,14 +152,10 @@ final class SyncExecution<T> extends Execution<T> {
         return result;
     }
 
-    private void retryStage() {
-        startRetryStage();
-        retryLoop(attempt());
-    }
-
-    private void retryLoop(long firstDelay) {
-        long delay = firstDelay;
-        while (delay >= 0) {
+    private void retryLoop(RetryDecision first) {
+        RetryDecision next = first;
+        while (next instanceof RetryDecision.Retry retry) {
+            long delay = retry.delayNanos();
             try {
                 if (delay > 0) {
                     this.time.sleep(Duration.ofNanos(delay));
@@ -124,15 +171,15 @@ final class SyncExecution<T> extends Execution<T> {
             if (pastDeadline()) {
                 break;
             }
-            delay = attempt();
+            next = attempt();
         }
         retryStageEnded();
     }
 
-    private long attempt() {
+    private RetryDecision attempt() {
         long limit = attemptLimitNanos();
         if (!permitted()) {
-            return STOP;
+            return RetryDecision.STOP;
         }
         AttemptTimer timer = null;
         ScheduledTask timerTask = null;
@@ -144,7 +191,7 @@ final class SyncExecution<T> extends Execution<T> {
             catch (RuntimeException ex) {
                 releasePermit();
                 stop(ExecutionStatus.ERROR, ex);
-                return STOP;
+                return RetryDecision.STOP;
             }
         }
         long start = beginAttempt();

@@ -1,0 +1,190 @@
+package dev.resilience.core;
+
+import java.time.Duration;
+
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.retry.RetryAfter;
+import dev.resilience.core.retry.RetryBudget;
+import dev.resilience.core.retry.RetryEvent;
+import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.Durations;
+import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The retry stage of a pipeline: counts each call in the budget, starts its deadline, and
+ * decides after each attempt whether another one follows and after which delay (backoff,
+ * jitter, {@link RetryAfter} hints, budget, deadline). Without a retry policy a call has one
+ * attempt. Built once per pipeline; the per-call state lives in the {@link Execution}.
+ */
+final class RetryStage {
+
+    /** The deadline of a call without {@code maxDuration}. */
+    static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private final String name;
+
+    private final TimeSource time;
+
+    private final @Nullable RetryPolicy retry;
+
+    private final @Nullable RetryBudget budget;
+
+    private final boolean budgetSharesClock;
+
+    private final long maxDurationNanos;
+
+    RetryStage(String name, TimeSource time, @Nullable RetryPolicy retry) {
+        this.name = name;
+        this.time = time;
+        this.retry = retry;
+        this.budget = (retry != null) ? retry.budget() : null;
+        this.budgetSharesClock = this.budget != null && this.budget.usesTimeSource(time);
+        Duration maxDuration = (retry != null) ? retry.maxDuration() : null;
+        this.maxDurationNanos = (maxDuration != null) ? Durations.toNanos(maxDuration) : -1;
+    }
+
+    /**
+     * Returns whether a call has this stage: then a call whose work was undone is a dead
+     * letter, and a non-retryable error is a business FAILURE.
+     */
+    boolean present() {
+        return this.retry != null;
+    }
+
+    /** Returns whether calls have a deadline, which the first attempt must know of. */
+    boolean hasDeadline() {
+        return this.maxDurationNanos >= 0;
+    }
+
+    /**
+     * Starts the stage for one call: counts the call in the budget.
+     * @param now the call's start, read from the pipeline's time source
+     * @return the call's deadline, or {@link #NO_DEADLINE}
+     */
+    long enter(long now) {
+        RetryBudget calls = this.budget;
+        if (calls != null) {
+            if (this.budgetSharesClock) {
+                calls.recordCall(now);
+            }
+            else {
+                calls.recordCall();
+            }
+        }
+        if (this.maxDurationNanos < 0) {
+            return NO_DEADLINE;
+        }
+        return Math.min(Long.MAX_VALUE - 1, Durations.later(now, this.maxDurationNanos));
+    }
+
+    /**
+     * Returns whether a value ends the call: it does unless the policy's result predicate
+     * rejects it.
+     */
+    boolean accepts(@Nullable Object value) {
+        return this.retry == null || !this.retry.shouldRetryResult(value);
+    }
+
+    /**
+     * Decides what follows an attempt that produced a value.
+     * @param call the call
+     * @param value the value
+     * @param attemptStart the attempt's start
+     * @return the decision
+     */
+    <T> RetryDecision afterValue(Execution<T> call, @Nullable T value, long attemptStart) {
+        if (!accepts(value)) {
+            return afterFailure(call, call.own(new RejectedResultException(this.name, value)), attemptStart);
+        }
+        call.succeed(value);
+        return RetryDecision.STOP;
+    }
+
+    /**
+     * Decides what follows a failed attempt. An interruption and a rejection by a breaker
+     * inside the attempt end the call at once; they are never retried.
+     * @param call the call
+     * @param failure what the attempt threw; never an {@link Error}
+     * @param attemptStart the attempt's start
+     * @return the decision
+     */
+    RetryDecision afterFailure(Execution<?> call, Throwable failure, long attemptStart) {
+        call.recordFailure(failure, attemptStart);
+        if (failure instanceof CallNotPermittedException) {
+            return stop(call, ExecutionStatus.REJECTED, failure);
+        }
+        if (failure instanceof InterruptedException) {
+            return stop(call, ExecutionStatus.ERROR, failure);
+        }
+        boolean timeout = failure instanceof AttemptTimeoutException;
+        RetryPolicy policy = this.retry;
+        if (policy == null) {
+            return stop(call, timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
+        }
+        if (!policy.isRetryable(failure)) {
+            return stop(call, timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.FAILURE, failure);
+        }
+        if (call.attempts >= policy.maxAttempts()) {
+            return stop(call, timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
+        }
+        long delay = withRetryAfter(policy.nextDelayNanos(call.attempts, call.previousDelayNanos), failure, policy);
+        if (hasDeadline() && delay >= call.deadlineNanos - this.time.nanoTime()) {
+            return stop(call, ExecutionStatus.TIMEOUT,
+                    call.own(new DeadlineExceededException(this.name, policy.maxDuration(), failure)));
+        }
+        RetryBudget calls = this.budget;
+        if (calls != null && !calls.tryAcquireRetry()) {
+            call.budgetRefused();
+            return stop(call, timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
+        }
+        call.previousDelayNanos = delay;
+        RetryEvent event = new RetryEvent(this.name, call.attempts, failure, Duration.ofNanos(delay));
+        policy.notifyRetry(event);
+        call.notifyListeners((listener) -> listener.onRetry(this.name, event));
+        return new RetryDecision.Retry(delay);
+    }
+
+    /**
+     * Ends the call as a TIMEOUT when its deadline has passed, which a retry late out of its
+     * backoff (a starved thread, a busy executor) finds before it would start another attempt.
+     * @param call the call
+     * @return {@code true} if the deadline has passed and the call is over
+     */
+    boolean pastDeadline(Execution<?> call) {
+        if (call.deadlineNanos == NO_DEADLINE || this.time.nanoTime() < call.deadlineNanos) {
+            return false;
+        }
+        call.stop(ExecutionStatus.TIMEOUT, call.own(new DeadlineExceededException(this.name,
+                this.retry.maxDuration(), call.lastFailure())));
+        return true;
+    }
+
+    private static RetryDecision stop(Execution<?> call, ExecutionStatus status, Throwable error) {
+        call.stop(status, error);
+        return RetryDecision.STOP;
+    }
+
+    /**
+     * Makes a drawn delay at least as long as the wait a {@link RetryAfter} failure asks for,
+     * that wait capped by the backoff's longest delay.
+     */
+    private static long withRetryAfter(long delay, Throwable failure, RetryPolicy retry) {
+        if (!(failure instanceof RetryAfter hint)) {
+            return delay;
+        }
+        Duration wait;
+        try {
+            wait = hint.retryAfter();
+        }
+        catch (RuntimeException ex) {
+            return delay;
+        }
+        if (wait == null || wait.isNegative()) {
+            return delay;
+        }
+        Duration maxDelay = retry.backoff().maxDelay();
+        long hinted = (wait.compareTo(maxDelay) >= 0) ? maxDelay.toNanos() : wait.toNanos();
+        return Math.max(delay, hinted);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.resilience.core;
+
+import java.util.List;
+import java.util.concurrent.Executor;
+
+import dev.resilience.core.time.TimeSource;
+
+/**
+ * The stages of a pipeline, built once from its policies, in the order a call passes them:
+ *
+ * <pre>
+ * idempotency -&gt; fallback (dead letters beside it) -&gt; retry -&gt; breaker -&gt; attempt timeout -&gt; action
+ * </pre>
+ *
+ * <p>Each stage owns its decision ({@link IdempotencyClaim.Decision}, {@link FallbackStage#next},
+ * {@link RetryDecision}, {@link BreakerStage.Admission}, {@link AttemptTimeoutStage#limitNanos});
+ * the synchronous and asynchronous drivers only carry those decisions out, and keep the state
+ * of a call in its {@link Execution}. A stage without its policy lets every call through.
+ */
+final class Stages {
+
+    final String name;
+
+    final TimeSource time;
+
+    final Executor executor;
+
+    final List<ExecutionListener> listeners;
+
+    final IdempotencyStage idempotency;
+
+    final FallbackStage fallbacks;
+
+    final DeadLetters deadLetters;
+
+    final RetryStage retry;
+
+    final BreakerStage breaker;
+
+    final AttemptTimeoutStage timeout;
+
+    /**
+     * Whether a call can start without an {@link Execution}: no stage needs per-call state
+     * before its first attempt ends, and nobody listens to its steps. Such a call keeps its
+     * first attempt's state on the stack and creates its execution only when that attempt did
+     * not end it with a value.
+     */
+    private final boolean statelessStart;
+
+    Stages(ResiliencePipeline pipeline, List<ExecutionListener> listeners) {
+        this.name = pipeline.name();
+        this.time = pipeline.timeSource();
+        this.executor = pipeline.executor();
+        this.listeners = listeners;
+        this.idempotency = new IdempotencyStage(pipeline.idempotency(), this.time, this.executor);
+        this.fallbacks = new FallbackStage(pipeline.fallbacks());
+        this.deadLetters = new DeadLetters(pipeline, pipeline.retry() != null);
+        this.retry = new RetryStage(this.name, this.time, pipeline.retry());
+        this.breaker = new BreakerStage(pipeline.circuitBreaker());
+        this.timeout = new AttemptTimeoutStage(this.name, this.time, pipeline.retry());
+        this.statelessStart = !this.idempotency.present() && !this.retry.hasDeadline() && !this.timeout.present()
+                && listeners.isEmpty();
+    }
+
+    /**
+     * Returns whether a call may start without an {@link Execution}.
+     * @param context the call's context, whose own listener needs one
+     * @return {@code true} if its first attempt needs no per-call state
+     */
+    boolean statelessStart(CallContext context) {
+        return this.statelessStart && context.listener() == ExecutionListener.NONE;
+    }
+}
