@@ -36,6 +36,9 @@ import org.jspecify.annotations.Nullable;
  * task) ends the call with status ERROR: the returned future always completes, and a permit
  * or claim taken is always given back or recorded.
  *
+ * <p>Longer than 400 lines because it still holds the decisions of every policy; the stages
+ * of issue 13 take them out of it.
+ *
  * @param <T> the type of the call's value
  */
 final class AsyncExecution<T> extends Execution<T> {

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import dev.resilience.annotation.Fallback;
-import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.fallback.FallbackHandler;
 import org.jspecify.annotations.Nullable;

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.resilience.annotation.Idempotent;
-import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import org.jspecify.annotations.Nullable;
 

@@ -17,7 +17,7 @@ import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
-import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.ExecutionResult;
 import org.jspecify.annotations.Nullable;
 

@@ -8,7 +8,7 @@ import java.util.Optional;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
-import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.fallback.FallbackHandler;

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,6 +3,7 @@ package dev.resilience.autoconfigure;
 import dev.resilience.aop.IdempotencyFingerprints;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
 /**

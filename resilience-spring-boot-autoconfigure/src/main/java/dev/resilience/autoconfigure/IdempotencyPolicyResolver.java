@@ -6,6 +6,7 @@ import java.util.Objects;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 
 /**
  * Resolves the {@link IdempotencyPolicy} of an {@link Idempotent} method: the annotation's

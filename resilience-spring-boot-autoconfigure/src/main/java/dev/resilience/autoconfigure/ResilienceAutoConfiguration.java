@@ -20,6 +20,7 @@ import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.redis.JsonResultCodec;
 import dev.resilience.registry.ArgumentRenderer;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.registry.JsonArgumentRenderer;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
@@ -116,9 +117,10 @@ public final class ResilienceAutoConfiguration {
             TimeSource timeSource, ObjectProvider<IdempotencyStore> idempotencyStore,
             ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ExecutionListener> listeners,
             ObjectProvider<ArgumentRenderer> argumentRenderer, AsyncStepTracker asyncSteps) {
-        return new ResiliencePolicies(properties, registry, timeSource,
+        return new ResiliencePolicies(new PropertiesPolicyResolver(properties, timeSource), registry, timeSource,
                 new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners, asyncSteps.executor()),
-                argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING));
+                argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING),
+                (int) properties.getDeadLetter().getMaxArgumentSize().toBytes());
     }
 
     @Bean

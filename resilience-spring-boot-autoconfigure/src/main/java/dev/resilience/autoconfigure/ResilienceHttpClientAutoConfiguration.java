@@ -28,7 +28,10 @@ public final class ResilienceHttpClientAutoConfiguration {
     @ConditionalOnMissingBean
     ResilientClientHttpRequestInterceptor resilientClientHttpRequestInterceptor(ResiliencePolicies policies,
             TimeSource timeSource, ResilienceProperties properties) {
-        return new ResilientClientHttpRequestInterceptor(policies, timeSource, properties.getHttpClient());
+        ResilienceProperties.HttpClient settings = properties.getHttpClient();
+        return new ResilientClientHttpRequestInterceptor(policies, timeSource,
+                new ResilientClientHttpRequestInterceptor.Settings(settings.getRetry(),
+                        settings.isCircuitBreakerPerHost(), settings.getMaxHosts(), settings.getMaxRetryAfter()));
     }
 
     @Bean

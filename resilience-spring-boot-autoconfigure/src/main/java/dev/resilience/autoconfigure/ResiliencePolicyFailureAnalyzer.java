@@ -1,5 +1,7 @@
 package dev.resilience.autoconfigure;
 
+import dev.resilience.registry.InvalidResiliencePolicyException;
+
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

@@ -26,6 +26,10 @@ import org.springframework.validation.Validator;
  * letters, outgoing HTTP calls, where asynchronous work runs and the interceptor's order. Unknown keys fail the binding, and so does an
  * out-of-range value: this class validates itself once bound, naming the property and the
  * valid range.
+ *
+ * <p>Longer than 400 lines because it is the one place that binds {@code resilience.*}: every
+ * property has a documented field (its description in the IDE), a getter and a setter, as
+ * Spring Boot's own properties classes do.
  */
 @ConfigurationProperties(prefix = "resilience", ignoreUnknownFields = false)
 public class ResilienceProperties implements Validator {

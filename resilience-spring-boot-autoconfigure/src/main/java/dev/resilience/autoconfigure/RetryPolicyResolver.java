@@ -13,6 +13,7 @@ import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 
 
 import dev.resilience.core.time.Durations;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
 

@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.resilience.autoconfigure.ResilienceProperties;
 import dev.resilience.core.AttemptTimeoutException;
 import dev.resilience.core.CallContext;
 import dev.resilience.core.DeadlineExceededException;
@@ -121,19 +120,19 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
      * @param policies the application's policies, which resolve the retry instance and the
      * breakers by name
      * @param timeSource the clock that {@code Retry-After} dates are read against
-     * @param settings the {@code resilience.http-client} settings, read once
+     * @param settings the {@code resilience.http-client} settings
      */
     public ResilientClientHttpRequestInterceptor(ResiliencePolicies policies, TimeSource timeSource,
-            ResilienceProperties.HttpClient settings) {
+            Settings settings) {
         this.policies = policies;
         this.timeSource = timeSource;
-        this.retryName = settings.getRetry();
-        this.circuitBreakerPerHost = settings.isCircuitBreakerPerHost();
-        this.maxHosts = settings.getMaxHosts();
+        this.retryName = settings.retry();
+        this.circuitBreakerPerHost = settings.circuitBreakerPerHost();
+        this.maxHosts = settings.maxHosts();
         this.retry = policies.retry(this.retryName, null).toBuilder().retryOnError(this::isRetryable).build();
         Duration maxDelay = this.retry.backoff().maxDelay();
-        this.longestRetryAfter = (maxDelay.compareTo(settings.getMaxRetryAfter()) < 0) ? maxDelay
-                : settings.getMaxRetryAfter();
+        this.longestRetryAfter = (maxDelay.compareTo(settings.maxRetryAfter()) < 0) ? maxDelay
+                : settings.maxRetryAfter();
         this.shared = SingletonSupplier
             .of(() -> pipelinesGuardedBy(this.circuitBreakerPerHost ? OTHER_HOSTS_CIRCUIT_BREAKER : null));
     }
@@ -380,5 +379,16 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         private String describe() {
             return this.request.getMethod() + " " + withoutUserInfoAndQuery(this.request.getURI());
         }
+    }
+
+    /**
+     * The settings of outgoing calls, as {@code resilience.http-client} configures them.
+     *
+     * @param retry the name of the retry instance every request runs through
+     * @param circuitBreakerPerHost whether each host gets a circuit breaker of its own
+     * @param maxHosts how many hosts get a breaker of their own; the others share one
+     * @param maxRetryAfter the longest {@code Retry-After} wait that is honoured
+     */
+    public record Settings(String retry, boolean circuitBreakerPerHost, int maxHosts, Duration maxRetryAfter) {
     }
 }

@@ -6,11 +6,6 @@ import java.util.concurrent.Executor;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
-import dev.resilience.autoconfigure.CircuitBreakerConfigResolver;
-import dev.resilience.autoconfigure.IdempotencyPolicyResolver;
-import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
-import dev.resilience.autoconfigure.ResilienceProperties;
-import dev.resilience.autoconfigure.RetryPolicyResolver;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
@@ -24,10 +19,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * Turns instance names and annotations into the engine's policies, by the precedence of the
- * configuration (YAML instance &gt; annotation &gt; YAML defaults &gt; built-in), and registers
- * every instance it creates. Used once per annotated method at startup, and by the
- * programmatic {@code ResilienceTemplate}. Thread-safe.
+ * Turns instance names and annotations into the engine's policies, through a
+ * {@link PolicyResolver} that applies the precedence of the configuration (YAML instance &gt;
+ * annotation &gt; YAML defaults &gt; built-in), and registers every instance it creates. Used
+ * once per annotated method at startup, and by the programmatic {@code ResilienceTemplate}.
+ * Thread-safe.
  */
 public final class ResiliencePolicies {
 
@@ -35,11 +31,7 @@ public final class ResiliencePolicies {
 
     private final TimeSource timeSource;
 
-    private final RetryPolicyResolver retryResolver;
-
-    private final CircuitBreakerConfigResolver circuitBreakerResolver;
-
-    private final IdempotencyPolicyResolver idempotencyResolver;
+    private final PolicyResolver resolver;
 
     private final ObjectProvider<IdempotencyStore> idempotencyStore;
 
@@ -51,24 +43,23 @@ public final class ResiliencePolicies {
 
     private final @Nullable Executor executor;
 
-    private final ResilienceProperties properties;
+    private final int maxArgumentSize;
 
     /**
      * Creates the policies of an application.
-     * @param properties the {@code resilience.*} configuration
+     * @param resolver what turns names and annotations into policies
      * @param registry where instances are registered
      * @param timeSource the clock of every policy
      * @param collaborators the stores and listeners, looked up when first needed
      * @param argumentRenderer how arguments are written into dead letters and fingerprints
+     * @param maxArgumentSize the bound, in bytes, of an argument written into a dead letter
      */
-    public ResiliencePolicies(ResilienceProperties properties, ResilienceRegistry registry, TimeSource timeSource,
-            Collaborators collaborators, ArgumentRenderer argumentRenderer) {
-        this.properties = properties;
+    public ResiliencePolicies(PolicyResolver resolver, ResilienceRegistry registry, TimeSource timeSource,
+            Collaborators collaborators, ArgumentRenderer argumentRenderer, int maxArgumentSize) {
+        this.resolver = resolver;
         this.registry = registry;
         this.timeSource = timeSource;
-        this.retryResolver = new RetryPolicyResolver(properties, timeSource);
-        this.circuitBreakerResolver = new CircuitBreakerConfigResolver(properties);
-        this.idempotencyResolver = new IdempotencyPolicyResolver(properties);
+        this.maxArgumentSize = maxArgumentSize;
         this.idempotencyStore = collaborators.idempotency();
         this.deadLetterStore = collaborators.deadLetters();
         this.listeners = collaborators.listeners();
@@ -81,8 +72,8 @@ public final class ResiliencePolicies {
      * annotated method has created, so that they too exist from the start.
      */
     public void createConfiguredInstances() {
-        this.properties.getRetry().getInstances().keySet().forEach((name) -> retry(name, null));
-        this.properties.getCircuitBreaker().getInstances().keySet().forEach((name) -> circuitBreaker(name, null));
+        this.resolver.configuredRetries().forEach((name) -> retry(name, null));
+        this.resolver.configuredCircuitBreakers().forEach((name) -> circuitBreaker(name, null));
     }
 
     /**
@@ -110,7 +101,7 @@ public final class ResiliencePolicies {
     public RetryPolicy retry(String name, @Nullable Retryable annotation) {
         RetryPolicy policy;
         try {
-            policy = this.retryResolver.resolve(name, annotation);
+            policy = this.resolver.retry(name, annotation);
         }
         catch (InvalidResiliencePolicyException ex) {
             throw ex.about("retry instance '" + name + "'");
@@ -146,7 +137,7 @@ public final class ResiliencePolicies {
     public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
         return this.registry.circuitBreaker(name, () -> {
             try {
-                return this.circuitBreakerResolver.resolve(name, annotation);
+                return this.resolver.circuitBreaker(name, annotation);
             }
             catch (InvalidResiliencePolicyException ex) {
                 throw ex.about("circuit breaker '" + name + "'");
@@ -162,7 +153,7 @@ public final class ResiliencePolicies {
      */
     public IdempotencyPolicy idempotency(String name, Idempotent annotation) {
         try {
-            return this.idempotencyResolver.resolve(name, annotation, this.idempotencyStore.getObject());
+            return this.resolver.idempotency(name, annotation, this.idempotencyStore.getObject());
         }
         catch (InvalidResiliencePolicyException ex) {
             throw ex.about("idempotency '" + name + "'");
@@ -181,7 +172,7 @@ public final class ResiliencePolicies {
         ResiliencePipeline.Builder builder = ResiliencePipeline.builder(name)
             .timeSource(this.timeSource)
             .listener(this.registry.statistics(name))
-            .maxArgumentSize((int) this.properties.getDeadLetter().getMaxArgumentSize().toBytes());
+            .maxArgumentSize(this.maxArgumentSize);
         if (this.argumentRenderer != ArgumentRenderer.TO_STRING) {
             // toString() may print secrets: without a renderer of data, the core writes data only
             builder.argumentRenderer(this.argumentRenderer::render);

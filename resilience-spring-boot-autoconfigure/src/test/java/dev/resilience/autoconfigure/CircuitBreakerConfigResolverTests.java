@@ -7,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.SlidingWindowType;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

@@ -7,6 +7,7 @@ import dev.resilience.annotation.OnInProgress;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

@@ -3,6 +3,7 @@ package dev.resilience.autoconfigure;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;

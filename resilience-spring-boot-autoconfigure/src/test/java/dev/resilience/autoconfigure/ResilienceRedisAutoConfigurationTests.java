@@ -12,6 +12,7 @@ import dev.resilience.redis.RedisDeadLetterStore;
 import dev.resilience.redis.RedisIdempotencyStore;
 import dev.resilience.redis.RedisServer;
 import dev.resilience.redis.ResponseEntityJacksonModule;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;

@@ -10,6 +10,7 @@ import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

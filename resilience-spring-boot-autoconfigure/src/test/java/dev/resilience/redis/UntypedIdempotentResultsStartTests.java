@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.autoconfigure.FailureAnalyses;
 import dev.resilience.autoconfigure.FingerprintSecret;
-import dev.resilience.autoconfigure.InvalidResiliencePolicyException;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceRedisAutoConfiguration;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,10 @@ import dev.resilience.core.support.ExceptionFilter;
 /**
  * The immutable settings of a {@link CircuitBreaker}, built by a {@link Builder} that rejects
  * an out-of-range setting when it is given.
+ *
+ * <p>Longer than 400 lines because it is an immutable policy and its validating builder in
+ * one file, as the builder pattern of this API wants: each of its twelve settings has a
+ * documented accessor and a documented builder method.
  */
 public final class CircuitBreakerConfig {
 

@@ -159,7 +159,7 @@ public final class DeadLetterSanitizer {
      * text as it is.
      */
     private String nested(String content, boolean cut) {
-        String decoded = unescape(content);
+        String decoded = JsonStrings.unescape(content);
         String stripped = decoded.strip();
         if (stripped.isEmpty() || (stripped.charAt(0) != '{' && stripped.charAt(0) != '[')) {
             return content;
@@ -177,56 +177,6 @@ public final class DeadLetterSanitizer {
             }
         }
         return false;
-    }
-
-    /**
-     * Reads the characters a JSON string's content stands for: escapes such as
-     * {@code \\u0077} become their character; a {@code \\u} escape cut short is kept as it is.
-     */
-    static String unescape(String content) {
-        if (content.indexOf('\\') < 0) {
-            return content;
-        }
-        StringBuilder decoded = new StringBuilder(content.length());
-        for (int i = 0; i < content.length(); i++) {
-            char c = content.charAt(i);
-            if (c != '\\' || i + 1 >= content.length()) {
-                decoded.append(c);
-                continue;
-            }
-            char escaped = content.charAt(i + 1);
-            switch (escaped) {
-                case 'b' -> decoded.append('\b');
-                case 'f' -> decoded.append('\f');
-                case 'n' -> decoded.append('\n');
-                case 'r' -> decoded.append('\r');
-                case 't' -> decoded.append('\t');
-                case 'u' -> {
-                    int code = (i + 6 <= content.length()) ? hex(content, i + 2) : -1;
-                    if (code < 0) {
-                        decoded.append(c);
-                        continue;
-                    }
-                    decoded.append((char) code);
-                    i += 4;
-                }
-                default -> decoded.append(escaped);
-            }
-            i++;
-        }
-        return decoded.toString();
-    }
-
-    private static int hex(String text, int from) {
-        int code = 0;
-        for (int i = from; i < from + 4; i++) {
-            int digit = Character.digit(text.charAt(i), 16);
-            if (digit < 0) {
-                return -1;
-            }
-            code = code * 16 + digit;
-        }
-        return code;
     }
 
     /** Copies JSON text, masking the values of sensitive keys; stops at the end of the text. */
@@ -296,7 +246,7 @@ public final class DeadLetterSanitizer {
                 String key = string(false);
                 skipWhitespace();
                 take(':');
-                value(isSensitive(unescape(key)));
+                value(isSensitive(JsonStrings.unescape(key)));
                 skipWhitespace();
                 if (peek() == ',') {
                     take(',');

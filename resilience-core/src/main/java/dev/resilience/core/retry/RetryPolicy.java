@@ -17,6 +17,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe (as long as the listeners, predicates and random generator
  * given to the builder are), built by a {@link Builder} that validates every setting when it
  * is set. The policy holds the decisions; the retry executor runs the attempts with them.
+ *
+ * <p>Longer than 400 lines because it is an immutable policy and its validating builder in
+ * one file, as the builder pattern of this API wants: each setting has a documented accessor
+ * and a documented builder method.
  */
 public final class RetryPolicy {
 

@@ -1,9 +1,8 @@
-package dev.resilience.http;
+package dev.resilience.autoconfigure;
 
-import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
-import dev.resilience.autoconfigure.ResilienceHttpClientAutoConfiguration;
-import dev.resilience.autoconfigure.ResilienceProperties;
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.http.ResilientClientHttpRequestInterceptor;
+import dev.resilience.http.ResilientRestClientCustomizer;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.Test;
@@ -77,7 +76,10 @@ class ResilienceHttpClientAutoConfigurationTests {
 
         @Bean
         ResilientClientHttpRequestInterceptor ownInterceptor(ResiliencePolicies policies, TimeSource timeSource) {
-            return new ResilientClientHttpRequestInterceptor(policies, timeSource, new ResilienceProperties.HttpClient());
+            return new ResilientClientHttpRequestInterceptor(policies, timeSource,
+                    new ResilientClientHttpRequestInterceptor.Settings(ResilienceProperties.HttpClient.DEFAULT_RETRY,
+                            true, ResilienceProperties.HttpClient.DEFAULT_MAX_HOSTS,
+                            ResilienceProperties.HttpClient.DEFAULT_MAX_RETRY_AFTER));
         }
     }
 }

@@ -1,0 +1,61 @@
+package dev.resilience.autoconfigure;
+
+import java.util.Set;
+
+import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.Retryable;
+import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.TimeSource;
+import dev.resilience.registry.PolicyResolver;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link PolicyResolver} of the {@code resilience.*} properties: each kind of policy by
+ * its own resolver.
+ */
+final class PropertiesPolicyResolver implements PolicyResolver {
+
+    private final ResilienceProperties properties;
+
+    private final RetryPolicyResolver retry;
+
+    private final CircuitBreakerConfigResolver circuitBreaker;
+
+    private final IdempotencyPolicyResolver idempotency;
+
+    PropertiesPolicyResolver(ResilienceProperties properties, TimeSource timeSource) {
+        this.properties = properties;
+        this.retry = new RetryPolicyResolver(properties, timeSource);
+        this.circuitBreaker = new CircuitBreakerConfigResolver(properties);
+        this.idempotency = new IdempotencyPolicyResolver(properties);
+    }
+
+    @Override
+    public RetryPolicy retry(String name, @Nullable Retryable annotation) {
+        return this.retry.resolve(name, annotation);
+    }
+
+    @Override
+    public CircuitBreakerConfig circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
+        return this.circuitBreaker.resolve(name, annotation);
+    }
+
+    @Override
+    public IdempotencyPolicy idempotency(String name, Idempotent annotation, IdempotencyStore store) {
+        return this.idempotency.resolve(name, annotation, store);
+    }
+
+    @Override
+    public Set<String> configuredRetries() {
+        return this.properties.getRetry().getInstances().keySet();
+    }
+
+    @Override
+    public Set<String> configuredCircuitBreakers() {
+        return this.properties.getCircuitBreaker().getInstances().keySet();
+    }
+}

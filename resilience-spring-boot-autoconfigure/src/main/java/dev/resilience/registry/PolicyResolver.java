@@ -1,0 +1,63 @@
+package dev.resilience.registry;
+
+import java.util.Set;
+
+import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.Retryable;
+import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.retry.RetryPolicy;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns a named instance and the annotation that names it into the engine's policy, by the
+ * precedence of the application's configuration. {@link ResiliencePolicies} asks it and never
+ * sees the configuration itself; the auto-configuration implements it over the
+ * {@code resilience.*} properties.
+ */
+public interface PolicyResolver {
+
+    /**
+     * Resolves a retry instance's policy.
+     * @param name the retry instance's name
+     * @param annotation the annotation that names it, if any
+     * @return the policy
+     * @throws InvalidResiliencePolicyException when a setting cannot make a valid policy
+     */
+    RetryPolicy retry(String name, @Nullable Retryable annotation);
+
+    /**
+     * Resolves a circuit breaker's configuration.
+     * @param name the breaker's name
+     * @param annotation the annotation that names it, if any
+     * @return the configuration
+     * @throws InvalidResiliencePolicyException when a setting cannot make a valid policy
+     */
+    CircuitBreakerConfig circuitBreaker(String name, @Nullable CircuitGuarded annotation);
+
+    /**
+     * Resolves an idempotency policy.
+     * @param name the policy's name
+     * @param annotation the annotation
+     * @param store the store the policy keeps its results in
+     * @return the policy
+     * @throws InvalidResiliencePolicyException when a setting cannot make a valid policy
+     */
+    IdempotencyPolicy idempotency(String name, Idempotent annotation, IdempotencyStore store);
+
+    /**
+     * Returns the names of the retry instances the configuration declares, which exist from
+     * the start whether or not a method names them.
+     * @return the names
+     */
+    Set<String> configuredRetries();
+
+    /**
+     * Returns the names of the circuit breakers the configuration declares, which exist from
+     * the start whether or not a method names them.
+     * @return the names
+     */
+    Set<String> configuredCircuitBreakers();
+}
