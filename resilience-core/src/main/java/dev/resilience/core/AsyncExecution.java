@@ -36,8 +36,9 @@ import org.jspecify.annotations.Nullable;
  * task) ends the call with status ERROR: the returned future always completes, and a permit
  * or claim taken is always given back or recorded.
  *
- * <p>Longer than 400 lines because it still holds the decisions of every policy; the stages
- * of issue 13 take them out of it.
+ * <p>Longer than 400 lines because it holds both the machinery of asynchronous steps
+ * (submission, hand-offs, cancellation, endings) and the attempt and fallback steps that
+ * carry out the stages' decisions; the two are to be split.
  *
  * @param <T> the type of the call's value
  */

@@ -22,9 +22,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Only one thread works on an execution at a time: the caller's, or, for an asynchronous
  * call, the thread each step was handed to; every hand-over publishes the state.
  *
- * <p>Longer than 400 lines because it still holds the decisions of every policy; the stages
- * of issue 13 take them out of it.
- *
  * @param <T> the type of the call's value
  */
 abstract class Execution<T> {

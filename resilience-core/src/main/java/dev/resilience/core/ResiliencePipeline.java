@@ -47,8 +47,7 @@ import org.jspecify.annotations.Nullable;
  * on the timer thread. Immutable and thread-safe; build one per protected operation and
  * share it.
  *
- * <p>Longer than 400 lines because it still runs a first attempt of its own beside the
- * executions; the stages of issue 13 take it out.
+ * <p>Longer than 400 lines because its {@link Builder}, public API, is nested in it.
  */
 public final class ResiliencePipeline {
 

@@ -50,7 +50,7 @@ import org.jspecify.annotations.Nullable;
  * listeners run; a move whose state has already been left does nothing.
  *
  * <p>Longer than 400 lines because it still offers two ways of recording a call, with a
- * {@link Permit} and without one; with one way per concept (issue 13) it fits the bound.
+ * {@link Permit} and without one; with one of them left it fits the bound.
  */
 public final class CircuitBreaker {
 
