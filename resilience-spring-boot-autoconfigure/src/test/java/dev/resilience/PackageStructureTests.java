@@ -29,15 +29,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The shape of this module's main code: no cycle between its packages, and no source file
  * over {@value #MAX_LINES} lines unless its top says why.
  *
- * <p>The package graph comes from the JDK's {@code jdeps} over {@code target/classes}, so it
- * sees what the compiler wrote, imports and fully qualified names alike. The same graph by
- * hand, from this module's folder:
+ * <p>
+ * The package graph comes from the JDK's {@code jdeps} over {@code target/classes}, so it
+ * sees what the compiler wrote, imports and fully qualified names alike. The same graph
+ * by hand, from this module's folder:
  * {@code jdeps -verbose:package -e 'dev\.resilience\..*' target/classes}. A file longer
- * than the bound passes when a line above its type declaration (its Javadoc) holds a sentence
- * starting with {@value #REASON_MARKER}.
+ * than the bound passes when a line above its type declaration (its Javadoc) holds a
+ * sentence starting with {@value #REASON_MARKER}.
  *
- * <p>The module {@code resilience-core} has the same test; keep the two alike. Dependencies on
- * the core's packages are not edges of this graph: the core is checked by its own test.
+ * <p>
+ * The module {@code resilience-core} has the same test; keep the two alike. Dependencies
+ * on the core's packages are not edges of this graph: the core is checked by its own
+ * test.
  */
 class PackageStructureTests {
 
@@ -48,9 +51,9 @@ class PackageStructureTests {
     private static final Class<?> ANY_MAIN_CLASS = ResilienceAutoConfiguration.class;
 
     /**
-     * Cycles that are known and not yet removed, each written as the failure names it. The
-     * check fails on any other cycle, and on one of these once it is gone, so that this list
-     * only shrinks.
+     * Cycles that are known and not yet removed, each written as the failure names it.
+     * The check fails on any other cycle, and on one of these once it is gone, so that
+     * this list only shrinks.
      */
     private static final Set<String> KNOWN_CYCLES = Set.of();
 
@@ -67,7 +70,8 @@ class PackageStructureTests {
         known.retainAll(cycles.keySet());
         cycles.keySet().removeAll(KNOWN_CYCLES);
         assertThat(cycles.values()).as("package cycles in %s", mainClasses()).isEmpty();
-        assertThat(known).as("cycles gone: remove them from KNOWN_CYCLES").containsExactlyInAnyOrderElementsOf(KNOWN_CYCLES);
+        assertThat(known).as("cycles gone: remove them from KNOWN_CYCLES")
+            .containsExactlyInAnyOrderElementsOf(KNOWN_CYCLES);
     }
 
     @Test
@@ -88,9 +92,9 @@ class PackageStructureTests {
     }
 
     /**
-     * Returns the cycles of the graph, keyed by their packages in order (starting from the
-     * first by name): the shortest cycle through each package that is on one, each told with
-     * the class dependencies that make its edges.
+     * Returns the cycles of the graph, keyed by their packages in order (starting from
+     * the first by name): the shortest cycle through each package that is on one, each
+     * told with the class dependencies that make its edges.
      */
     static Map<String, String> cycles(Map<String, Map<String, Set<String>>> graph) {
         Map<String, String> cycles = new TreeMap<>();
@@ -125,8 +129,8 @@ class PackageStructureTests {
     }
 
     /**
-     * Returns, for each package of the classes, the packages of the same classes it depends on,
-     * each with the class dependencies that make the edge.
+     * Returns, for each package of the classes, the packages of the same classes it
+     * depends on, each with the class dependencies that make the edge.
      */
     static Map<String, Map<String, Set<String>>> packageGraph(Path classes) {
         ToolProvider jdeps = ToolProvider.findFirst("jdeps")
@@ -151,7 +155,9 @@ class PackageStructureTests {
             String from = packageOf(edge[0]);
             String to = packageOf(edge[1]);
             if (!from.equals(to) && own.contains(to)) {
-                graph.get(from).computeIfAbsent(to, (key) -> new TreeSet<>()).add(simple(edge[0]) + " -> " + simple(edge[1]));
+                graph.get(from)
+                    .computeIfAbsent(to, (key) -> new TreeSet<>())
+                    .add(simple(edge[0]) + " -> " + simple(edge[1]));
             }
         }
         return graph;
@@ -165,7 +171,9 @@ class PackageStructureTests {
         return className.substring(className.lastIndexOf('.') + 1);
     }
 
-    /** Tarjan's algorithm: the components of more than one package, each a set of cycles. */
+    /**
+     * Tarjan's algorithm: the components of more than one package, each a set of cycles.
+     */
     static List<Set<String>> stronglyConnected(Map<String, Map<String, Set<String>>> graph) {
         Map<String, Integer> index = new HashMap<>();
         Map<String, Integer> low = new HashMap<>();
@@ -207,7 +215,10 @@ class PackageStructureTests {
         }
     }
 
-    /** The shortest way from a package back to itself inside its component, found breadth first. */
+    /**
+     * The shortest way from a package back to itself inside its component, found breadth
+     * first.
+     */
     private static List<String> shortestCycle(Map<String, Map<String, Set<String>>> graph, String start,
             Set<String> component) {
         Map<String, String> previous = new HashMap<>();
@@ -244,4 +255,5 @@ class PackageStructureTests {
         }
         return text.toString();
     }
+
 }

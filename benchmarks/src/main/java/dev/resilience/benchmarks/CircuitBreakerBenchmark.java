@@ -16,9 +16,9 @@ import org.openjdk.jmh.annotations.Threads;
 
 /**
  * The throughput of a circuit breaker alone, shared by every benchmark thread: ask for
- * permission, then record a success with its duration taken from {@link System#nanoTime()}.
- * Ours and Resilience4j's, both with their default count window of 100 calls, on one thread
- * and on two threads contending for the same breaker.
+ * permission, then record a success with its duration taken from
+ * {@link System#nanoTime()}. Ours and Resilience4j's, both with their default count
+ * window of 100 calls, on one thread and on two threads contending for the same breaker.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -85,4 +85,5 @@ public class CircuitBreakerBenchmark {
         long start = System.nanoTime();
         this.resilience4j.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
     }
+
 }

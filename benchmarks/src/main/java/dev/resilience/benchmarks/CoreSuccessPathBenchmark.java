@@ -25,11 +25,14 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The cost of a call that succeeds at its first attempt, through retry (3 attempts) and a
- * circuit breaker (count window of 100), in each library, against calling the task directly.
+ * circuit breaker (count window of 100), in each library, against calling the task
+ * directly.
  *
- * <p>The task returns a field of the state, so the JIT cannot fold it, and allocates nothing
- * itself: whatever {@code gc.alloc.rate.norm} reports beyond the baseline is the library's.
- * Every decorated form is built once in {@link #setUp()}, as an application would.
+ * <p>
+ * The task returns a field of the state, so the JIT cannot fold it, and allocates nothing
+ * itself: whatever {@code gc.alloc.rate.norm} reports beyond the baseline is the
+ * library's. Every decorated form is built once in {@link #setUp()}, as an application
+ * would.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -67,9 +70,9 @@ public class CoreSuccessPathBenchmark {
             .retry(retry.toBuilder().budget(budget).build())
             .circuitBreaker(CircuitBreaker.of("ours-budget", CircuitBreakerConfig.ofDefaults(), time))
             .build();
-        this.resilience4j = Retry.decorateCallable(Retry.ofDefaults("r4j"),
-                io.github.resilience4j.circuitbreaker.CircuitBreaker.decorateCallable(
-                        io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("r4j"), this.task));
+        this.resilience4j = Retry
+            .decorateCallable(Retry.ofDefaults("r4j"), io.github.resilience4j.circuitbreaker.CircuitBreaker
+                .decorateCallable(io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("r4j"), this.task));
         this.failsafe = Failsafe.with(dev.failsafe.RetryPolicy.builder().withMaxAttempts(3).build(),
                 dev.failsafe.CircuitBreaker.builder().withFailureThreshold(50, 100).build());
         this.failsafeTask = this::work;
@@ -90,8 +93,9 @@ public class CoreSuccessPathBenchmark {
     }
 
     /**
-     * The task called between two {@code System.nanoTime()} reads, the pair a breaker needs to
-     * time a call for slow-call detection: the floor of every library here that times calls.
+     * The task called between two {@code System.nanoTime()} reads, the pair a breaker
+     * needs to time a call for slow-call detection: the floor of every library here that
+     * times calls.
      * @param blackhole consumes the value and the duration
      * @throws Exception never
      */
@@ -103,7 +107,8 @@ public class CoreSuccessPathBenchmark {
     }
 
     /**
-     * Ours through {@link ResiliencePipeline#call}: retry without budget, then the breaker.
+     * Ours through {@link ResiliencePipeline#call}: retry without budget, then the
+     * breaker.
      * @param blackhole consumes the value
      * @throws Exception never
      */
@@ -113,8 +118,8 @@ public class CoreSuccessPathBenchmark {
     }
 
     /**
-     * Ours through {@link ResiliencePipeline#call} with the default retry budget, which counts
-     * every call.
+     * Ours through {@link ResiliencePipeline#call} with the default retry budget, which
+     * counts every call.
      * @param blackhole consumes the value
      * @throws Exception never
      */
@@ -135,7 +140,8 @@ public class CoreSuccessPathBenchmark {
     }
 
     /**
-     * Resilience4j's {@code Retry} around its {@code CircuitBreaker}, both with their defaults.
+     * Resilience4j's {@code Retry} around its {@code CircuitBreaker}, both with their
+     * defaults.
      * @param blackhole consumes the value
      * @throws Exception never
      */
@@ -145,11 +151,13 @@ public class CoreSuccessPathBenchmark {
     }
 
     /**
-     * Failsafe's {@code RetryPolicy} around its {@code CircuitBreaker} (50 failures in 100).
+     * Failsafe's {@code RetryPolicy} around its {@code CircuitBreaker} (50 failures in
+     * 100).
      * @param blackhole consumes the value
      */
     @Benchmark
     public void failsafe(Blackhole blackhole) {
         blackhole.consume(this.failsafe.get(this.failsafeTask));
     }
+
 }

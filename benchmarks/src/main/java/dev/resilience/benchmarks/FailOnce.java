@@ -3,11 +3,13 @@ package dev.resilience.benchmarks;
 import java.util.concurrent.Callable;
 
 /**
- * A task whose first attempt after {@link #arm()} fails and whose next attempt returns a value.
+ * A task whose first attempt after {@link #arm()} fails and whose next attempt returns a
+ * value.
  *
- * <p>It always throws the same exception, built once without a stack trace and without
- * suppression, so that the benchmarks measure how a library handles a failure, not what it
- * costs to create one. Not thread-safe: one per benchmark thread.
+ * <p>
+ * It always throws the same exception, built once without a stack trace and without
+ * suppression, so that the benchmarks measure how a library handles a failure, not what
+ * it costs to create one. Not thread-safe: one per benchmark thread.
  */
 final class FailOnce implements Callable<Object> {
 
@@ -35,5 +37,7 @@ final class FailOnce implements Callable<Object> {
         AttemptFailedException() {
             super("first attempt fails", null, false, false);
         }
+
     }
+
 }

@@ -25,9 +25,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * The cost of a call whose first attempt fails and whose retry, after a zero delay,
  * succeeds: the bookkeeping of one failed attempt and one retry in each library.
  *
- * <p>Retry alone (3 attempts), without a breaker: one failure in every two attempts would
- * open a breaker with a 50% threshold, after which the benchmark would measure rejections.
- * The failure is one prebuilt exception without a stack trace (see {@link FailOnce}).
+ * <p>
+ * Retry alone (3 attempts), without a breaker: one failure in every two attempts would
+ * open a breaker with a 50% threshold, after which the benchmark would measure
+ * rejections. The failure is one prebuilt exception without a stack trace (see
+ * {@link FailOnce}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -54,8 +56,7 @@ public class FailurePathBenchmark {
             .build();
         Retry retry = Retry.of("r4j", RetryConfig.custom().maxAttempts(3).waitDuration(Duration.ZERO).build());
         this.resilience4j = Retry.decorateCallable(retry, this.task);
-        this.failsafe = Failsafe.with(
-                dev.failsafe.RetryPolicy.builder().withMaxAttempts(3).build());
+        this.failsafe = Failsafe.with(dev.failsafe.RetryPolicy.builder().withMaxAttempts(3).build());
         this.failsafeTask = this.task::call;
     }
 
@@ -91,4 +92,5 @@ public class FailurePathBenchmark {
         this.task.arm();
         blackhole.consume(this.failsafe.get(this.failsafeTask));
     }
+
 }

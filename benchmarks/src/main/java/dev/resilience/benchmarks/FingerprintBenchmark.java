@@ -22,10 +22,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The default fingerprint of an idempotent call's arguments, a key and a payment request
  * (a record with a nested card, a list of three items and a map of two entries):
- * {@code sha256OfApplicationJson}, the SHA-256 of the canonical JSON the application's mapper
- * writes (the fingerprint before it was keyed and complete, the baseline), and
- * {@code hmacOfFieldValues}, today's HMAC-SHA256 over the canonical JSON of the full field
- * values, after the depth check against cycles.
+ * {@code sha256OfApplicationJson}, the SHA-256 of the canonical JSON the application's
+ * mapper writes (the fingerprint before it was keyed and complete, the baseline), and
+ * {@code hmacOfFieldValues}, today's HMAC-SHA256 over the canonical JSON of the full
+ * field values, after the depth check against cycles.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -90,4 +90,5 @@ public class FingerprintBenchmark {
     /** An item of a request. */
     public record Item(String sku, int quantity, long priceCents) {
     }
+
 }

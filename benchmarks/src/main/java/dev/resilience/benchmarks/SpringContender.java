@@ -27,8 +27,8 @@ import org.springframework.resilience.annotation.EnableResilientMethods;
 
 /**
  * The Spring applications compared by {@link SpringProxyBenchmark}: each holds one
- * {@link Worker} bean, proxied (or not) by one library's annotations. Every proxy is a CGLIB
- * class proxy, and every context is a Spring Boot application with only the
+ * {@link Worker} bean, proxied (or not) by one library's annotations. Every proxy is a
+ * CGLIB class proxy, and every context is a Spring Boot application with only the
  * auto-configurations its contender needs, logging at WARN.
  */
 public enum SpringContender {
@@ -36,19 +36,31 @@ public enum SpringContender {
     /** The bean without a proxy: the baseline. */
     PLAIN_BEAN(PlainConfiguration.class),
 
-    /** A proxy whose only advice is a {@link MethodInterceptor} that proceeds: the floor of a proxy hop. */
+    /**
+     * A proxy whose only advice is a {@link MethodInterceptor} that proceeds: the floor
+     * of a proxy hop.
+     */
     NO_OP_ADVISOR(NoOpAdvisorConfiguration.class),
 
-    /** Ours: {@code @Retryable} and {@code @CircuitGuarded} with the default settings, budget included. */
+    /**
+     * Ours: {@code @Retryable} and {@code @CircuitGuarded} with the default settings,
+     * budget included.
+     */
     OURS(OursConfiguration.class),
 
     /** Ours with the retry budget switched off, as Resilience4j and Spring have none. */
     OURS_NO_BUDGET(OursConfiguration.class, "resilience.retry.defaults.budget.enabled=false"),
 
-    /** Resilience4j's {@code @Retry} and {@code @CircuitBreaker} through resilience4j-spring-boot4. */
+    /**
+     * Resilience4j's {@code @Retry} and {@code @CircuitBreaker} through
+     * resilience4j-spring-boot4.
+     */
     RESILIENCE4J(Resilience4jConfiguration.class),
 
-    /** Spring Framework 7's {@code @Retryable} with {@code @EnableResilientMethods} (retry only). */
+    /**
+     * Spring Framework 7's {@code @Retryable} with {@code @EnableResilientMethods} (retry
+     * only).
+     */
     SPRING_RETRYABLE(SpringRetryableConfiguration.class);
 
     private final Class<?> configuration;
@@ -86,12 +98,15 @@ public enum SpringContender {
         public Object work(Object input) {
             return input;
         }
+
     }
 
     static class PlainWorker extends Worker {
+
     }
 
     static class NoOpWorker extends Worker {
+
     }
 
     static class OursWorker extends Worker {
@@ -102,6 +117,7 @@ public enum SpringContender {
         public Object work(Object input) {
             return input;
         }
+
     }
 
     static class Resilience4jWorker extends Worker {
@@ -112,6 +128,7 @@ public enum SpringContender {
         public Object work(Object input) {
             return input;
         }
+
     }
 
     static class SpringRetryableWorker extends Worker {
@@ -121,6 +138,7 @@ public enum SpringContender {
         public Object work(Object input) {
             return input;
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -130,6 +148,7 @@ public enum SpringContender {
         PlainWorker worker() {
             return new PlainWorker();
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -149,6 +168,7 @@ public enum SpringContender {
             return new DefaultPointcutAdvisor(new ComposablePointcut(new RootClassFilter(NoOpWorker.class), work),
                     proceed);
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -159,6 +179,7 @@ public enum SpringContender {
         OursWorker worker() {
             return new OursWorker();
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -170,6 +191,7 @@ public enum SpringContender {
         Resilience4jWorker worker() {
             return new Resilience4jWorker();
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -180,5 +202,7 @@ public enum SpringContender {
         SpringRetryableWorker worker() {
             return new SpringRetryableWorker();
         }
+
     }
+
 }

@@ -19,9 +19,10 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The cost of a successful call to a bean method through each library's Spring proxy, against
- * the plain bean and a proxy whose only advice does nothing. One Spring Boot application per
- * {@link SpringContender}, started once per trial (so in its own JVM fork).
+ * The cost of a successful call to a bean method through each library's Spring proxy,
+ * against the plain bean and a proxy whose only advice does nothing. One Spring Boot
+ * application per {@link SpringContender}, started once per trial (so in its own JVM
+ * fork).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,8 +40,8 @@ public class SpringProxyBenchmark {
     private Worker worker;
 
     /**
-     * Starts the contender's application and checks that its bean is proxied exactly when it
-     * should be, so no contender is measured without its advice.
+     * Starts the contender's application and checks that its bean is proxied exactly when
+     * it should be, so no contender is measured without its advice.
      */
     @Setup(Level.Trial)
     public void start() {
@@ -69,4 +70,5 @@ public class SpringProxyBenchmark {
     public void call(Blackhole blackhole) {
         blackhole.consume(this.worker.work(this.input));
     }
+
 }

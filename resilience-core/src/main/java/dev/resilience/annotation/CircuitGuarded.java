@@ -41,4 +41,5 @@ public @interface CircuitGuarded {
      * @return the ignored exception types
      */
     Class<? extends Throwable>[] ignoreOn() default {};
+
 }

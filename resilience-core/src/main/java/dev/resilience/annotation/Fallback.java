@@ -9,14 +9,16 @@ import java.lang.annotation.Target;
 /**
  * Names the methods to try, in order, when the annotated method fails after its retries.
  *
- * <p>Fallback methods live on the same bean (any visibility), take the guarded method's
+ * <p>
+ * Fallback methods live on the same bean (any visibility), take the guarded method's
  * parameters, optionally followed by one {@code Throwable} parameter (that fallback then
- * applies only when the failure is an instance of its type), and return a type assignable to
- * the guarded method's return type.
+ * applies only when the failure is an instance of its type), and return a type assignable
+ * to the guarded method's return type.
  *
- * <p>On a class, applies to the public methods the class declares itself, except the
- * fallback methods it names: not to inherited ones, nor to {@code toString}, {@code equals}
- * and {@code hashCode}.
+ * <p>
+ * On a class, applies to the public methods the class declares itself, except the
+ * fallback methods it names: not to inherited ones, nor to {@code toString},
+ * {@code equals} and {@code hashCode}.
  */
 @Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)
@@ -30,7 +32,8 @@ public @interface Fallback {
     String[] value();
 
     /**
-     * The failures the chain applies to; empty means every failure not in {@link #skipOn()}.
+     * The failures the chain applies to; empty means every failure not in
+     * {@link #skipOn()}.
      * @return the exception types that trigger the fallbacks
      */
     Class<? extends Throwable>[] applyOn() default {};
@@ -40,4 +43,5 @@ public @interface Fallback {
      * @return the exception types that skip the fallbacks
      */
     Class<? extends Throwable>[] skipOn() default {};
+
 }

@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs the annotated method at most once per idempotency key: a repeated call with the same
- * key and arguments replays the stored result instead of running the method again.
+ * Runs the annotated method at most once per idempotency key: a repeated call with the
+ * same key and arguments replays the stored result instead of running the method again.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -16,8 +16,8 @@ import java.lang.annotation.Target;
 public @interface Idempotent {
 
     /**
-     * A SpEL expression over the method's parameters by name (and {@code #p0}/{@code #a0})
-     * that yields the idempotency key.
+     * A SpEL expression over the method's parameters by name (and
+     * {@code #p0}/{@code #a0}) that yields the idempotency key.
      * @return the key expression
      */
     String key();
@@ -30,14 +30,15 @@ public @interface Idempotent {
     String name() default "";
 
     /**
-     * How long a completed result is replayed; empty means {@code resilience.idempotency.ttl}.
+     * How long a completed result is replayed; empty means
+     * {@code resilience.idempotency.ttl}.
      * @return the time to live
      */
     String ttl() default "";
 
     /**
-     * A SpEL expression whose value must match between calls with the same key; empty means
-     * all the arguments.
+     * A SpEL expression whose value must match between calls with the same key; empty
+     * means all the arguments.
      * @return the fingerprint expression
      */
     String fingerprint() default "";
@@ -47,4 +48,5 @@ public @interface Idempotent {
      * @return the in-progress behaviour
      */
     OnInProgress onInProgress() default OnInProgress.REJECT;
+
 }

@@ -10,4 +10,5 @@ public enum OnInProgress {
 
     /** Wait up to the in-progress lease for the first call, then replay its result. */
     WAIT
+
 }

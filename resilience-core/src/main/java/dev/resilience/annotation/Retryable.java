@@ -7,14 +7,15 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Retries the annotated method, with backoff, jitter, a retry budget, a per-attempt timeout
- * and an overall deadline.
+ * Retries the annotated method, with backoff, jitter, a retry budget, a per-attempt
+ * timeout and an overall deadline.
  *
- * <p>Settings left at their defaults here come from {@code resilience.retry.defaults}; settings
- * under {@code resilience.retry.instances.<name>} override the annotation. Durations use
- * Spring's format ({@code "200ms"}, {@code "2s"}). On a class, applies to the public methods the
- * class declares itself: not to inherited ones, nor to {@code toString}, {@code equals} and
- * {@code hashCode}.
+ * <p>
+ * Settings left at their defaults here come from {@code resilience.retry.defaults};
+ * settings under {@code resilience.retry.instances.<name>} override the annotation.
+ * Durations use Spring's format ({@code "200ms"}, {@code "2s"}). On a class, applies to
+ * the public methods the class declares itself: not to inherited ones, nor to
+ * {@code toString}, {@code equals} and {@code hashCode}.
  */
 @Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)
@@ -47,7 +48,8 @@ public @interface Retryable {
     String delay() default "";
 
     /**
-     * The exponential factor of the backoff; 0 means the configured default, 1 a fixed delay.
+     * The exponential factor of the backoff; 0 means the configured default, 1 a fixed
+     * delay.
      * @return the multiplier
      */
     double multiplier() default 0;
@@ -89,4 +91,5 @@ public @interface Retryable {
      * @return the maximum duration
      */
     String maxDuration() default "";
+
 }

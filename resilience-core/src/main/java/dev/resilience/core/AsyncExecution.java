@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * One asynchronous call: attempts are started by the action's supplier, and no thread is
  * blocked while the call waits.
  *
- * <p>The first step runs on the caller's thread. A wait (backoff, a key in progress) is a
+ * <p>
+ * The first step runs on the caller's thread. A wait (backoff, a key in progress) is a
  * timer on the time source; when it fires, the next step is handed to the pipeline's
  * executor, as is the handling of a stage that completes later: the timer thread and the
  * threads completing the stages never run an attempt, a fallback, a store call or a
@@ -27,16 +28,18 @@ import org.jspecify.annotations.Nullable;
  * immediate retries do not grow the stack. An attempt timeout completes the attempt's
  * outcome on the timer and cancels the stage on the executor; a late value is discarded.
  *
- * <p>Cancelling (or otherwise completing) the returned future stops the call: no further
+ * <p>
+ * Cancelling (or otherwise completing) the returned future stops the call: no further
  * attempt or fallback starts, the awaited stage is cancelled, a wait is cut short, the
- * idempotency claim is released, and the call ends with status {@link ExecutionStatus#ERROR}
- * and a {@link CancellationException}, which listeners are told of. An {@link Error} is
- * never retried nor handed to a fallback: the returned future completes exceptionally with
- * it. Whatever else fails in the machinery (a null stage, a rejected timer or executor
- * task) ends the call with status ERROR: the returned future always completes, and a permit
- * or claim taken is always given back or recorded.
+ * idempotency claim is released, and the call ends with status
+ * {@link ExecutionStatus#ERROR} and a {@link CancellationException}, which listeners are
+ * told of. An {@link Error} is never retried nor handed to a fallback: the returned
+ * future completes exceptionally with it. Whatever else fails in the machinery (a null
+ * stage, a rejected timer or executor task) ends the call with status ERROR: the returned
+ * future always completes, and a permit or claim taken is always given back or recorded.
  *
- * <p>Longer than 400 lines because it holds both the machinery of asynchronous steps
+ * <p>
+ * Longer than 400 lines because it holds both the machinery of asynchronous steps
  * (submission, hand-offs, cancellation, endings) and the attempt and fallback steps that
  * carry out the stages' decisions; the two are to be split.
  *
@@ -89,9 +92,9 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Hands a step to the executor. When the executor refuses it (shut down, saturated), the
-     * call ends instead, on the engine's own pool rather than on this thread, which may be the
-     * timer's.
+     * Hands a step to the executor. When the executor refuses it (shut down, saturated),
+     * the call ends instead, on the engine's own pool rather than on this thread, which
+     * may be the timer's.
      * @param step the next step, which ends the call on whatever escapes it
      * @param ending what ends the call when the executor refuses the step
      */
@@ -115,8 +118,8 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Hands the next step to the executor; it ends the call instead if the call was cancelled
-     * meanwhile.
+     * Hands the next step to the executor; it ends the call instead if the call was
+     * cancelled meanwhile.
      */
     private void handOver(Runnable step, Consumer<RuntimeException> ending) {
         submit(() -> run(step), ending);
@@ -128,8 +131,8 @@ final class AsyncExecution<T> extends Execution<T> {
 
     /**
      * Runs a step that takes an outcome which has already arrived: it runs even when the
-     * call was cancelled meanwhile, so that a value already produced is kept, and its permit
-     * and claim settled with it.
+     * call was cancelled meanwhile, so that a value already produced is kept, and its
+     * permit and claim settled with it.
      */
     private void handOverOutcome(Runnable step, Consumer<RuntimeException> ending) {
         submit(() -> guard(step), ending);
@@ -181,8 +184,8 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Runs attempts while their stages are already complete and the next one follows at once;
-     * returns when one must be awaited or waited for, or the retry stage is over.
+     * Runs attempts while their stages are already complete and the next one follows at
+     * once; returns when one must be awaited or waited for, or the retry stage is over.
      */
     private void attempts() {
         while (true) {
@@ -257,8 +260,9 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Takes the outcome of an awaited attempt. A value is kept even when the call was cancelled
-     * meanwhile; a failure of a cancelled call gives the permit back and ends it.
+     * Takes the outcome of an awaited attempt. A value is kept even when the call was
+     * cancelled meanwhile; a failure of a cancelled call gives the permit back and ends
+     * it.
      */
     private void attemptEnded(@Nullable T value, @Nullable Throwable failure, long start, boolean timedOut) {
         if (failure != null && this.cancelled) {
@@ -273,8 +277,9 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Ends the call with the outcome of an awaited attempt when the executor refused the step
-     * that would take it: a value is kept, a failure recorded, and nothing more is tried.
+     * Ends the call with the outcome of an awaited attempt when the executor refused the
+     * step that would take it: a value is kept, a failure recorded, and nothing more is
+     * tried.
      */
     private void attemptEndedRefused(@Nullable T value, @Nullable Throwable failure, long start,
             RuntimeException refused) {
@@ -430,9 +435,9 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Stops the call after its returned future was completed by someone else: runs on that
-     * someone's thread, so it only cuts the current wait short and cancels the awaited stage
-     * on the executor; the step that notices ends the call.
+     * Stops the call after its returned future was completed by someone else: runs on
+     * that someone's thread, so it only cuts the current wait short and cancels the
+     * awaited stage on the executor; the step that notices ends the call.
      */
     private void cancel() {
         this.cancelled = true;
@@ -452,9 +457,9 @@ final class AsyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * A step handed to the executor. It is a {@link FutureTask}, so that an executor shut down
-     * with queued tasks, which cancels them as Spring's task executors do, ends the call instead
-     * of leaving its future incomplete.
+     * A step handed to the executor. It is a {@link FutureTask}, so that an executor shut
+     * down with queued tasks, which cancels them as Spring's task executors do, ends the
+     * call instead of leaving its future incomplete.
      */
     private final class Step extends FutureTask<Void> {
 
@@ -481,11 +486,12 @@ final class AsyncExecution<T> extends Execution<T> {
                         "The executor of '" + AsyncExecution.this.stages.name + "' dropped a queued step"));
             }
         }
+
     }
 
     /**
-     * A wait of the call: fired by the timer, or cut short by a cancellation; whichever comes
-     * first takes it.
+     * A wait of the call: fired by the timer, or cut short by a cancellation; whichever
+     * comes first takes it.
      */
     private final class Wait implements Runnable {
 
@@ -523,12 +529,13 @@ final class AsyncExecution<T> extends Execution<T> {
             }
             return true;
         }
+
     }
 
     /**
      * An attempt whose stage is awaited: the stage's completion or the attempt's timeout,
-     * whichever comes first, decides it. A stage that completes once the limit has passed is a
-     * timeout even when the timer has not fired yet.
+     * whichever comes first, decides it. A stage that completes once the limit has passed
+     * is a timeout even when the timer has not fired yet.
      */
     private final class PendingAttempt implements BiConsumer<T, Throwable>, Runnable {
 
@@ -577,5 +584,7 @@ final class AsyncExecution<T> extends Execution<T> {
                 });
             }
         }
+
     }
+
 }

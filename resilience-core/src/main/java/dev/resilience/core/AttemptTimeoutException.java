@@ -5,8 +5,8 @@ import java.time.Duration;
 import dev.resilience.core.time.Durations;
 
 /**
- * Thrown in place of an attempt's outcome when the attempt overran its timeout. A synchronous
- * attempt is interrupted; an asynchronous one is cancelled.
+ * Thrown in place of an attempt's outcome when the attempt overran its timeout. A
+ * synchronous attempt is interrupted; an asynchronous one is cancelled.
  */
 public class AttemptTimeoutException extends RuntimeException {
 
@@ -29,4 +29,5 @@ public class AttemptTimeoutException extends RuntimeException {
     public Duration timeout() {
         return this.timeout;
     }
+
 }

@@ -8,9 +8,10 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The attempt-timeout stage of a pipeline: the time each attempt may take, its own timeout
- * shortened by the call's deadline. How an overrun attempt is stopped is the driver's part:
- * the synchronous one interrupts the thread, the asynchronous one cancels the stage.
+ * The attempt-timeout stage of a pipeline: the time each attempt may take, its own
+ * timeout shortened by the call's deadline. How an overrun attempt is stopped is the
+ * driver's part: the synchronous one interrupts the thread, the asynchronous one cancels
+ * the stage.
  */
 final class AttemptTimeoutStage {
 
@@ -27,7 +28,8 @@ final class AttemptTimeoutStage {
         this.name = name;
         this.time = time;
         Duration timeout = (retry != null) ? retry.attemptTimeout() : null;
-        this.timeoutNanos = (timeout != null) ? Math.min(Durations.toNanos(timeout), Long.MAX_VALUE - 1) : Long.MAX_VALUE;
+        this.timeoutNanos = (timeout != null) ? Math.min(Durations.toNanos(timeout), Long.MAX_VALUE - 1)
+                : Long.MAX_VALUE;
     }
 
     /** Returns whether attempts have a timeout of their own. */
@@ -56,4 +58,5 @@ final class AttemptTimeoutStage {
     AttemptTimeoutException timeout(long limitNanos) {
         return new AttemptTimeoutException(this.name, Duration.ofNanos(limitNanos));
     }
+
 }

@@ -34,8 +34,8 @@ final class AttemptTimer implements Runnable {
 
     /**
      * Called by the attempt's thread when the attempt ended.
-     * @return {@code true} if the attempt ended in time; {@code false} if the timer fired, in
-     * which case the interrupt it sent has been cleared
+     * @return {@code true} if the attempt ended in time; {@code false} if the timer
+     * fired, in which case the interrupt it sent has been cleared
      */
     boolean finish() {
         if (this.state.compareAndSet(RUNNING, FINISHED)) {
@@ -47,4 +47,5 @@ final class AttemptTimer implements Runnable {
         Thread.interrupted();
         return false;
     }
+
 }

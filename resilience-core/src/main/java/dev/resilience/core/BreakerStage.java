@@ -6,8 +6,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The breaker stage of a pipeline: asks the breaker to admit each attempt and records the
- * attempt's outcome with the permit it got. Without a breaker every attempt is admitted and
- * nothing is recorded. Built once per pipeline; the permit of a running attempt is per call.
+ * attempt's outcome with the permit it got. Without a breaker every attempt is admitted
+ * and nothing is recorded. Built once per pipeline; the permit of a running attempt is
+ * per call.
  */
 final class BreakerStage {
 
@@ -19,6 +20,7 @@ final class BreakerStage {
 
         /** The breaker refused; the call ends REJECTED and is never retried. */
         REJECTED
+
     }
 
     private final @Nullable CircuitBreaker breaker;
@@ -28,8 +30,8 @@ final class BreakerStage {
     }
 
     /**
-     * Asks the breaker to admit the call's next attempt; a refusal ends the call with status
-     * {@link ExecutionStatus#REJECTED}.
+     * Asks the breaker to admit the call's next attempt; a refusal ends the call with
+     * status {@link ExecutionStatus#REJECTED}.
      * @param call the call, which keeps the permit
      * @return the admission
      */
@@ -86,4 +88,5 @@ final class BreakerStage {
             this.breaker.release(permit);
         }
     }
+
 }

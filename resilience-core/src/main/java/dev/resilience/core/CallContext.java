@@ -12,19 +12,19 @@ import org.jspecify.annotations.Nullable;
  * listener for this call alone.
  *
  * @param method the called method's description, for dead letters
- * @param target the object the call is made on, passed to fallbacks; {@code null} for a plain
- * action
+ * @param target the object the call is made on, passed to fallbacks; {@code null} for a
+ * plain action
  * @param arguments the call's arguments, used as given (not copied)
- * @param idempotencyKey the idempotency key, validated by the pipeline; {@code null} when the
- * pipeline has no idempotency policy; or the {@link IdempotencyKeyException} met while
- * working out the key or the fingerprint, which ends the call with status
+ * @param idempotencyKey the idempotency key, validated by the pipeline; {@code null} when
+ * the pipeline has no idempotency policy; or the {@link IdempotencyKeyException} met
+ * while working out the key or the fingerprint, which ends the call with status
  * {@link ExecutionStatus#FAILURE} without running it
  * @param fingerprint what must match between calls with the same key
  * @param listener notified of this call's retries, fallbacks and outcome, after the
  * pipeline's own listener
  * @param idempotencyScope whose key the idempotency key is, such as the authenticated
- * caller's name: calls of two scopes never share a stored entry, whatever their keys; empty
- * for none
+ * caller's name: calls of two scopes never share a stored entry, whatever their keys;
+ * empty for none
  */
 public record CallContext(String method, @Nullable Object target, List<@Nullable Object> arguments,
         @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener, String idempotencyScope) {
@@ -43,8 +43,8 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      * @param method the called method's description
      * @param target the object the call is made on, or {@code null}
      * @param arguments the call's arguments
-     * @param idempotencyKey the idempotency key, or the {@link IdempotencyKeyException} met
-     * while working it out, or {@code null}
+     * @param idempotencyKey the idempotency key, or the {@link IdempotencyKeyException}
+     * met while working it out, or {@code null}
      * @param fingerprint what must match between calls with the same key
      * @param listener notified of this call's retries, fallbacks and outcome
      */
@@ -54,7 +54,8 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
     }
 
     /**
-     * Returns a context with nothing in it, for calls without idempotency or dead letters.
+     * Returns a context with nothing in it, for calls without idempotency or dead
+     * letters.
      * @return the empty context
      */
     public static CallContext empty() {
@@ -72,9 +73,10 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
     }
 
     /**
-     * Returns a context carrying a caller's idempotency key and fingerprint: another scope's
-     * call with the same key reaches another entry of the store.
-     * @param scope whose key it is, such as the authenticated caller's name; empty for none
+     * Returns a context carrying a caller's idempotency key and fingerprint: another
+     * scope's call with the same key reaches another entry of the store.
+     * @param scope whose key it is, such as the authenticated caller's name; empty for
+     * none
      * @param idempotencyKey the key
      * @param fingerprint what must match between calls with the same key
      * @return the context
@@ -99,13 +101,14 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      * @return the new context
      */
     public CallContext withListener(ExecutionListener listener) {
-        return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint, listener,
-                this.idempotencyScope);
+        return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
+                listener, this.idempotencyScope);
     }
 
     /**
      * Returns a copy of this context whose idempotency key belongs to a scope.
-     * @param scope whose key it is, such as the authenticated caller's name; empty for none
+     * @param scope whose key it is, such as the authenticated caller's name; empty for
+     * none
      * @return the new context
      */
     public CallContext withIdempotencyScope(String scope) {

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Tells a call's listeners, the pipeline's then the call's own, of its steps; a listener that
- * throws is logged and the call goes on.
+ * Tells a call's listeners, the pipeline's then the call's own, of its steps; a listener
+ * that throws is logged and the call goes on.
  */
 final class CallListeners {
 
@@ -15,7 +15,8 @@ final class CallListeners {
     }
 
     /**
-     * Tells the listeners a call ended, without a capturing lambda: this runs on every call.
+     * Tells the listeners a call ended, without a capturing lambda: this runs on every
+     * call.
      */
     static void completed(List<ExecutionListener> listeners, ExecutionListener own, String name,
             ExecutionResult<?> result) {
@@ -54,4 +55,5 @@ final class CallListeners {
             logger.log(System.Logger.Level.WARNING, "Execution listener failed", ex);
         }
     }
+
 }

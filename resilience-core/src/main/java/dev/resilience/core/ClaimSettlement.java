@@ -11,11 +11,11 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The completion or release of one claimed idempotency key. Tried once on the call's thread;
- * when the store fails, tried again in the background with a growing wait until the claim's
- * lease ends, since until then no other call can run under the key. Past the lease the key
- * expires, and a repeated request may run the method again: that is logged at ERROR.
- * Retries wait on the time source's timer and run on the executor.
+ * The completion or release of one claimed idempotency key. Tried once on the call's
+ * thread; when the store fails, tried again in the background with a growing wait until
+ * the claim's lease ends, since until then no other call can run under the key. Past the
+ * lease the key expires, and a repeated request may run the method again: that is logged
+ * at ERROR. Retries wait on the time source's timer and run on the executor.
  */
 final class ClaimSettlement implements Runnable {
 
@@ -68,12 +68,15 @@ final class ClaimSettlement implements Runnable {
         try {
             boolean settled = settle();
             if (!settled) {
-                logger.log(System.Logger.Level.WARNING, "Idempotency lease of key ''{0}'' of ''{1}'' expired before its "
-                        + "call ended; another caller owns the key now", this.key, this.policy.name());
+                logger.log(System.Logger.Level.WARNING,
+                        "Idempotency lease of key ''{0}'' of ''{1}'' expired before its "
+                                + "call ended; another caller owns the key now",
+                        this.key, this.policy.name());
             }
             else if (this.failures > 0) {
-                logger.log(System.Logger.Level.WARNING, "Idempotency key ''{0}'' of ''{1}'' was {2} after {3} failed "
-                        + "attempts", this.key, this.policy.name(), operation() + "d", this.failures);
+                logger.log(System.Logger.Level.WARNING,
+                        "Idempotency key ''{0}'' of ''{1}'' was {2} after {3} failed " + "attempts", this.key,
+                        this.policy.name(), operation() + "d", this.failures);
             }
             return true;
         }
@@ -98,8 +101,10 @@ final class ClaimSettlement implements Runnable {
             return complete(store);
         }
         catch (IdempotencyResultNotStorableException ex) {
-            logger.log(System.Logger.Level.WARNING, "The result of a call of ''{0}'' under key ''{1}'' cannot be stored "
-                    + "({2}); the key is completed as not replayable", this.policy.name(), this.key, ex.getMessage());
+            logger.log(System.Logger.Level.WARNING,
+                    "The result of a call of ''{0}'' under key ''{1}'' cannot be stored "
+                            + "({2}); the key is completed as not replayable",
+                    this.policy.name(), this.key, ex.getMessage());
             this.value = new NotReplayableResult(ex.getMessage());
             return complete(store);
         }
@@ -113,13 +118,15 @@ final class ClaimSettlement implements Runnable {
         long wait = this.waitNanos;
         this.waitNanos = Math.min(LONGEST_WAIT_NANOS, wait * 2);
         if (wait >= this.leaseEndNanos - this.time.nanoTime()) {
-            logger.log(System.Logger.Level.ERROR, "Idempotency store failed to " + operation() + " key '" + this.key
-                    + "' of '" + this.policy.name() + "' until its lease ended; a repeated request with this key "
-                    + "may run the method again", failure);
+            logger.log(System.Logger.Level.ERROR,
+                    "Idempotency store failed to " + operation() + " key '" + this.key + "' of '" + this.policy.name()
+                            + "' until its lease ended; a repeated request with this key " + "may run the method again",
+                    failure);
             return;
         }
-        logger.log((this.failures == 1) ? System.Logger.Level.ERROR : System.Logger.Level.DEBUG, "Idempotency store failed to "
-                + operation() + " key '" + this.key + "' of '" + this.policy.name() + "'; trying again until its lease ends",
+        logger.log((this.failures == 1) ? System.Logger.Level.ERROR : System.Logger.Level.DEBUG,
+                "Idempotency store failed to " + operation() + " key '" + this.key + "' of '" + this.policy.name()
+                        + "'; trying again until its lease ends",
                 failure);
         try {
             this.time.scheduleHandOff(this::handOver, Duration.ofNanos(wait));
@@ -143,4 +150,5 @@ final class ClaimSettlement implements Runnable {
     private String operation() {
         return this.complete ? "complete" : "release";
     }
+
 }

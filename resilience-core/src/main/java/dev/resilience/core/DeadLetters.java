@@ -14,9 +14,10 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The dead-letter stage of a pipeline, beside the fallback stage: decides whether a call with
- * a retry stage ended, after its fallbacks, with its work undone, and writes its dead letter.
- * Writing never throws: a store failure is logged and the call's outcome stands.
+ * The dead-letter stage of a pipeline, beside the fallback stage: decides whether a call
+ * with a retry stage ended, after its fallbacks, with its work undone, and writes its
+ * dead letter. Writing never throws: a store failure is logged and the call's outcome
+ * stands.
  */
 final class DeadLetters {
 
@@ -41,8 +42,8 @@ final class DeadLetters {
      * @param lastAttemptNanos the last attempt's start
      * @return the letter written, or {@code null}
      */
-    @Nullable DeadLetter writeIfUndone(CallContext context, ExecutionStatus status, @Nullable Throwable error,
-            int attempts, long firstAttemptNanos, long lastAttemptNanos) {
+    @Nullable DeadLetter writeIfUndone(CallContext context, ExecutionStatus status, @Nullable Throwable error, int attempts,
+            long firstAttemptNanos, long lastAttemptNanos) {
         if (!this.enabled || error == null || !isWorkUndone(status, error)) {
             return null;
         }
@@ -50,9 +51,9 @@ final class DeadLetters {
     }
 
     /**
-     * A call's work is undone when it ended in ERROR or TIMEOUT for a reason other than its
-     * idempotency key, or was REJECTED by an open breaker. A business FAILURE and a rejection
-     * because the key is in progress are final answers, not undone work.
+     * A call's work is undone when it ended in ERROR or TIMEOUT for a reason other than
+     * its idempotency key, or was REJECTED by an open breaker. A business FAILURE and a
+     * rejection because the key is in progress are final answers, not undone work.
      */
     static boolean isWorkUndone(ExecutionStatus status, Throwable error) {
         return switch (status) {
@@ -75,8 +76,7 @@ final class DeadLetters {
             long first = (attempts > 0) ? firstAttemptNanos : nowNanos;
             long last = (attempts > 0) ? lastAttemptNanos : nowNanos;
             DeadLetter deadLetter = new DeadLetter(DeadLetterIds.next(now), pipeline.name(), context.method(),
-                    render(pipeline, context), error.getClass().getName(),
-                    errorMessage(pipeline, error), attempts,
+                    render(pipeline, context), error.getClass().getName(), errorMessage(pipeline, error), attempts,
                     now.minusNanos(nowNanos - first), now.minusNanos(nowNanos - last), status);
             store.write(deadLetter);
             return deadLetter;
@@ -87,7 +87,9 @@ final class DeadLetters {
         }
     }
 
-    /** The error's message without the credentials of its URLs, bounded like an argument. */
+    /**
+     * The error's message without the credentials of its URLs, bounded like an argument.
+     */
     private static @Nullable String errorMessage(ResiliencePipeline pipeline, Throwable error) {
         String message = DeadLetterText.withoutUrlCredentials(error.getMessage());
         return (message != null) ? DeadLetterText.truncate(message, pipeline.maxArgumentSize()) : null;
@@ -100,4 +102,5 @@ final class DeadLetters {
         }
         return rendered;
     }
+
 }

@@ -21,7 +21,8 @@ public class DeadlineExceededException extends RuntimeException {
      * @param lastError the last attempt's error
      */
     public DeadlineExceededException(String name, Duration maxDuration, @Nullable Throwable lastError) {
-        super("Call of '" + name + "' could not complete within its deadline of " + Durations.format(maxDuration), lastError);
+        super("Call of '" + name + "' could not complete within its deadline of " + Durations.format(maxDuration),
+                lastError);
         this.maxDuration = maxDuration;
     }
 
@@ -32,4 +33,5 @@ public class DeadlineExceededException extends RuntimeException {
     public Duration maxDuration() {
         return this.maxDuration;
     }
+
 }

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The executor of pipelines that are given none: daemon threads named
- * {@code resilience-worker-<n>}, created as needed and ended after a minute idle, so that a
- * blocked application method never holds up another call's next step.
+ * {@code resilience-worker-<n>}, created as needed and ended after a minute idle, so that
+ * a blocked application method never holds up another call's next step.
  */
 final class DefaultExecutor {
 
@@ -30,4 +30,5 @@ final class DefaultExecutor {
             return thread;
         });
     }
+
 }

@@ -7,8 +7,9 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What becomes of the errors a call met before its final one: suppressed on a final error the
- * call created itself, and logged at DEBUG, since any other final error is thrown as it is.
+ * What becomes of the errors a call met before its final one: suppressed on a final error
+ * the call created itself, and logged at DEBUG, since any other final error is thrown as
+ * it is.
  */
 final class EarlierErrors {
 
@@ -58,4 +59,5 @@ final class EarlierErrors {
         logger.log(System.Logger.Level.DEBUG, "Call of ''{0}'' ended {1} with {2}; before it: {3}", name, status,
                 finalError.getClass().getName(), earlier.stream().collect(Collectors.joining("; ")));
     }
+
 }

@@ -15,11 +15,12 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The state of one call through a {@link ResiliencePipeline}, and the decisions shared by its
- * synchronous and asynchronous runs: idempotency claim, whether and when to retry, which
- * fallback to try, and the final account.
+ * The state of one call through a {@link ResiliencePipeline}, and the decisions shared by
+ * its synchronous and asynchronous runs: idempotency claim, whether and when to retry,
+ * which fallback to try, and the final account.
  *
- * <p>Only one thread works on an execution at a time: the caller's, or, for an asynchronous
+ * <p>
+ * Only one thread works on an execution at a time: the caller's, or, for an asynchronous
  * call, the thread each step was handed to; every hand-over publishes the state.
  *
  * @param <T> the type of the call's value
@@ -39,7 +40,9 @@ abstract class Execution<T> {
 
     int attempts;
 
-    /** The backoff drawn before the latest retry, which decorrelated jitter starts from. */
+    /**
+     * The backoff drawn before the latest retry, which decorrelated jitter starts from.
+     */
     long previousDelayNanos;
 
     private @Nullable List<AttemptFailure> failures;
@@ -65,7 +68,10 @@ abstract class Execution<T> {
 
     @Nullable Throwable error;
 
-    /** The last exception this call created itself; only that one may carry others as suppressed. */
+    /**
+     * The last exception this call created itself; only that one may carry others as
+     * suppressed.
+     */
     private @Nullable Throwable ownError;
 
     private int fallbackIndex;
@@ -83,9 +89,10 @@ abstract class Execution<T> {
     }
 
     /**
-     * Claims the call's idempotency key; a call that is not idempotent is claimed at once.
-     * @return the idempotency stage's decision; after {@link IdempotencyClaim.Decision#WAIT},
-     * {@link #claimWaitNanos()} says how long
+     * Claims the call's idempotency key; a call that is not idempotent is claimed at
+     * once.
+     * @return the idempotency stage's decision; after
+     * {@link IdempotencyClaim.Decision#WAIT}, {@link #claimWaitNanos()} says how long
      */
     final IdempotencyClaim.Decision claim() {
         return (this.idempotency != null) ? this.idempotency.claim(this) : IdempotencyClaim.Decision.CLAIMED;
@@ -96,8 +103,8 @@ abstract class Execution<T> {
     }
 
     /**
-     * Completes the claimed key with the call's value, or releases it when the call failed.
-     * Never throws.
+     * Completes the claimed key with the call's value, or releases it when the call
+     * failed. Never throws.
      */
     final void settleClaim() {
         if (this.idempotency != null) {
@@ -176,8 +183,8 @@ abstract class Execution<T> {
     }
 
     /**
-     * Asks the breaker stage to admit the next attempt. A refusal ends the retry stage with
-     * status {@link ExecutionStatus#REJECTED}; it is never retried.
+     * Asks the breaker stage to admit the next attempt. A refusal ends the retry stage
+     * with status {@link ExecutionStatus#REJECTED}; it is never retried.
      * @return whether the attempt may run
      */
     final boolean permitted() {
@@ -246,7 +253,8 @@ abstract class Execution<T> {
 
     /**
      * Ends the call because its thread was interrupted while it waited.
-     * @param status the status to end with: {@link ExecutionStatus#ERROR} when attempts ran
+     * @param status the status to end with: {@link ExecutionStatus#ERROR} when attempts
+     * ran
      * @param interruption the interruption
      */
     final void interrupted(ExecutionStatus status, InterruptedException interruption) {
@@ -254,7 +262,8 @@ abstract class Execution<T> {
     }
 
     /**
-     * Marks the end of the retry stage, after which a failed call may become a dead letter.
+     * Marks the end of the retry stage, after which a failed call may become a dead
+     * letter.
      */
     final void retryStageEnded() {
         this.retryStageEnded = true;
@@ -311,8 +320,8 @@ abstract class Execution<T> {
     final ExecutionResult<T> finish() {
         Throwable finalError = (this.status == ExecutionStatus.SUCCESS) ? null : this.error;
         if (finalError != null) {
-            EarlierErrors.settle(this.stages.name, this.status, finalError, finalError == this.ownError,
-                    this.failures, this.fallbackErrors);
+            EarlierErrors.settle(this.stages.name, this.status, finalError, finalError == this.ownError, this.failures,
+                    this.fallbackErrors);
         }
         Map<String, Object> metadata = metadata(writeDeadLetter(finalError));
         List<AttemptFailure> attemptFailures = (this.failures != null) ? this.failures : List.of();
@@ -332,7 +341,8 @@ abstract class Execution<T> {
         if (this.failures == null) {
             this.failures = new ArrayList<>(4);
         }
-        this.failures.add(new AttemptFailure(this.attempts, failure, Duration.ofNanos(this.time.nanoTime() - attemptStart)));
+        this.failures
+            .add(new AttemptFailure(this.attempts, failure, Duration.ofNanos(this.time.nanoTime() - attemptStart)));
     }
 
     private @Nullable String writeDeadLetter(@Nullable Throwable finalError) {
@@ -376,4 +386,5 @@ abstract class Execution<T> {
     final void notifyListeners(Consumer<ExecutionListener> event) {
         CallListeners.notify(this.stages.listeners, this.context.listener(), event);
     }
+
 }

@@ -60,4 +60,5 @@ public interface ExecutionListener {
      */
     default void onComplete(String name, ExecutionResult<?> result) {
     }
+
 }

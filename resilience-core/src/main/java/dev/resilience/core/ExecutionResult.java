@@ -7,21 +7,22 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The complete account of one protected call: how it ended, what it produced, and how it got
- * there.
+ * The complete account of one protected call: how it ended, what it produced, and how it
+ * got there.
  *
  * @param status how the call ended
- * @param value the value produced, by the method, a fallback or a replay; {@code null} unless
- * {@code status} is {@link ExecutionStatus#SUCCESS} (and then {@code null} only if the method
- * returned {@code null})
+ * @param value the value produced, by the method, a fallback or a replay; {@code null}
+ * unless {@code status} is {@link ExecutionStatus#SUCCESS} (and then {@code null} only if
+ * the method returned {@code null})
  * @param error the final error; {@code null} when {@code status} is
- * {@link ExecutionStatus#SUCCESS}. Earlier attempts' errors are in {@code attemptFailures}
+ * {@link ExecutionStatus#SUCCESS}. Earlier attempts' errors are in
+ * {@code attemptFailures}
  * @param attempts how many times the method ran; 0 for a replay or a rejection
  * @param attemptFailures every failed attempt, in order
  * @param duration how long the call took, from entering the pipeline to leaving it
  * @param fallbackUsed whether the value came from a fallback
- * @param fallbackIndex 0 when the primary method produced the outcome, else the position of
- * the fallback that did, the first being 1
+ * @param fallbackIndex 0 when the primary method produced the outcome, else the position
+ * of the fallback that did, the first being 1
  * @param replayed whether the value was replayed from the idempotency store
  * @param metadata further facts about the call, keyed by the constants of this class
  * @param <T> the type of the value
@@ -51,16 +52,16 @@ public record ExecutionResult<T>(ExecutionStatus status, @Nullable T value, @Nul
     }
 
     /**
-     * Returns a successful result carrying only a value. A method whose declared return type
-     * is {@code ExecutionResult} returns this from its body; the interceptor replaces it
-     * with the complete account of the call.
+     * Returns a successful result carrying only a value. A method whose declared return
+     * type is {@code ExecutionResult} returns this from its body; the interceptor
+     * replaces it with the complete account of the call.
      * @param value the value, may be {@code null}
      * @param <T> the type of the value
      * @return a result with status {@link ExecutionStatus#SUCCESS} and one attempt
      */
     public static <T> ExecutionResult<T> success(@Nullable T value) {
-        return new ExecutionResult<>(ExecutionStatus.SUCCESS, value, null, 1, List.of(), Duration.ZERO, false, 0,
-                false, Map.of());
+        return new ExecutionResult<>(ExecutionStatus.SUCCESS, value, null, 1, List.of(), Duration.ZERO, false, 0, false,
+                Map.of());
     }
 
     /**

@@ -17,6 +17,10 @@ public enum ExecutionStatus {
     /** An attempt overran its timeout, or the call's deadline passed. */
     TIMEOUT,
 
-    /** Refused without running: the breaker was open, or the idempotency key was in progress. */
+    /**
+     * Refused without running: the breaker was open, or the idempotency key was in
+     * progress.
+     */
     REJECTED
+
 }

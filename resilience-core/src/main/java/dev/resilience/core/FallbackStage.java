@@ -7,9 +7,9 @@ import dev.resilience.core.fallback.FallbackHandler;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The fallback stage of a pipeline: which fallback, if any, a call that ended without a value
- * tries next. An interrupted call takes none: it ends at once. Built once per pipeline; the
- * drivers run the fallbacks it names, in order, until one succeeds.
+ * The fallback stage of a pipeline: which fallback, if any, a call that ended without a
+ * value tries next. An interrupted call takes none: it ends at once. Built once per
+ * pipeline; the drivers run the fallbacks it names, in order, until one succeeds.
  */
 final class FallbackStage {
 
@@ -26,8 +26,8 @@ final class FallbackStage {
      * Returns the position of the next fallback to try, from a position on.
      * @param call the call, with its outcome so far
      * @param from the position to look from, the first being 0
-     * @return the position of the next applicable fallback, or {@link #NONE} when none is left
-     * or the call needs none
+     * @return the position of the next applicable fallback, or {@link #NONE} when none is
+     * left or the call needs none
      */
     int next(Execution<?> call, int from) {
         FallbackChain fallbacks = this.chain;
@@ -54,4 +54,5 @@ final class FallbackStage {
     FallbackHandler handler(int index) {
         return this.chain.handlers().get(index);
     }
+
 }

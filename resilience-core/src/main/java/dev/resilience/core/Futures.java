@@ -9,8 +9,8 @@ import java.util.concurrent.ExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How the asynchronous driver reads the stages of attempts and fallbacks: as futures, their
- * outcome unwrapped, cancelled without throwing.
+ * How the asynchronous driver reads the stages of attempts and fallbacks: as futures,
+ * their outcome unwrapped, cancelled without throwing.
  */
 final class Futures {
 
@@ -76,4 +76,5 @@ final class Futures {
         }
         return current;
     }
+
 }

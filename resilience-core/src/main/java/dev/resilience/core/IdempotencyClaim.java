@@ -21,8 +21,8 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The idempotency stage's state for one call: claims its key, waits while another call holds
- * it, and completes or releases the claim when the call ends.
+ * The idempotency stage's state for one call: claims its key, waits while another call
+ * holds it, and completes or releases the claim when the call ends.
  */
 final class IdempotencyClaim {
 
@@ -37,6 +37,7 @@ final class IdempotencyClaim {
 
         /** Another call holds the key: claim again after {@link #waitNanos()}. */
         WAIT
+
     }
 
     private static final long IN_PROGRESS_POLL_NANOS = Duration.ofMillis(50).toNanos();
@@ -88,17 +89,18 @@ final class IdempotencyClaim {
         ClaimResult claim;
         this.claimedAtNanos = this.time.nanoTime();
         try {
-            claim = this.policy.store().claim(this.storeKey, execution.context.fingerprint(),
-                    this.policy.inProgressTtl());
+            claim = this.policy.store()
+                .claim(this.storeKey, execution.context.fingerprint(), this.policy.inProgressTtl());
             if (claim == null) {
-                throw new IdempotencyStoreException("Idempotency store answered a claim of a key of '"
-                        + this.policy.name() + "' with nothing");
+                throw new IdempotencyStoreException(
+                        "Idempotency store answered a claim of a key of '" + this.policy.name() + "' with nothing");
             }
         }
         catch (RuntimeException ex) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.STORE_ERROR);
-            execution.stop(ExecutionStatus.ERROR, (ex instanceof IdempotencyStoreException) ? ex
-                    : new IdempotencyStoreException("Idempotency store failed to claim a key of '" + this.policy.name() + "'", ex));
+            execution.stop(ExecutionStatus.ERROR,
+                    (ex instanceof IdempotencyStoreException) ? ex : new IdempotencyStoreException(
+                            "Idempotency store failed to claim a key of '" + this.policy.name() + "'", ex));
             return Decision.SETTLED;
         }
         if (claim instanceof ClaimResult.Acquired acquired) {
@@ -160,11 +162,11 @@ final class IdempotencyClaim {
     }
 
     /**
-     * Completes the claimed key with the call's value, or releases it when the call failed. A
-     * value the store cannot keep completes the key as not replayable. When the store fails,
-     * the call's outcome stands and the settlement is retried in the background until the
-     * lease ends; a failed completion is counted as {@link IdempotencyOutcome#COMPLETE_FAILED}.
-     * Never throws.
+     * Completes the claimed key with the call's value, or releases it when the call
+     * failed. A value the store cannot keep completes the key as not replayable. When the
+     * store fails, the call's outcome stands and the settlement is retried in the
+     * background until the lease ends; a failed completion is counted as
+     * {@link IdempotencyOutcome#COMPLETE_FAILED}. Never throws.
      * @param execution the call
      * @param success whether the call produced a value
      * @param value the value
@@ -176,7 +178,8 @@ final class IdempotencyClaim {
         }
         this.ownerToken = null;
         ClaimSettlement settlement = new ClaimSettlement(this.policy, this.key, this.storeKey, token, success, value,
-                this.time, this.executor, Durations.later(this.claimedAtNanos, Durations.toNanos(this.policy.inProgressTtl())));
+                this.time, this.executor,
+                Durations.later(this.claimedAtNanos, Durations.toNanos(this.policy.inProgressTtl())));
         if (!settlement.tryOnce() && success) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.COMPLETE_FAILED);
         }
@@ -197,4 +200,5 @@ final class IdempotencyClaim {
     @Nullable String key() {
         return this.key;
     }
+
 }

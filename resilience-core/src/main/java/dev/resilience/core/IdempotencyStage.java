@@ -7,8 +7,9 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The idempotency stage of a pipeline, the outermost: opens an {@link IdempotencyClaim} for
- * each call, which decides whether the method runs, and settles it when the call ends.
+ * The idempotency stage of a pipeline, the outermost: opens an {@link IdempotencyClaim}
+ * for each call, which decides whether the method runs, and settles it when the call
+ * ends.
  */
 final class IdempotencyStage {
 
@@ -24,7 +25,9 @@ final class IdempotencyStage {
         this.executor = executor;
     }
 
-    /** Returns whether calls are idempotent, so that each needs its claim from the start. */
+    /**
+     * Returns whether calls are idempotent, so that each needs its claim from the start.
+     */
     boolean present() {
         return this.policy != null;
     }
@@ -37,4 +40,5 @@ final class IdempotencyStage {
         IdempotencyPolicy idempotency = this.policy;
         return (idempotency != null) ? new IdempotencyClaim(idempotency, this.time, this.executor) : null;
     }
+
 }

@@ -4,7 +4,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Stands for an attempt whose value the retry policy's result predicate rejected. When no
- * attempt is left, the call ends with status {@link ExecutionStatus#ERROR} and this error.
+ * attempt is left, the call ends with status {@link ExecutionStatus#ERROR} and this
+ * error.
  */
 public class RejectedResultException extends RuntimeException {
 
@@ -27,4 +28,5 @@ public class RejectedResultException extends RuntimeException {
     public @Nullable Object result() {
         return this.result;
     }
+
 }

@@ -27,27 +27,33 @@ import org.jspecify.annotations.Nullable;
  * idempotency -&gt; fallback -&gt; retry (backoff, budget, deadline) -&gt; circuit breaker -&gt; attempt timeout -&gt; action
  * </pre>
  *
- * <p>Every retry attempt passes through the breaker; a breaker rejection is never retried and
- * goes straight to the fallbacks; a replay from the idempotency store runs nothing else; a
- * failed call releases its idempotency claim; a call with a retry policy whose work was not
- * done (status ERROR, TIMEOUT, or REJECTED by the breaker) becomes a dead letter.
+ * <p>
+ * Every retry attempt passes through the breaker; a breaker rejection is never retried
+ * and goes straight to the fallbacks; a replay from the idempotency store runs nothing
+ * else; a failed call releases its idempotency claim; a call with a retry policy whose
+ * work was not done (status ERROR, TIMEOUT, or REJECTED by the breaker) becomes a dead
+ * letter.
  *
- * <p>{@link #execute} returns the complete {@link ExecutionResult} and never throws for a
+ * <p>
+ * {@link #execute} returns the complete {@link ExecutionResult} and never throws for a
  * failed call; {@link #call} returns the value or throws the final error as it is: the
- * pipeline adds nothing to an exception it did not create (the earlier attempts' errors are
- * in {@link ExecutionResult#attemptFailures()}, and suppressed on the exceptions the pipeline
- * creates itself, such as {@link AttemptTimeoutException}). An {@link Error} is never retried
- * nor handed to a fallback: it propagates as thrown. An interruption, of an attempt or of a
- * wait, ends the call at once and leaves the thread's interrupt flag set. A
- * {@link dev.resilience.core.circuitbreaker.CallNotPermittedException} thrown by the action (a nested breaker) is never retried:
- * the call goes to the fallbacks with status {@link ExecutionStatus#REJECTED}.
+ * pipeline adds nothing to an exception it did not create (the earlier attempts' errors
+ * are in {@link ExecutionResult#attemptFailures()}, and suppressed on the exceptions the
+ * pipeline creates itself, such as {@link AttemptTimeoutException}). An {@link Error} is
+ * never retried nor handed to a fallback: it propagates as thrown. An interruption, of an
+ * attempt or of a wait, ends the call at once and leaves the thread's interrupt flag set.
+ * A {@link dev.resilience.core.circuitbreaker.CallNotPermittedException} thrown by the
+ * action (a nested breaker) is never retried: the call goes to the fallbacks with status
+ * {@link ExecutionStatus#REJECTED}.
  *
- * <p>Waits and timeouts are timers of the {@link TimeSource}; the work that follows a timer
- * or the completion of an asynchronous attempt runs on the pipeline's {@link Executor}, never
- * on the timer thread. Immutable and thread-safe; build one per protected operation and
- * share it.
+ * <p>
+ * Waits and timeouts are timers of the {@link TimeSource}; the work that follows a timer
+ * or the completion of an asynchronous attempt runs on the pipeline's {@link Executor},
+ * never on the timer thread. Immutable and thread-safe; build one per protected operation
+ * and share it.
  *
- * <p>Longer than 400 lines because its {@link Builder}, public API, is nested in it.
+ * <p>
+ * Longer than 400 lines because its {@link Builder}, public API, is nested in it.
  */
 public final class ResiliencePipeline {
 
@@ -148,16 +154,16 @@ public final class ResiliencePipeline {
     /**
      * Runs an asynchronous action through the pipeline without blocking: waits between
      * attempts are timers of the time source, and every step after the first runs on the
-     * pipeline's executor. Cancelling the returned future stops the call: no further attempt
-     * or fallback starts, the awaited stage is cancelled, the idempotency claim is released,
-     * and the listeners are told of an {@link ExecutionStatus#ERROR} with a
+     * pipeline's executor. Cancelling the returned future stops the call: no further
+     * attempt or fallback starts, the awaited stage is cancelled, the idempotency claim
+     * is released, and the listeners are told of an {@link ExecutionStatus#ERROR} with a
      * {@link java.util.concurrent.CancellationException}.
      * @param context the call's idempotency key, arguments and listener
-     * @param action starts one attempt; called once per attempt; a {@code null} stage is a
-     * failed attempt
+     * @param action starts one attempt; called once per attempt; a {@code null} stage is
+     * a failed attempt
      * @param <T> the type of its value
-     * @return a future that completes with the complete account of the call, or exceptionally
-     * with an {@link Error} the action or a fallback threw
+     * @return a future that completes with the complete account of the call, or
+     * exceptionally with an {@link Error} the action or a fallback threw
      */
     public <T> CompletableFuture<ExecutionResult<T>> executeAsync(CallContext context,
             Supplier<? extends CompletionStage<? extends T>> action) {
@@ -170,7 +176,8 @@ public final class ResiliencePipeline {
      * @param context the call's idempotency key, arguments and listener
      * @param action starts one attempt; called once per attempt
      * @param <T> the type of its value
-     * @return a future that completes with the value, or exceptionally with the final error
+     * @return a future that completes with the value, or exceptionally with the final
+     * error
      */
     public <T> CompletableFuture<T> callAsync(CallContext context,
             Supplier<? extends CompletionStage<? extends T>> action) {
@@ -320,11 +327,11 @@ public final class ResiliencePipeline {
 
         /**
          * Sets where the work that follows a timer or the completion of an asynchronous
-         * attempt runs: the next asynchronous attempt, fallbacks, idempotency settlements,
-         * dead-letter writes and listeners. By default a shared pool of daemon threads that
-         * grows as needed; with a {@link VirtualTimeSource}, the thread that advances the
-         * time, on which its timers run too, so that a test sees each step done when
-         * {@link VirtualTimeSource#advance} returns.
+         * attempt runs: the next asynchronous attempt, fallbacks, idempotency
+         * settlements, dead-letter writes and listeners. By default a shared pool of
+         * daemon threads that grows as needed; with a {@link VirtualTimeSource}, the
+         * thread that advances the time, on which its timers run too, so that a test sees
+         * each step done when {@link VirtualTimeSource#advance} returns.
          * @param executor the executor
          * @return this builder
          */
@@ -384,8 +391,8 @@ public final class ResiliencePipeline {
         }
 
         /**
-         * Adds a listener told of every call's retries, fallbacks and outcome; listeners are
-         * told in the order they were added.
+         * Adds a listener told of every call's retries, fallbacks and outcome; listeners
+         * are told in the order they were added.
          * @param listener the listener
          * @return this builder
          */
@@ -396,9 +403,10 @@ public final class ResiliencePipeline {
 
         /**
          * Sets how arguments are written into dead letters.
-         * @param argumentRenderer renders one argument; by default {@link DeadLetterText#asData},
-         * which writes strings, numbers, booleans and enums as JSON and any other value as its
-         * type name, never with {@code toString()}
+         * @param argumentRenderer renders one argument; by default
+         * {@link DeadLetterText#asData}, which writes strings, numbers, booleans and
+         * enums as JSON and any other value as its type name, never with
+         * {@code toString()}
          * @return this builder
          */
         public Builder argumentRenderer(Function<@Nullable Object, String> argumentRenderer) {
@@ -407,10 +415,11 @@ public final class ResiliencePipeline {
         }
 
         /**
-         * Sets the bound of one argument's text, and of the error message, in a dead letter; a
-         * longer text is truncated with a marker, see {@link DeadLetterText#truncate}.
-         * @param maxBytes the bound in UTF-8 bytes; {@value DeadLetterText#DEFAULT_MAX_ARGUMENT_SIZE}
-         * by default
+         * Sets the bound of one argument's text, and of the error message, in a dead
+         * letter; a longer text is truncated with a marker, see
+         * {@link DeadLetterText#truncate}.
+         * @param maxBytes the bound in UTF-8 bytes;
+         * {@value DeadLetterText#DEFAULT_MAX_ARGUMENT_SIZE} by default
          * @return this builder
          * @throws IllegalArgumentException if {@code maxBytes} is below 1
          */
@@ -429,5 +438,7 @@ public final class ResiliencePipeline {
         public ResiliencePipeline build() {
             return new ResiliencePipeline(this);
         }
+
     }
+
 }

@@ -1,8 +1,8 @@
 package dev.resilience.core;
 
 /**
- * What the retry stage decided after an attempt: run another attempt after a delay, or stop
- * retrying, the call's status and error being set.
+ * What the retry stage decided after an attempt: run another attempt after a delay, or
+ * stop retrying, the call's status and error being set.
  */
 sealed interface RetryDecision permits RetryDecision.Retry, RetryDecision.Stop {
 
@@ -11,6 +11,7 @@ sealed interface RetryDecision permits RetryDecision.Retry, RetryDecision.Stop {
 
     /**
      * Another attempt follows.
+     *
      * @param delayNanos the wait before it, 0 for at once
      */
     record Retry(long delayNanos) implements RetryDecision {
@@ -21,5 +22,7 @@ sealed interface RetryDecision permits RetryDecision.Retry, RetryDecision.Stop {
 
         private Stop() {
         }
+
     }
+
 }

@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The retry stage of a pipeline: counts each call in the budget, starts its deadline, and
  * decides after each attempt whether another one follows and after which delay (backoff,
- * jitter, {@link RetryAfter} hints, budget, deadline). Without a retry policy a call has one
- * attempt. Built once per pipeline; the per-call state lives in the {@link Execution}.
+ * jitter, {@link RetryAfter} hints, budget, deadline). Without a retry policy a call has
+ * one attempt. Built once per pipeline; the per-call state lives in the
+ * {@link Execution}.
  */
 final class RetryStage {
 
@@ -146,8 +147,9 @@ final class RetryStage {
     }
 
     /**
-     * Ends the call as a TIMEOUT when its deadline has passed, which a retry late out of its
-     * backoff (a starved thread, a busy executor) finds before it would start another attempt.
+     * Ends the call as a TIMEOUT when its deadline has passed, which a retry late out of
+     * its backoff (a starved thread, a busy executor) finds before it would start another
+     * attempt.
      * @param call the call
      * @return {@code true} if the deadline has passed and the call is over
      */
@@ -155,8 +157,8 @@ final class RetryStage {
         if (call.deadlineNanos == NO_DEADLINE || this.time.nanoTime() < call.deadlineNanos) {
             return false;
         }
-        call.stop(ExecutionStatus.TIMEOUT, call.own(new DeadlineExceededException(this.name,
-                this.retry.maxDuration(), call.lastFailure())));
+        call.stop(ExecutionStatus.TIMEOUT,
+                call.own(new DeadlineExceededException(this.name, this.retry.maxDuration(), call.lastFailure())));
         return true;
     }
 
@@ -166,8 +168,8 @@ final class RetryStage {
     }
 
     /**
-     * Makes a drawn delay at least as long as the wait a {@link RetryAfter} failure asks for,
-     * that wait capped by the backoff's longest delay.
+     * Makes a drawn delay at least as long as the wait a {@link RetryAfter} failure asks
+     * for, that wait capped by the backoff's longest delay.
      */
     private static long withRetryAfter(long delay, Throwable failure, RetryPolicy retry) {
         if (!(failure instanceof RetryAfter hint)) {
@@ -187,4 +189,5 @@ final class RetryStage {
         long hinted = (wait.compareTo(maxDelay) >= 0) ? maxDelay.toNanos() : wait.toNanos();
         return Math.max(delay, hinted);
     }
+
 }

@@ -6,16 +6,19 @@ import java.util.concurrent.Executor;
 import dev.resilience.core.time.TimeSource;
 
 /**
- * The stages of a pipeline, built once from its policies, in the order a call passes them:
+ * The stages of a pipeline, built once from its policies, in the order a call passes
+ * them:
  *
  * <pre>
  * idempotency -&gt; fallback (dead letters beside it) -&gt; retry -&gt; breaker -&gt; attempt timeout -&gt; action
  * </pre>
  *
- * <p>Each stage owns its decision ({@link IdempotencyClaim.Decision}, {@link FallbackStage#next},
- * {@link RetryDecision}, {@link BreakerStage.Admission}, {@link AttemptTimeoutStage#limitNanos});
- * the synchronous and asynchronous drivers only carry those decisions out, and keep the state
- * of a call in its {@link Execution}. A stage without its policy lets every call through.
+ * <p>
+ * Each stage owns its decision ({@link IdempotencyClaim.Decision},
+ * {@link FallbackStage#next}, {@link RetryDecision}, {@link BreakerStage.Admission},
+ * {@link AttemptTimeoutStage#limitNanos}); the synchronous and asynchronous drivers only
+ * carry those decisions out, and keep the state of a call in its {@link Execution}. A
+ * stage without its policy lets every call through.
  */
 final class Stages {
 
@@ -40,10 +43,10 @@ final class Stages {
     final AttemptTimeoutStage timeout;
 
     /**
-     * Whether a call can start without an {@link Execution}: no stage needs per-call state
-     * before its first attempt ends, and nobody listens to its steps. Such a call keeps its
-     * first attempt's state on the stack and creates its execution only when that attempt did
-     * not end it with a value.
+     * Whether a call can start without an {@link Execution}: no stage needs per-call
+     * state before its first attempt ends, and nobody listens to its steps. Such a call
+     * keeps its first attempt's state on the stack and creates its execution only when
+     * that attempt did not end it with a value.
      */
     private final boolean statelessStart;
 
@@ -70,4 +73,5 @@ final class Stages {
     boolean statelessStart(CallContext context) {
         return this.statelessStart && context.listener() == ExecutionListener.NONE;
     }
+
 }

@@ -19,4 +19,5 @@ final class Suppressed {
         }
         target.addSuppressed(suppressed);
     }
+
 }

@@ -12,11 +12,12 @@ import org.jspecify.annotations.Nullable;
  * One synchronous call: every attempt runs on the caller's thread, so that thread-bound
  * state such as a transaction is the caller's, and every wait blocks it.
  *
- * <p>An attempt timeout is a timer that only interrupts the caller's thread; an attempt that
- * outlives its timeout is a timeout whatever it returns. An interruption from anyone else, of
- * an attempt or of a wait, ends the call at once, and the thread's interrupt flag is set again
- * when it returns. An {@link Error} is never retried nor handed to a fallback: it is thrown as
- * it is, after the claim and the breaker's permit are settled.
+ * <p>
+ * An attempt timeout is a timer that only interrupts the caller's thread; an attempt that
+ * outlives its timeout is a timeout whatever it returns. An interruption from anyone
+ * else, of an attempt or of a wait, ends the call at once, and the thread's interrupt
+ * flag is set again when it returns. An {@link Error} is never retried nor handed to a
+ * fallback: it is thrown as it is, after the claim and the breaker's permit are settled.
  *
  * @param <T> the type of the call's value
  */
@@ -30,13 +31,13 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Runs a call and returns its value, the way {@link ResiliencePipeline#call} does. When the
-     * stages need no per-call state before the first attempt ends
-     * ({@link Stages#statelessStart}), that attempt passes the retry and breaker stages with
-     * its state on the stack, sharing one clock read between the call's start, the budget and
-     * the breaker; the call's {@link SyncExecution} is only created when the attempt did not
-     * end the call with a value, and takes the call on from the retry stage's decision on
-     * that attempt, as for any other attempt.
+     * Runs a call and returns its value, the way {@link ResiliencePipeline#call} does.
+     * When the stages need no per-call state before the first attempt ends
+     * ({@link Stages#statelessStart}), that attempt passes the retry and breaker stages
+     * with its state on the stack, sharing one clock read between the call's start, the
+     * budget and the breaker; the call's {@link SyncExecution} is only created when the
+     * attempt did not end the call with a value, and takes the call on from the retry
+     * stage's decision on that attempt, as for any other attempt.
      * @param stages the pipeline's stages
      * @param context the call's context
      * @param action the action
@@ -114,8 +115,8 @@ final class SyncExecution<T> extends Execution<T> {
 
     /**
      * Takes on a call without per-call state before its first attempt, which began at the
-     * call's start and was recorded by the breaker stage, from the retry stage's decision on
-     * that attempt.
+     * call's start and was recorded by the breaker stage, from the retry stage's decision
+     * on that attempt.
      */
     private ExecutionResult<T> afterFirstAttempt(long start, @Nullable T value, @Nullable Exception failure) {
         try {
@@ -130,7 +131,8 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Takes on a call without per-call state whose first attempt the breaker stage refused.
+     * Takes on a call without per-call state whose first attempt the breaker stage
+     * refused.
      */
     private ExecutionResult<T> rejectedAtOnce(CallNotPermittedException rejection) {
         stop(ExecutionStatus.REJECTED, rejection);
@@ -212,8 +214,9 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Runs the action, timed by the attempt's timer if it has one. An attempt that took its
-     * whole limit is a timeout whatever it returned or threw, even when the timer fired late.
+     * Runs the action, timed by the attempt's timer if it has one. An attempt that took
+     * its whole limit is a timeout whatever it returned or threw, even when the timer
+     * fired late.
      */
     private @Nullable T invoke(long start, long limit, @Nullable AttemptTimer timer, @Nullable ScheduledTask timerTask)
             throws Exception {
@@ -265,4 +268,5 @@ final class SyncExecution<T> extends Execution<T> {
             index = nextFallback(index + 1);
         }
     }
+
 }

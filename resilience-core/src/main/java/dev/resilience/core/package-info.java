@@ -1,5 +1,6 @@
 /**
- * The engine's entry points and the self-describing {@link dev.resilience.core.ExecutionResult}.
+ * The engine's entry points and the self-describing
+ * {@link dev.resilience.core.ExecutionResult}.
  */
 @NullMarked
 package dev.resilience.core;

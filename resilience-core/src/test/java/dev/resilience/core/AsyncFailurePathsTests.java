@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What an asynchronous call does when things go wrong around its attempts: null stages,
- * rejected timers and executors, cancellation, errors. Every returned future completes, and
- * every permit and claim taken is given back or recorded.
+ * rejected timers and executors, cancellation, errors. Every returned future completes,
+ * and every permit and claim taken is given back or recorded.
  */
 class AsyncFailurePathsTests {
 
@@ -46,12 +46,14 @@ class AsyncFailurePathsTests {
     private final List<ExecutionResult<?>> results = new ArrayList<>();
 
     private CircuitBreaker halfOpenBreaker() {
-        CircuitBreaker breaker = CircuitBreaker.of("quotes", CircuitBreakerConfig.builder()
-            .minimumCalls(1)
-            .slidingWindowSize(1)
-            .halfOpenCalls(1)
-            .waitInOpen(Duration.ofSeconds(1))
-            .build(), this.clock);
+        CircuitBreaker breaker = CircuitBreaker.of("quotes",
+                CircuitBreakerConfig.builder()
+                    .minimumCalls(1)
+                    .slidingWindowSize(1)
+                    .halfOpenCalls(1)
+                    .waitInOpen(Duration.ofSeconds(1))
+                    .build(),
+                this.clock);
         breaker.onError(breaker.acquirePermit(), 0, new IOException("down"));
         this.clock.advance(Duration.ofSeconds(1));
         return breaker;
@@ -80,14 +82,15 @@ class AsyncFailurePathsTests {
     }
 
     private void assertKeyIsFree(String key) {
-        assertThat(this.store.claim(storeKey("quote", key), "fp", Duration.ofSeconds(1))).isInstanceOf(ClaimResult.Acquired.class);
+        assertThat(this.store.claim(storeKey("quote", key), "fp", Duration.ofSeconds(1)))
+            .isInstanceOf(ClaimResult.Acquired.class);
     }
 
     @Test
     void retryWhoseActionReturnsNullEndsTheCallAndGivesBackItsClaim() {
         CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, Runnable::run).build()
-            .executeAsync(CallContext.idempotent("k-null", "fp"), attempts(List.of(
-                    () -> CompletableFuture.failedFuture(new IOException("reset")), () -> null)));
+            .executeAsync(CallContext.idempotent("k-null", "fp"),
+                    attempts(List.of(() -> CompletableFuture.failedFuture(new IOException("reset")), () -> null)));
 
         this.clock.advance(Duration.ofMillis(200));
 
@@ -104,7 +107,8 @@ class AsyncFailurePathsTests {
         CircuitBreaker breaker = halfOpenBreaker();
         TimeSource rejectingTimer = new RejectingTimer(this.clock);
 
-        CompletableFuture<ExecutionResult<String>> future = pipeline(rejectingTimer, Runnable::run).circuitBreaker(breaker)
+        CompletableFuture<ExecutionResult<String>> future = pipeline(rejectingTimer, Runnable::run)
+            .circuitBreaker(breaker)
             .build()
             .executeAsync(CallContext.idempotent("k-timer", "fp"),
                     () -> CompletableFuture.failedFuture(new IOException("still down")));
@@ -128,7 +132,8 @@ class AsyncFailurePathsTests {
         };
         CompletableFuture<String> pending = new CompletableFuture<>();
 
-        CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, closing).circuitBreaker(breaker).build()
+        CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, closing).circuitBreaker(breaker)
+            .build()
             .executeAsync(CallContext.idempotent("k-executor", "fp"), () -> pending);
         open.set(false);
         pending.complete("late");
@@ -189,7 +194,8 @@ class AsyncFailurePathsTests {
         CircuitBreaker breaker = halfOpenBreaker();
         CompletableFuture<String> pending = new CompletableFuture<>();
 
-        pipeline(this.clock, Runnable::run).circuitBreaker(breaker).build()
+        pipeline(this.clock, Runnable::run).circuitBreaker(breaker)
+            .build()
             .executeAsync(CallContext.idempotent("k-probe", "fp"), () -> pending)
             .cancel(true);
 
@@ -219,7 +225,8 @@ class AsyncFailurePathsTests {
             return "cached";
         }));
 
-        CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, Runnable::run).fallbacks(chain).build()
+        CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, Runnable::run).fallbacks(chain)
+            .build()
             .executeAsync(CallContext.idempotent("k-error", "fp"), () -> {
                 calls.incrementAndGet();
                 return CompletableFuture.failedFuture(new AssertionError("broken invariant"));
@@ -281,4 +288,5 @@ class AsyncFailurePathsTests {
     private static String storeKey(String name, String key) {
         return IdempotencyPolicy.of(name, new InMemoryIdempotencyStore(TimeSource.system())).storeKey("", key);
     }
+
 }

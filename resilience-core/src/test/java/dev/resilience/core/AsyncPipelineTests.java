@@ -70,10 +70,12 @@ class AsyncPipelineTests {
 
     @Test
     void breakerRecordsEachAttemptWhenItsStageCompletes() {
-        CircuitBreaker breaker = CircuitBreaker.of("quotes", CircuitBreakerConfig.builder().minimumCalls(100).build(), this.clock);
+        CircuitBreaker breaker = CircuitBreaker.of("quotes", CircuitBreakerConfig.builder().minimumCalls(100).build(),
+                this.clock);
         CompletableFuture<String> pending = new CompletableFuture<>();
 
-        CompletableFuture<ExecutionResult<String>> future = pipeline(1).circuitBreaker(breaker).build()
+        CompletableFuture<ExecutionResult<String>> future = pipeline(1).circuitBreaker(breaker)
+            .build()
             .executeAsync(CallContext.empty(), () -> pending);
 
         assertThat(breaker.metrics().bufferedCalls()).isZero();
@@ -91,7 +93,8 @@ class AsyncPipelineTests {
             .retry(RetryPolicy.builder().maxAttempts(1).attemptTimeout(Duration.ofSeconds(1)).build())
             .build();
 
-        CompletableFuture<ExecutionResult<String>> future = pipeline.executeAsync(CallContext.empty(), () -> neverCompletes);
+        CompletableFuture<ExecutionResult<String>> future = pipeline.executeAsync(CallContext.empty(),
+                () -> neverCompletes);
         this.clock.advance(Duration.ofSeconds(1));
 
         ExecutionResult<String> result = future.join();
@@ -103,9 +106,11 @@ class AsyncPipelineTests {
     @Test
     void asynchronousFallbackIsAwaited() {
         AtomicInteger calls = new AtomicInteger();
-        FallbackChain chain = FallbackChain.of(FallbackHandler.of("cached", (error, call) -> CompletableFuture.completedFuture("cached quote")));
+        FallbackChain chain = FallbackChain
+            .of(FallbackHandler.of("cached", (error, call) -> CompletableFuture.completedFuture("cached quote")));
 
-        ExecutionResult<String> result = pipeline(1).fallbacks(chain).build()
+        ExecutionResult<String> result = pipeline(1).fallbacks(chain)
+            .build()
             .executeAsync(CallContext.empty(), failingTimes(1, calls))
             .join();
 
@@ -121,8 +126,7 @@ class AsyncPipelineTests {
         this.clock.advance(Duration.ofSeconds(1));
 
         assertThat(future).isCompletedExceptionally();
-        assertThat(future.handle((value, error) -> error).join()).isInstanceOf(IOException.class)
-            .hasMessage("down 2");
+        assertThat(future.handle((value, error) -> error).join()).isInstanceOf(IOException.class).hasMessage("down 2");
     }
 
     @Test
@@ -132,11 +136,13 @@ class AsyncPipelineTests {
         AtomicInteger calls = new AtomicInteger();
 
         pipeline.executeAsync(CallContext.idempotent("k", "fp"), failingTimes(0, calls)).join();
-        ExecutionResult<String> replay = pipeline.executeAsync(CallContext.idempotent("k", "fp"), failingTimes(0, calls))
+        ExecutionResult<String> replay = pipeline
+            .executeAsync(CallContext.idempotent("k", "fp"), failingTimes(0, calls))
             .join();
 
         assertThat(calls).hasValue(1);
         assertThat(replay.replayed()).isTrue();
         assertThat(replay.value()).isEqualTo("quote-1");
     }
+
 }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A call whose result the store fails to take keeps its value, and the completion is tried
- * again with a growing wait until it lands or the lease ends.
+ * A call whose result the store fails to take keeps its value, and the completion is
+ * tried again with a growing wait until it lands or the lease ends.
  */
 class ClaimSettlementTests {
 
@@ -62,8 +62,8 @@ class ClaimSettlementTests {
         assertThat(this.outcomes).containsExactly(IdempotencyOutcome.EXECUTED, IdempotencyOutcome.COMPLETE_FAILED);
         assertThat(charge(pipeline).error()).isInstanceOf(IdempotencyInProgressException.class);
         this.clock.advance(Duration.ofMillis(100 + 200 + 400));
-        assertThat(this.store.completions).containsExactly(Duration.ZERO, Duration.ofMillis(100), Duration.ofMillis(300),
-                Duration.ofMillis(700));
+        assertThat(this.store.completions).containsExactly(Duration.ZERO, Duration.ofMillis(100),
+                Duration.ofMillis(300), Duration.ofMillis(700));
         ExecutionResult<String> replay = charge(pipeline);
         assertThat(replay.replayed()).isTrue();
         assertThat(replay.value()).isEqualTo("charge 1");
@@ -85,8 +85,8 @@ class ClaimSettlementTests {
     }
 
     /**
-     * A store whose completions fail a number of times, as a store that refuses writes does;
-     * it records when each completion was tried.
+     * A store whose completions fail a number of times, as a store that refuses writes
+     * does; it records when each completion was tried.
      */
     private final class FailingCompletions implements IdempotencyStore {
 
@@ -123,5 +123,7 @@ class ClaimSettlementTests {
         public boolean release(String key, String ownerToken) {
             return this.delegate.release(key, ownerToken);
         }
+
     }
+
 }

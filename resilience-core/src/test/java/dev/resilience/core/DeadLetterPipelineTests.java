@@ -27,8 +27,8 @@ class DeadLetterPipelineTests {
 
     private final InMemoryDeadLetterStore deadLetters = new InMemoryDeadLetterStore();
 
-    private final CallContext context = new CallContext("PaymentService#pay", null, Arrays.asList("order-1", 1250L, null), null,
-            "", ExecutionListener.NONE);
+    private final CallContext context = new CallContext("PaymentService#pay", null,
+            Arrays.asList("order-1", 1250L, null), null, "", ExecutionListener.NONE);
 
     private ResiliencePipeline.Builder pipeline() {
         return ResiliencePipeline.builder("payment")
@@ -44,7 +44,8 @@ class DeadLetterPipelineTests {
     @Test
     void exhaustedRetriesWriteADeadLetterWithTheCallsDetails() {
         ExecutionResult<String> result = pipeline().build()
-            .execute(this.context, FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("gateway down")));
+            .execute(this.context,
+                    FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("gateway down")));
 
         assertThat(this.deadLetters.list(10)).singleElement().satisfies((deadLetter) -> {
             assertThat(deadLetter.name()).isEqualTo("payment");
@@ -93,10 +94,12 @@ class DeadLetterPipelineTests {
 
     @Test
     void callThatSucceedsThroughAFallbackIsNotADeadLetter() {
-        pipeline().fallbacks(dev.resilience.core.fallback.FallbackChain
-            .of(dev.resilience.core.fallback.FallbackHandler.of("defer", (error, call) -> "deferred")))
+        pipeline()
+            .fallbacks(dev.resilience.core.fallback.FallbackChain
+                .of(dev.resilience.core.fallback.FallbackHandler.of("defer", (error, call) -> "deferred")))
             .build()
-            .execute(this.context, FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
+            .execute(this.context,
+                    FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
 
         assertThat(this.deadLetters.size()).isZero();
     }
@@ -131,7 +134,8 @@ class DeadLetterPipelineTests {
         };
         IOException failure = new IOException("down");
 
-        ExecutionResult<String> result = pipeline().deadLetters(broken).build()
+        ExecutionResult<String> result = pipeline().deadLetters(broken)
+            .build()
             .execute(this.context, FlakyAction.failing(failure, failure, failure));
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
@@ -145,8 +149,8 @@ class DeadLetterPipelineTests {
                 Arrays.asList("o-\"1\"", 12.5, true, ExecutionStatus.ERROR, 'x', new Opaque()), null, "",
                 ExecutionListener.NONE);
 
-        pipeline().build().execute(context, FlakyAction.failing(new IOException("1"), new IOException("2"),
-                new IOException("3")));
+        pipeline().build()
+            .execute(context, FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
 
         assertThat(this.deadLetters.list(1).get(0).arguments()).containsExactly("\"o-\\\"1\\\"\"", "12.5", "true",
                 "\"ERROR\"", "\"x\"", "<" + Opaque.class.getName() + ">");
@@ -170,17 +174,20 @@ class DeadLetterPipelineTests {
         CallContext context = new CallContext("PaymentService#pay", null, List.of(euros), null, "",
                 ExecutionListener.NONE);
 
-        pipeline().maxArgumentSize(8).argumentRenderer((argument) -> (String) argument).build()
+        pipeline().maxArgumentSize(8)
+            .argumentRenderer((argument) -> (String) argument)
+            .build()
             .execute(context, FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
 
-        assertThat(this.deadLetters.list(1).get(0).arguments())
-            .containsExactly("\u20ac\u20ac...[truncated 24 bytes]");
+        assertThat(this.deadLetters.list(1).get(0).arguments()).containsExactly("\u20ac\u20ac...[truncated 24 bytes]");
     }
 
     @Test
     void argumentsWithinTheBoundAreKeptWhole() {
-        pipeline().maxArgumentSize(9).build()
-            .execute(this.context, FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
+        pipeline().maxArgumentSize(9)
+            .build()
+            .execute(this.context,
+                    FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));
 
         assertThat(this.deadLetters.list(1).get(0).arguments()).containsExactly("\"order-1\"", "1250", "null");
     }
@@ -204,5 +211,7 @@ class DeadLetterPipelineTests {
         public String toString() {
             return "Opaque(password=" + this.password + ")";
         }
+
     }
+
 }

@@ -40,10 +40,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Failure paths of the engine that a review of DESIGN.md sections 6 and 11 found broken,
- * pinned: interrupts handed to fallbacks, a value lost to a late cancellation, timeouts that
- * missed the time an attempt spent before returning its stage, attempts started past the
- * deadline, a refused timer counted as a failure, endings run on the timer thread, a null
- * claim read as a mismatch, leases that overflowed, a stray timer and a leaked permit.
+ * pinned: interrupts handed to fallbacks, a value lost to a late cancellation, timeouts
+ * that missed the time an attempt spent before returning its stage, attempts started past
+ * the deadline, a refused timer counted as a failure, endings run on the timer thread, a
+ * null claim read as a mismatch, leases that overflowed, a stray timer and a leaked
+ * permit.
  */
 class FailurePathRegressionTests {
 
@@ -69,7 +70,8 @@ class FailurePathRegressionTests {
         }));
     }
 
-    // Interrupts: "ends the call at once ... the method's own error (or an unchecked wrapper
+    // Interrupts: "ends the call at once ... the method's own error (or an unchecked
+    // wrapper
     // for a wait) is thrown"
 
     @Test
@@ -141,14 +143,16 @@ class FailurePathRegressionTests {
             .idempotency(IdempotencyPolicy.of("pay", this.store))
             .build();
 
-        CompletableFuture<ExecutionResult<String>> first = pipeline.executeAsync(CallContext.idempotent("k", "fp"), () -> {
-            CompletableFuture<String> stage = new CompletableFuture<>();
-            stages.add(stage);
-            return stage;
-        });
+        CompletableFuture<ExecutionResult<String>> first = pipeline.executeAsync(CallContext.idempotent("k", "fp"),
+                () -> {
+                    CompletableFuture<String> stage = new CompletableFuture<>();
+                    stages.add(stage);
+                    return stage;
+                });
         charges.incrementAndGet();
         stages.get(0).complete("charged");
-        // the caller gives up just as the charge completes, before the pool ran the next step
+        // the caller gives up just as the charge completes, before the pool ran the next
+        // step
         first.cancel(true);
         while (!queued.isEmpty()) {
             queued.remove(0).run();
@@ -161,7 +165,8 @@ class FailurePathRegressionTests {
         assertThat(second.replayed()).isTrue();
     }
 
-    // Timeouts are final: "An attempt that outlives its attempt-timeout is a TIMEOUT whatever
+    // Timeouts are final: "An attempt that outlives its attempt-timeout is a TIMEOUT
+    // whatever
     // it returns afterwards; a late value is discarded, never returned or stored."
 
     @Test
@@ -227,7 +232,8 @@ class FailurePathRegressionTests {
         assertThat(result.value()).isNull();
     }
 
-    // Deadline: "when the next attempt could not start before the deadline, the call ends with
+    // Deadline: "when the next attempt could not start before the deadline, the call ends
+    // with
     // status TIMEOUT"
 
     @Test
@@ -245,7 +251,8 @@ class FailurePathRegressionTests {
             return CompletableFuture.failedFuture(new IOException("reset"));
         });
         this.clock.advance(Duration.ofMillis(100));
-        // the backoff is over; the busy pool gets to the next attempt only after the deadline
+        // the backoff is over; the busy pool gets to the next attempt only after the
+        // deadline
         this.clock.advance(Duration.ofSeconds(2));
         while (!queued.isEmpty()) {
             queued.remove(0).run();
@@ -280,7 +287,8 @@ class FailurePathRegressionTests {
         assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
     }
 
-    // Exceptions never escape the machinery: a rejected timer task ends the call with a status
+    // Exceptions never escape the machinery: a rejected timer task ends the call with a
+    // status
 
     @Test
     void rejectedAttemptTimerEndsTheCallWithoutCountingAFailureAgainstTheBreakerOrRetrying() {
@@ -299,10 +307,12 @@ class FailurePathRegressionTests {
         assertThat(breaker.metrics().failedCallsTotal())
             .as("attempts that never ran are recorded as failures of the dependency")
             .isZero();
-        assertThat(result.attempts()).as("a refused timer is retried as if the method had failed").isLessThanOrEqualTo(1);
+        assertThat(result.attempts()).as("a refused timer is retried as if the method had failed")
+            .isLessThanOrEqualTo(1);
     }
 
-    // Threads: the timer thread never runs a store call, a listener or the completion of a
+    // Threads: the timer thread never runs a store call, a listener or the completion of
+    // a
     // returned future; an attempt timeout cancels the attempt's stage
 
     @Test
@@ -364,12 +374,14 @@ class FailurePathRegressionTests {
     @Test
     void automaticTransitionsOfABreakerBuiltWithoutAnExecutorDoNotRunListenersOnTheTimerThread() {
         MarkingTimer timer = new MarkingTimer(this.clock);
-        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder()
-            .minimumCalls(1)
-            .slidingWindowSize(1)
-            .waitInOpen(Duration.ofSeconds(1))
-            .automaticTransitionToHalfOpen(true)
-            .build(), timer);
+        CircuitBreaker breaker = CircuitBreaker.of("gateway",
+                CircuitBreakerConfig.builder()
+                    .minimumCalls(1)
+                    .slidingWindowSize(1)
+                    .waitInOpen(Duration.ofSeconds(1))
+                    .automaticTransitionToHalfOpen(true)
+                    .build(),
+                timer);
         List<CircuitBreakerState> onTimer = new ArrayList<>();
         breaker.addListener(new CircuitBreakerListener() {
             @Override
@@ -423,7 +435,8 @@ class FailurePathRegressionTests {
 
     @Test
     void longLeaseThatThePolicyAcceptsNeitherThrowsOutOfTheCallNorLeavesTheKeyInProgress() {
-        // positive, so accepted by IdempotencyPolicy and by the property validation; beyond a long of nanoseconds
+        // positive, so accepted by IdempotencyPolicy and by the property validation;
+        // beyond a long of nanoseconds
         Duration lease = Duration.ofDays(365L * 300);
         ResiliencePipeline pipeline = ResiliencePipeline.builder("pay")
             .timeSource(this.clock)
@@ -442,7 +455,8 @@ class FailurePathRegressionTests {
 
         assertThat(escaped).as("exception escaping the machinery").isNull();
         assertThat(result.status()).isEqualTo(ExecutionStatus.SUCCESS);
-        assertThat(this.store.claim(storeKey("pay", "k"), "fp", Duration.ofSeconds(1))).isInstanceOf(ClaimResult.Completed.class);
+        assertThat(this.store.claim(storeKey("pay", "k"), "fp", Duration.ofSeconds(1)))
+            .isInstanceOf(ClaimResult.Completed.class);
     }
 
     // Cancellation: no timer is left behind once the call is over
@@ -479,12 +493,14 @@ class FailurePathRegressionTests {
 
     @Test
     void directFirstAttemptRecordsThePermitOfAnActionThatThrowsAPlainThrowable() {
-        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder()
-            .minimumCalls(1)
-            .slidingWindowSize(1)
-            .halfOpenCalls(1)
-            .waitInOpen(Duration.ofSeconds(1))
-            .build(), this.clock);
+        CircuitBreaker breaker = CircuitBreaker.of("gateway",
+                CircuitBreakerConfig.builder()
+                    .minimumCalls(1)
+                    .slidingWindowSize(1)
+                    .halfOpenCalls(1)
+                    .waitInOpen(Duration.ofSeconds(1))
+                    .build(),
+                this.clock);
         breaker.onError(breaker.acquirePermit(), 0, new IOException("down"));
         this.clock.advance(Duration.ofSeconds(1));
         ResiliencePipeline pipeline = ResiliencePipeline.builder("gateway")
@@ -494,7 +510,8 @@ class FailurePathRegressionTests {
 
         try {
             pipeline.call(() -> {
-                throw FailurePathRegressionTests.<RuntimeException>sneaky(new Throwable("not an exception, not an error"));
+                throw FailurePathRegressionTests
+                    .<RuntimeException>sneaky(new Throwable("not an exception, not an error"));
             });
         }
         catch (Throwable expected) {
@@ -542,10 +559,12 @@ class FailurePathRegressionTests {
         public ScheduledTask schedule(Runnable task, Duration delay) {
             return this.clock.schedule(task, delay);
         }
+
     }
 
     /**
-     * Marks the thread while it runs a timer task, as the resilience-timer thread would be.
+     * Marks the thread while it runs a timer task, as the resilience-timer thread would
+     * be.
      */
     private static final class MarkingTimer extends DelegatingTimer {
 
@@ -571,6 +590,7 @@ class FailurePathRegressionTests {
         boolean onTimerThread() {
             return this.firing.get();
         }
+
     }
 
     /**
@@ -586,6 +606,7 @@ class FailurePathRegressionTests {
         public ScheduledTask schedule(Runnable task, Duration delay) {
             return () -> true;
         }
+
     }
 
     /**
@@ -601,13 +622,14 @@ class FailurePathRegressionTests {
         public ScheduledTask schedule(Runnable task, Duration delay) {
             throw new RejectedExecutionException("timer shut down");
         }
+
     }
 
     /**
      * Notes store calls made on the timer thread.
      */
-    private record RecordingStore(IdempotencyStore delegate, MarkingTimer timer, List<String> onTimer)
-            implements IdempotencyStore {
+    private record RecordingStore(IdempotencyStore delegate, MarkingTimer timer,
+            List<String> onTimer) implements IdempotencyStore {
 
         @Override
         public ClaimResult claim(String key, String fingerprint, Duration lease) {
@@ -638,4 +660,5 @@ class FailurePathRegressionTests {
     private static String storeKey(String name, String key) {
         return IdempotencyPolicy.of(name, new InMemoryIdempotencyStore(TimeSource.system())).storeKey("", key);
     }
+
 }

@@ -33,4 +33,5 @@ final class FlakyAction implements Callable<String> {
     int calls() {
         return this.calls.get();
     }
+
 }

@@ -108,7 +108,8 @@ class IdempotentPipelineTests {
         ResiliencePipeline pipeline = pipeline();
         pipeline.execute(CallContext.idempotent("key-1", "order-1:100"), () -> "receipt");
 
-        ExecutionResult<String> result = pipeline.execute(CallContext.idempotent("key-1", "order-1:999"), () -> "other");
+        ExecutionResult<String> result = pipeline.execute(CallContext.idempotent("key-1", "order-1:999"),
+                () -> "other");
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.FAILURE);
         assertThat(result.error()).isInstanceOf(IdempotencyKeyMismatchException.class);
@@ -137,8 +138,10 @@ class IdempotentPipelineTests {
     void waitingCallReplaysTheFirstCallOnceItCompletes() {
         ResiliencePipeline waiting = pipeline(new IdempotencyPolicy("pay", this.store, Duration.ofHours(1),
                 Duration.ofSeconds(10), OnInProgress.WAIT));
-        String owner = ((ClaimResult.Acquired) this.store.claim(storeKey("pay", "key-1"), "fp", Duration.ofSeconds(10))).ownerToken();
-        this.clock.schedule(() -> this.store.complete(storeKey("pay", "key-1"), owner, "first", Duration.ofHours(1)), Duration.ofMillis(120));
+        String owner = ((ClaimResult.Acquired) this.store.claim(storeKey("pay", "key-1"), "fp", Duration.ofSeconds(10)))
+            .ownerToken();
+        this.clock.schedule(() -> this.store.complete(storeKey("pay", "key-1"), owner, "first", Duration.ofHours(1)),
+                Duration.ofMillis(120));
 
         ExecutionResult<String> result = waiting.execute(CallContext.idempotent("key-1", "fp"), () -> "second");
 
@@ -219,8 +222,8 @@ class IdempotentPipelineTests {
         AtomicInteger runs = new AtomicInteger();
 
         for (Object key : new Object[] { null, "", "   ", "k".repeat(256) }) {
-            ExecutionResult<Integer> result = pipeline.execute(new CallContext("", null, List.of(), key, "fp", ExecutionListener.NONE),
-                    runs::incrementAndGet);
+            ExecutionResult<Integer> result = pipeline.execute(
+                    new CallContext("", null, List.of(), key, "fp", ExecutionListener.NONE), runs::incrementAndGet);
             assertThat(result.status()).isEqualTo(ExecutionStatus.FAILURE);
             assertThat(result.error()).isInstanceOf(IdempotencyKeyException.class);
         }
@@ -232,10 +235,12 @@ class IdempotentPipelineTests {
         AtomicInteger runs = new AtomicInteger();
         ResiliencePipeline pipeline = pipeline(IdempotencyPolicy.of("pay", new UnreachableStore()));
 
-        ExecutionResult<Integer> result = pipeline.execute(CallContext.idempotent("key-1", "fp"), runs::incrementAndGet);
+        ExecutionResult<Integer> result = pipeline.execute(CallContext.idempotent("key-1", "fp"),
+                runs::incrementAndGet);
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
-        assertThat(result.error()).isInstanceOf(IdempotencyStoreException.class).hasRootCauseMessage("connection refused");
+        assertThat(result.error()).isInstanceOf(IdempotencyStoreException.class)
+            .hasRootCauseMessage("connection refused");
         assertThat(runs).hasValue(0);
         assertThat(this.outcomes).containsExactly(IdempotencyOutcome.STORE_ERROR);
     }
@@ -283,8 +288,8 @@ class IdempotentPipelineTests {
             }
 
             @Override
-            public boolean complete(String key, String ownerToken, @Nullable Object value,
-                    java.lang.reflect.Type type, Duration ttl) {
+            public boolean complete(String key, String ownerToken, @Nullable Object value, java.lang.reflect.Type type,
+                    Duration ttl) {
                 completedAs.add(type);
                 return true;
             }
@@ -330,10 +335,12 @@ class IdempotentPipelineTests {
         public boolean release(String key, String ownerToken) {
             throw new IllegalStateException("connection refused");
         }
+
     }
 
     /** The store key of an unscoped caller's key, as the pipeline writes it. */
     private static String storeKey(String name, String key) {
         return IdempotencyPolicy.of(name, new InMemoryIdempotencyStore(TimeSource.system())).storeKey("", key);
     }
+
 }

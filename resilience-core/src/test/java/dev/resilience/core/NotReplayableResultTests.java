@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A key completed as not replayable in the in-memory store refuses every later call, as in
- * the Redis store: the action never runs again for it until the entry expires.
+ * A key completed as not replayable in the in-memory store refuses every later call, as
+ * in the Redis store: the action never runs again for it until the entry expires.
  */
 class NotReplayableResultTests {
 
@@ -42,8 +42,10 @@ class NotReplayableResultTests {
 
     @Test
     void inMemoryKeyCompletedAsNotReplayableRejectsLaterCallsUntilItExpires() {
-        ClaimResult.Acquired claim = (ClaimResult.Acquired) this.store.claim(storeKey("pay", "key-1"), "fp", Duration.ofMinutes(1));
-        this.store.complete(storeKey("pay", "key-1"), claim.ownerToken(), new NotReplayableResult("too large"), Duration.ofHours(1));
+        ClaimResult.Acquired claim = (ClaimResult.Acquired) this.store.claim(storeKey("pay", "key-1"), "fp",
+                Duration.ofMinutes(1));
+        this.store.complete(storeKey("pay", "key-1"), claim.ownerToken(), new NotReplayableResult("too large"),
+                Duration.ofHours(1));
         AtomicInteger runs = new AtomicInteger();
 
         ExecutionResult<Integer> refused = this.pipeline.execute(CallContext.idempotent("key-1", "fp"),
@@ -68,4 +70,5 @@ class NotReplayableResultTests {
     private static String storeKey(String name, String key) {
         return IdempotencyPolicy.of(name, new InMemoryIdempotencyStore(TimeSource.system())).storeKey("", key);
     }
+
 }

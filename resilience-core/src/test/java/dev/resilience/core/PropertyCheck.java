@@ -8,15 +8,17 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * Runs a property over many generated cases, each from its own seed, and on the first failure
- * shrinks the case and fails with the smallest case found, the seed that reproduces it and the
- * error it raised.
+ * Runs a property over many generated cases, each from its own seed, and on the first
+ * failure shrinks the case and fails with the smallest case found, the seed that
+ * reproduces it and the error it raised.
  *
- * <p>Seeds are fixed so that a build is repeatable: case {@code i} of a property is generated
- * from {@code base + i}, where {@code base} is the system property {@code property.seed} or
- * else a hash of the property's name. A failure names its seed; running with
- * {@code -Dproperty.seed=<seed>} makes it the first case again. {@code -Dproperty.tries=<n>}
- * overrides the number of cases, to search longer on a quiet machine.
+ * <p>
+ * Seeds are fixed so that a build is repeatable: case {@code i} of a property is
+ * generated from {@code base + i}, where {@code base} is the system property
+ * {@code property.seed} or else a hash of the property's name. A failure names its seed;
+ * running with {@code -Dproperty.seed=<seed>} makes it the first case again.
+ * {@code -Dproperty.tries=<n>} overrides the number of cases, to search longer on a quiet
+ * machine.
  *
  * @param <C> the type of a case
  */
@@ -47,8 +49,8 @@ public final class PropertyCheck<C> {
     }
 
     /**
-     * Sets how a failing case is made smaller: candidates are tried in order, and the first
-     * that still fails replaces the case.
+     * Sets how a failing case is made smaller: candidates are tried in order, and the
+     * first that still fails replaces the case.
      * @param shrinker the smaller candidates of a case, most promising first
      * @return this property
      */
@@ -60,8 +62,8 @@ public final class PropertyCheck<C> {
     /**
      * Checks the property on {@code tries} generated cases.
      * @param tries how many cases to run
-     * @param property throws an {@link AssertionError} (or any runtime exception) when the
-     * case breaks it
+     * @param property throws an {@link AssertionError} (or any runtime exception) when
+     * the case breaks it
      */
     public void holds(int tries, Consumer<C> property) {
         long base = Long.getLong("property.seed", this.name.hashCode());
@@ -96,9 +98,9 @@ public final class PropertyCheck<C> {
                 }
             }
         }
-        return new AssertionError("Property '" + this.name + "' failed with seed " + seed + " (run with -Dproperty.seed="
-                + seed + "); smallest failing case after " + runs + " shrink runs:\n" + smallest
-                + "\nfailure: " + smallestFailure.getMessage(), smallestFailure);
+        return new AssertionError("Property '" + this.name + "' failed with seed " + seed
+                + " (run with -Dproperty.seed=" + seed + "); smallest failing case after " + runs + " shrink runs:\n"
+                + smallest + "\nfailure: " + smallestFailure.getMessage(), smallestFailure);
     }
 
     private static <C> Throwable failureOf(Consumer<C> property, C candidate) {
@@ -112,8 +114,8 @@ public final class PropertyCheck<C> {
     }
 
     /**
-     * Returns the lists made by removing one run of consecutive elements, longest runs first:
-     * halves, then quarters, down to single elements.
+     * Returns the lists made by removing one run of consecutive elements, longest runs
+     * first: halves, then quarters, down to single elements.
      * @param list the list to shrink
      * @param <T> the type of its elements
      * @return the shorter lists
@@ -132,4 +134,5 @@ public final class PropertyCheck<C> {
         }
         return shorter.build();
     }
+
 }

@@ -18,16 +18,17 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs random sequences of calls through a pipeline whose retries share a {@link RetryBudget}
- * of ratio {@code r} and floor {@code f}, and checks two things: whenever a retry is granted,
- * the retries in the window are at most {@code max(floor(r * calls in the window),
- * f * window seconds)}; and the budget grants a retry exactly when both of its rules allow it,
- * as written here on paper. The window counts in whole seconds from the budget's creation, a
- * call or retry of second {@code s} being in the window until second {@code s + window seconds}
- * (the window rounded up to whole seconds). The bucket, counted in millionths of a token,
- * holds {@code max(1, f) + r} tokens and starts with {@code f}; each call adds {@code r}, the
- * floor adds {@code f * t / 1000} millionths by {@code t} nanoseconds after the creation, and a
- * granted retry takes one token.
+ * Runs random sequences of calls through a pipeline whose retries share a
+ * {@link RetryBudget} of ratio {@code r} and floor {@code f}, and checks two things:
+ * whenever a retry is granted, the retries in the window are at most
+ * {@code max(floor(r * calls in the window),
+ * f * window seconds)}; and the budget grants a retry exactly when both of its rules
+ * allow it, as written here on paper. The window counts in whole seconds from the
+ * budget's creation, a call or retry of second {@code s} being in the window until second
+ * {@code s + window seconds} (the window rounded up to whole seconds). The bucket,
+ * counted in millionths of a token, holds {@code max(1, f) + r} tokens and starts with
+ * {@code f}; each call adds {@code r}, the floor adds {@code f * t / 1000} millionths by
+ * {@code t} nanoseconds after the creation, and a granted retry takes one token.
  */
 class RetryBudgetModelTests {
 
@@ -64,11 +65,10 @@ class RetryBudgetModelTests {
         long floorInWindow = (long) sequence.floor() * ((sequence.windowMillis() + 999) / 1000);
         RetryPolicy policy = RetryPolicy.builder()
             .maxAttempts(sequence.maxAttempts())
-            .backoff(Backoff.of(Duration.ofMillis(sequence.delayMillis()), 1.0, Duration.ofMillis(sequence.delayMillis()),
-                    Jitter.NONE))
+            .backoff(Backoff.of(Duration.ofMillis(sequence.delayMillis()), 1.0,
+                    Duration.ofMillis(sequence.delayMillis()), Jitter.NONE))
             .budget(budget)
-            .listener((retry) -> assertThat(budget.retriesInWindow())
-                .as("retries in the window when one is granted")
+            .listener((retry) -> assertThat(budget.retriesInWindow()).as("retries in the window when one is granted")
                 .isLessThanOrEqualTo(Math.max(budget.callsInWindow() * sequence.ratioPercent() / 100, floorInWindow)))
             .build();
         ResiliencePipeline pipeline = ResiliencePipeline.builder("quotes").timeSource(clock).retry(policy).build();
@@ -93,7 +93,8 @@ class RetryBudgetModelTests {
             assertThat(actual).as(where).isEqualTo(model.call(call));
             decisions.append((result.attempts() > 1) ? "G" : "").append(actual.endsWith("refused") ? "R" : "");
             assertThat(budget.callsInWindow() + " calls, " + budget.retriesInWindow() + " retries in the window")
-                .as(where).isEqualTo(model.window());
+                .as(where)
+                .isEqualTo(model.window());
         }
         Map<String, Boolean> seen = Map.of("retry granted", decisions.indexOf("G") >= 0, "retry refused",
                 decisions.indexOf("R") >= 0, "refused, then granted as calls came in", decisions.indexOf("RG") >= 0,
@@ -103,7 +104,10 @@ class RetryBudgetModelTests {
         seen.forEach((event, happened) -> this.coverage.merge(event, happened ? 1 : 0, Integer::sum));
     }
 
-    /** The budget on paper: every call and granted retry with the second it happened in, and the tokens. */
+    /**
+     * The budget on paper: every call and granted retry with the second it happened in,
+     * and the tokens.
+     */
     private static final class Model {
 
         private final BudgetCase sequence;
@@ -146,7 +150,8 @@ class RetryBudgetModelTests {
                 if (attempt == this.sequence.maxAttempts()) {
                     return "ERROR after " + attempt + " attempts";
                 }
-                this.tokens = Math.min(this.capacity, this.tokens + floorEarned(this.now) - floorEarned(this.refilledAt));
+                this.tokens = Math.min(this.capacity,
+                        this.tokens + floorEarned(this.now) - floorEarned(this.refilledAt));
                 this.refilledAt = this.now;
                 boolean windowAllows = inWindow(this.retries) + 1 <= Math.max(
                         inWindow(this.calls) * this.sequence.ratioPercent() / 100,
@@ -187,6 +192,7 @@ class RetryBudgetModelTests {
         private static long millis(long millis) {
             return Duration.ofMillis(millis).toNanos();
         }
+
     }
 
     /**
@@ -226,12 +232,13 @@ class RetryBudgetModelTests {
             int count = 1 + random.nextInt(40);
             for (int i = 0; i < count; i++) {
                 int roll = random.nextInt(10);
-                long pause = (roll < 5) ? random.nextInt(501) : (roll < 8) ? random.nextInt(3001)
-                        : (roll == 8) ? 0 : windowMillis + random.nextInt(2001);
+                long pause = (roll < 5) ? random.nextInt(501)
+                        : (roll < 8) ? random.nextInt(3001) : (roll == 8) ? 0 : windowMillis + random.nextInt(2001);
                 List<RetryCall.Attempt> attempts = new ArrayList<>();
                 for (int attempt = 0; attempt < maxAttempts; attempt++) {
-                    attempts.add(new RetryCall.Attempt((random.nextInt(4) == 0) ? RetryCall.Ending.SUCCESS
-                            : RetryCall.Ending.RETRYABLE_ERROR, random.nextInt(401)));
+                    attempts.add(new RetryCall.Attempt(
+                            (random.nextInt(4) == 0) ? RetryCall.Ending.SUCCESS : RetryCall.Ending.RETRYABLE_ERROR,
+                            random.nextInt(401)));
                 }
                 calls.add(new BudgetCall(pause, List.copyOf(attempts)));
             }
@@ -245,13 +252,14 @@ class RetryBudgetModelTests {
 
         @Override
         public String toString() {
-            StringBuilder text = new StringBuilder("ratio " + this.ratioPercent + "%, floor " + this.floor
-                    + "/s, window " + this.windowMillis
-                    + "ms, " + this.maxAttempts + " attempts, " + this.delayMillis + "ms between them");
+            StringBuilder text = new StringBuilder(
+                    "ratio " + this.ratioPercent + "%, floor " + this.floor + "/s, window " + this.windowMillis + "ms, "
+                            + this.maxAttempts + " attempts, " + this.delayMillis + "ms between them");
             for (int i = 0; i < this.calls.size(); i++) {
                 text.append("\n  ").append(i + 1).append(". ").append(this.calls.get(i));
             }
             return text.toString();
         }
     }
+
 }

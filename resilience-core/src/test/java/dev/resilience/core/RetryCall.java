@@ -30,6 +30,7 @@ record RetryCall(int maxAttempts, Backoff backoff, RetryModel.Draw draw, long ma
 
         /** With a {@link DeclinedException}, on which the policy aborts. */
         NON_RETRYABLE_ERROR
+
     }
 
     /**
@@ -52,6 +53,7 @@ record RetryCall(int maxAttempts, Backoff backoff, RetryModel.Draw draw, long ma
         DeclinedException() {
             super("card declined");
         }
+
     }
 
     static RetryCall generate(Random random) {
@@ -67,11 +69,12 @@ record RetryCall(int maxAttempts, Backoff backoff, RetryModel.Draw draw, long ma
         List<Attempt> attempts = new ArrayList<>();
         for (int i = 0; i < maxAttempts; i++) {
             int roll = random.nextInt(100);
-            Ending ending = (roll < 20) ? Ending.SUCCESS : (roll < 85) ? Ending.RETRYABLE_ERROR
-                    : Ending.NON_RETRYABLE_ERROR;
+            Ending ending = (roll < 20) ? Ending.SUCCESS
+                    : (roll < 85) ? Ending.RETRYABLE_ERROR : Ending.NON_RETRYABLE_ERROR;
             attempts.add(new Attempt(ending, (random.nextInt(3) == 0) ? 0 : random.nextInt(301)));
         }
-        return new RetryCall(maxAttempts, Backoff.of(Duration.ofMillis(delay), multiplier, Duration.ofMillis(maxDelay),
-                jitter), new RetryModel.Draw(fraction), maxDuration, List.copyOf(attempts));
+        return new RetryCall(maxAttempts,
+                Backoff.of(Duration.ofMillis(delay), multiplier, Duration.ofMillis(maxDelay), jitter),
+                new RetryModel.Draw(fraction), maxDuration, List.copyOf(attempts));
     }
 }

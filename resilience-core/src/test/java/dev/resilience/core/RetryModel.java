@@ -15,17 +15,19 @@ import dev.resilience.core.retry.Backoff;
  * <ul>
  * <li>An attempt that succeeds before the deadline ends the call with SUCCESS.</li>
  * <li>An attempt that ends at or after the deadline ({@code max-duration} from the start)
- * overran it, whatever it returned (DESIGN section 11: timeouts are final): it ends with an
- * {@link AttemptTimeoutException}, caused by its error if it failed, which is retryable.</li>
- * <li>A non-retryable error ends the call with FAILURE; a retryable one on the last attempt
- * with ERROR, or TIMEOUT if it overran.</li>
+ * overran it, whatever it returned (DESIGN section 11: timeouts are final): it ends with
+ * an {@link AttemptTimeoutException}, caused by its error if it failed, which is
+ * retryable.</li>
+ * <li>A non-retryable error ends the call with FAILURE; a retryable one on the last
+ * attempt with ERROR, or TIMEOUT if it overran.</li>
  * <li>Otherwise the wait before retry {@code n} (the first retry being 1) is drawn in
  * {@link #bounds}; when the next attempt could not start before the deadline
  * ({@code now + wait >= deadline}) the call ends with TIMEOUT and a
  * {@link DeadlineExceededException} caused by the last error, without sleeping.</li>
  * </ul>
  *
- * <p>Draws are made by a {@link Draw}, which picks the same fraction of every range, so that
+ * <p>
+ * Draws are made by a {@link Draw}, which picks the same fraction of every range, so that
  * the model knows every wait the engine draws.
  */
 final class RetryModel {
@@ -34,11 +36,12 @@ final class RetryModel {
     }
 
     /**
-     * Returns the range DESIGN section 6 gives the wait before a retry, in nanoseconds: with
-     * {@code delay(n) = min(maxDelay, delay * multiplier^(n - 1))}, NONE is {@code delay(n)}
-     * exactly, FULL {@code [0, delay(n)]}, EQUAL {@code [delay(n) / 2, delay(n)]}, and
-     * DECORRELATED {@code [delay, min(maxDelay, 3 * previous)]}, the previous wait being
-     * {@code delay} before the first retry.
+     * Returns the range DESIGN section 6 gives the wait before a retry, in nanoseconds:
+     * with {@code delay(n) = min(maxDelay, delay * multiplier^(n - 1))}, NONE is
+     * {@code delay(n)} exactly, FULL {@code [0, delay(n)]}, EQUAL
+     * {@code [delay(n) / 2, delay(n)]}, and DECORRELATED
+     * {@code [delay, min(maxDelay, 3 * previous)]}, the previous wait being {@code delay}
+     * before the first retry.
      * @param backoff the backoff
      * @param retry the retry's number, from 1
      * @param previousNanos the previous wait, 0 before the first retry
@@ -52,7 +55,8 @@ final class RetryModel {
             case NONE -> new long[] { base, base };
             case FULL -> new long[] { 0, base };
             case EQUAL -> new long[] { base / 2, base };
-            case DECORRELATED -> new long[] { delay, Math.min(maxDelay, 3 * ((previousNanos > 0) ? previousNanos : delay)) };
+            case DECORRELATED ->
+                new long[] { delay, Math.min(maxDelay, 3 * ((previousNanos > 0) ? previousNanos : delay)) };
         };
     }
 
@@ -121,8 +125,8 @@ final class RetryModel {
 
     /**
      * A random generator that always picks the same fraction of the range asked for:
-     * {@code origin + floor(fraction * (bound - origin))}, so 0 picks the lowest value and
-     * the largest double below 1 the highest.
+     * {@code origin + floor(fraction * (bound - origin))}, so 0 picks the lowest value
+     * and the largest double below 1 the highest.
      *
      * @param fraction in {@code [0, 1)}
      */
@@ -144,4 +148,5 @@ final class RetryModel {
             throw new UnsupportedOperationException("the backoff draws from a range");
         }
     }
+
 }

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Runs random retry policies over random scripts of attempts through
  * {@link ResiliencePipeline#execute} on a virtual clock, and checks the call against the
- * {@link RetryModel}: status, attempts, failures, final error, every wait and the duration.
+ * {@link RetryModel}: status, attempts, failures, final error, every wait and the
+ * duration.
  */
 class RetryModelTests {
 
@@ -72,24 +73,28 @@ class RetryModelTests {
         for (int retry = 1; retry <= waits.size(); retry++) {
             long wait = waits.get(retry - 1).toNanos();
             long[] bounds = RetryModel.bounds(call.backoff(), retry, previous);
-            assertThat(wait).as("wait before retry " + retry).isBetween(bounds[0], bounds[1])
+            assertThat(wait).as("wait before retry " + retry)
+                .isBetween(bounds[0], bounds[1])
                 .isLessThanOrEqualTo(call.backoff().maxDelay().toNanos());
             previous = wait;
         }
         assertThat(clock.sleeps()).as("sleeps").isEqualTo(waits.stream().filter((wait) -> !wait.isZero()).toList());
         if (call.maxDurationMillis() > 0) {
-            assertThat(starts).as("attempt starts").allSatisfy((start) ->
-                    assertThat(start).isLessThan(Duration.ofMillis(call.maxDurationMillis()).toNanos()));
+            assertThat(starts).as("attempt starts")
+                .allSatisfy(
+                        (start) -> assertThat(start).isLessThan(Duration.ofMillis(call.maxDurationMillis()).toNanos()));
         }
-        RetryModel.Outcome actual = new RetryModel.Outcome(result.status(), result.attempts(),
-                result.attemptFailures().stream().map((failure) -> failure.attempt() + ": " + chain(failure.error())
-                        + " after " + failure.duration()).toList(),
-                chain(result.error()), waits, result.duration());
+        RetryModel.Outcome actual = new RetryModel.Outcome(result.status(), result.attempts(), result.attemptFailures()
+            .stream()
+            .map((failure) -> failure.attempt() + ": " + chain(failure.error()) + " after " + failure.duration())
+            .toList(), chain(result.error()), waits, result.duration());
         assertThat(actual).isEqualTo(RetryModel.expect(call));
         String ending = (result.status() == ExecutionStatus.TIMEOUT)
                 ? "TIMEOUT by " + result.error().getClass().getSimpleName() : result.status().name();
         this.coverage.merge(ending, 1, Integer::sum);
-        if (result.attemptFailures().stream().anyMatch((failure) -> failure.error() instanceof AttemptTimeoutException)) {
+        if (result.attemptFailures()
+            .stream()
+            .anyMatch((failure) -> failure.error() instanceof AttemptTimeoutException)) {
             this.coverage.merge("an attempt overran the deadline", 1, Integer::sum);
         }
         if (!waits.isEmpty()) {
@@ -121,13 +126,16 @@ class RetryModelTests {
                     call.attempts()));
         }
         if (backoff.jitter() != Jitter.NONE) {
-            simpler.add(new RetryCall(call.maxAttempts(), Backoff.of(backoff.delay(), backoff.multiplier(),
-                    backoff.maxDelay(), Jitter.NONE), call.draw(), call.maxDurationMillis(), call.attempts()));
+            simpler.add(new RetryCall(call.maxAttempts(),
+                    Backoff.of(backoff.delay(), backoff.multiplier(), backoff.maxDelay(), Jitter.NONE), call.draw(),
+                    call.maxDurationMillis(), call.attempts()));
         }
         if (backoff.multiplier() != 1.0) {
-            simpler.add(new RetryCall(call.maxAttempts(), Backoff.of(backoff.delay(), 1.0, backoff.maxDelay(),
-                    backoff.jitter()), call.draw(), call.maxDurationMillis(), call.attempts()));
+            simpler.add(new RetryCall(call.maxAttempts(),
+                    Backoff.of(backoff.delay(), 1.0, backoff.maxDelay(), backoff.jitter()), call.draw(),
+                    call.maxDurationMillis(), call.attempts()));
         }
         return simpler.build();
     }
+
 }

@@ -30,7 +30,9 @@ class SyncPipelineTests {
     private final VirtualTimeSource clock = new VirtualTimeSource();
 
     private RetryPolicy.Builder retry() {
-        return RetryPolicy.builder().maxAttempts(3).backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), Jitter.NONE));
+        return RetryPolicy.builder()
+            .maxAttempts(3)
+            .backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), Jitter.NONE));
     }
 
     private ResiliencePipeline.Builder pipeline() {
@@ -60,7 +62,9 @@ class SyncPipelineTests {
         FlakyAction action = FlakyAction.failing(first, second);
         List<RetryEvent> events = new ArrayList<>();
 
-        ExecutionResult<String> result = pipeline().retry(retry().listener(events::add).build()).build().execute(action);
+        ExecutionResult<String> result = pipeline().retry(retry().listener(events::add).build())
+            .build()
+            .execute(action);
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.SUCCESS);
         assertThat(result.value()).isEqualTo("ok-3");
@@ -70,7 +74,8 @@ class SyncPipelineTests {
         assertThat(this.clock.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
         assertThat(result.duration()).isEqualTo(Duration.ofMillis(300));
         assertThat(events).extracting(RetryEvent::attempt).containsExactly(1, 2);
-        assertThat(events).extracting(RetryEvent::delay).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
+        assertThat(events).extracting(RetryEvent::delay)
+            .containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
     }
 
     @Test
@@ -158,7 +163,8 @@ class SyncPipelineTests {
 
     @Test
     void attemptOverrunningItsTimeoutIsInterruptedAndTheCallEndsAsTimeout() {
-        ResiliencePipeline pipeline = pipeline().retry(retry().maxAttempts(2).attemptTimeout(Duration.ofSeconds(1)).build())
+        ResiliencePipeline pipeline = pipeline()
+            .retry(retry().maxAttempts(2).attemptTimeout(Duration.ofSeconds(1)).build())
             .build();
         AtomicInteger calls = new AtomicInteger();
 
@@ -191,15 +197,18 @@ class SyncPipelineTests {
 
     @Test
     void deadlineEndsTheCallAsTimeoutWithoutSleepingPastIt() {
-        ResiliencePipeline pipeline = pipeline().retry(retry().maxAttempts(5).maxDuration(Duration.ofMillis(250)).build())
+        ResiliencePipeline pipeline = pipeline()
+            .retry(retry().maxAttempts(5).maxDuration(Duration.ofMillis(250)).build())
             .build();
         FlakyAction action = FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3"));
 
         ExecutionResult<String> result = pipeline.execute(action);
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
-        assertThat(result.error()).isInstanceOf(DeadlineExceededException.class).hasMessageContaining("250ms")
-            .cause().hasMessage("2");
+        assertThat(result.error()).isInstanceOf(DeadlineExceededException.class)
+            .hasMessageContaining("250ms")
+            .cause()
+            .hasMessage("2");
         assertThat(result.attempts()).isEqualTo(2);
         assertThat(this.clock.sleeps()).containsExactly(Duration.ofMillis(100));
         assertThat(this.clock.elapsed()).isLessThan(Duration.ofMillis(250));
@@ -231,7 +240,8 @@ class SyncPipelineTests {
 
     @Test
     void everyRetryAttemptIsRecordedByTheBreaker() {
-        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder().minimumCalls(100).build(), this.clock);
+        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder().minimumCalls(100).build(),
+                this.clock);
         ResiliencePipeline pipeline = pipeline().retry(retry().build()).circuitBreaker(breaker).build();
 
         pipeline.execute(FlakyAction.failing(new IOException("1"), new IOException("2")));
@@ -246,7 +256,10 @@ class SyncPipelineTests {
         breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
         FlakyAction action = FlakyAction.failing();
 
-        ExecutionResult<String> result = pipeline().retry(retry().build()).circuitBreaker(breaker).build().execute(action);
+        ExecutionResult<String> result = pipeline().retry(retry().build())
+            .circuitBreaker(breaker)
+            .build()
+            .execute(action);
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.REJECTED);
         assertThat(result.error()).isInstanceOf(CallNotPermittedException.class);
@@ -259,9 +272,13 @@ class SyncPipelineTests {
     void openBreakerGoesStraightToTheFallbackChain() {
         CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.ofDefaults(), this.clock);
         breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
-        FallbackChain chain = FallbackChain.of(FallbackHandler.of("backup", (error, call) -> "backup:" + error.getClass().getSimpleName()));
+        FallbackChain chain = FallbackChain
+            .of(FallbackHandler.of("backup", (error, call) -> "backup:" + error.getClass().getSimpleName()));
 
-        ExecutionResult<String> result = pipeline().retry(retry().build()).circuitBreaker(breaker).fallbacks(chain).build()
+        ExecutionResult<String> result = pipeline().retry(retry().build())
+            .circuitBreaker(breaker)
+            .fallbacks(chain)
+            .build()
             .execute(FlakyAction.failing());
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.SUCCESS);
@@ -280,14 +297,15 @@ class SyncPipelineTests {
                 FallbackHandler.of("backupGateway", (error, call) -> {
                     tried.add("backupGateway");
                     throw new IOException("backup down");
-                }),
-                FallbackHandler.of("deferPayment", IOException.class, (error, call) -> {
+                }), FallbackHandler.of("deferPayment", IOException.class, (error, call) -> {
                     tried.add("deferPayment");
                     return "deferred";
                 }));
         IOException primary = new IOException("primary down");
 
-        ExecutionResult<String> result = pipeline().retry(retry().maxAttempts(1).build()).fallbacks(chain).build()
+        ExecutionResult<String> result = pipeline().retry(retry().maxAttempts(1).build())
+            .fallbacks(chain)
+            .build()
             .execute(FlakyAction.failing(primary));
 
         assertThat(tried).containsExactly("backupGateway", "deferPayment");
@@ -306,7 +324,9 @@ class SyncPipelineTests {
         }));
         IOException primary = new IOException("primary down");
 
-        ExecutionResult<String> result = pipeline().retry(retry().maxAttempts(1).build()).fallbacks(chain).build()
+        ExecutionResult<String> result = pipeline().retry(retry().maxAttempts(1).build())
+            .fallbacks(chain)
+            .build()
             .execute(FlakyAction.failing(primary));
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
@@ -317,10 +337,11 @@ class SyncPipelineTests {
 
     @Test
     void fallbackChainSkipsFailuresInSkipOn() {
-        FallbackChain chain = new FallbackChain(List.of(FallbackHandler.of("backup", (error, call) -> "backup")), List.of(),
-                List.of(IllegalArgumentException.class));
+        FallbackChain chain = new FallbackChain(List.of(FallbackHandler.of("backup", (error, call) -> "backup")),
+                List.of(), List.of(IllegalArgumentException.class));
 
-        ExecutionResult<String> result = pipeline().fallbacks(chain).build()
+        ExecutionResult<String> result = pipeline().fallbacks(chain)
+            .build()
             .execute(FlakyAction.failing(new IllegalArgumentException("declined")));
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
@@ -329,7 +350,9 @@ class SyncPipelineTests {
 
     @Test
     void failureAskingForALongerWaitIsRetriedNoSoonerThanItAsked() {
-        ExecutionResult<String> result = pipeline().retry(retry().backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(5), Jitter.NONE)).build()).build()
+        ExecutionResult<String> result = pipeline()
+            .retry(retry().backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(5), Jitter.NONE)).build())
+            .build()
             .execute(FlakyAction.failing(new ThrottledException(Duration.ofSeconds(3))));
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.SUCCESS);
@@ -338,8 +361,11 @@ class SyncPipelineTests {
 
     @Test
     void failureAskingForAWaitBeyondTheDeadlineEndsTheCallAsTimeout() {
-        ExecutionResult<String> result = pipeline().retry(retry().backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(5), Jitter.NONE))
-                .maxDuration(Duration.ofSeconds(2)).build()).build()
+        ExecutionResult<String> result = pipeline()
+            .retry(retry().backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(5), Jitter.NONE))
+                .maxDuration(Duration.ofSeconds(2))
+                .build())
+            .build()
             .execute(FlakyAction.failing(new ThrottledException(Duration.ofSeconds(3))));
 
         assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
@@ -348,7 +374,8 @@ class SyncPipelineTests {
 
     @Test
     void callRetriesAFailedFirstAttemptExactlyAsExecuteDoes() throws Exception {
-        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder().minimumCalls(100).build(), this.clock);
+        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder().minimumCalls(100).build(),
+                this.clock);
         RetryBudget budget = new RetryBudget(1.0, 0, Duration.ofSeconds(10), this.clock);
         ResiliencePipeline pipeline = pipeline().retry(retry().budget(budget).build()).circuitBreaker(breaker).build();
 
@@ -414,5 +441,7 @@ class SyncPipelineTests {
         public Duration retryAfter() {
             return this.retryAfter;
         }
+
     }
+
 }

@@ -13,11 +13,12 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Makes every protected call a Micrometer {@link Observation} named {@code resilience.calls},
- * with the low-cardinality keys {@code name}, {@code status} and {@code fallback}, and an
- * event per retry and per fallback tried. The {@code resilience.calls} timer comes from these
- * observations; with a tracing bridge, so does a span per call. Each observation is stopped
- * exactly once, however the call ends. With a no-op registry a call costs nothing here.
+ * Makes every protected call a Micrometer {@link Observation} named
+ * {@code resilience.calls}, with the low-cardinality keys {@code name}, {@code status}
+ * and {@code fallback}, and an event per retry and per fallback tried. The
+ * {@code resilience.calls} timer comes from these observations; with a tracing bridge, so
+ * does a span per call. Each observation is stopped exactly once, however the call ends.
+ * With a no-op registry a call costs nothing here.
  */
 public final class CallObserver {
 
@@ -27,7 +28,9 @@ public final class CallObserver {
     /** The event of a retry; meter handlers that count events should ignore it. */
     public static final String RETRY_EVENT = "retry";
 
-    /** The event of a fallback tried; meter handlers that count events should ignore it. */
+    /**
+     * The event of a fallback tried; meter handlers that count events should ignore it.
+     */
     public static final String FALLBACK_EVENT = "fallback";
 
     private static final Log logger = LogFactory.getLog(CallObserver.class);
@@ -79,8 +82,8 @@ public final class CallObserver {
         }
 
         /**
-         * Stops the observation with the call's outcome, once; a handler that fails while it
-         * stops is logged and never changes the call's outcome.
+         * Stops the observation with the call's outcome, once; a handler that fails while
+         * it stops is logged and never changes the call's outcome.
          */
         <T> ExecutionResult<T> stop(ExecutionResult<T> result) {
             Observation observed = this.observation;
@@ -125,5 +128,7 @@ public final class CallObserver {
                 this.observation.event(Observation.Event.of(FALLBACK_EVENT, "fallback " + fallbackName));
             }
         }
+
     }
+
 }

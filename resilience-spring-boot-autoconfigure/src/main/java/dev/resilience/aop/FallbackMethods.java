@@ -16,11 +16,11 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Resolves the method names of a {@link Fallback} into a {@link FallbackChain}, by the rules
- * of the annotation: a method of the same bean (any visibility) taking the guarded method's
- * parameters, optionally followed by one {@code Throwable} parameter, and returning a type
- * assignable to the guarded method's return type. Where both forms exist, the one with the
- * {@code Throwable} parameter is used.
+ * Resolves the method names of a {@link Fallback} into a {@link FallbackChain}, by the
+ * rules of the annotation: a method of the same bean (any visibility) taking the guarded
+ * method's parameters, optionally followed by one {@code Throwable} parameter, and
+ * returning a type assignable to the guarded method's return type. Where both forms
+ * exist, the one with the {@code Throwable} parameter is used.
  */
 final class FallbackMethods {
 
@@ -40,7 +40,8 @@ final class FallbackMethods {
     }
 
     private static FallbackHandler resolve(Method guarded, Class<?> targetClass, String name, String subject) {
-        List<Method> named = Arrays.stream(ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS))
+        List<Method> named = Arrays
+            .stream(ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS))
             .filter((candidate) -> candidate.getName().equals(name))
             .toList();
         String expected = describe(guarded.getReturnType(), name, guarded.getParameterTypes());
@@ -70,7 +71,9 @@ final class FallbackMethods {
 
     private static @Nullable Method single(List<Method> candidates, Method guarded, boolean withFailure, String subject,
             String name) {
-        List<Method> fitting = candidates.stream().filter((candidate) -> parametersFit(guarded, candidate, withFailure)).toList();
+        List<Method> fitting = candidates.stream()
+            .filter((candidate) -> parametersFit(guarded, candidate, withFailure))
+            .toList();
         if (fitting.size() > 1) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")",
                     fitting.stream().map(FallbackMethods::describe).collect(Collectors.joining(", ")),
@@ -106,4 +109,5 @@ final class FallbackMethods {
         return returnType.getSimpleName() + " " + name + "("
                 + Arrays.stream(parameterTypes).map(Class::getSimpleName).collect(Collectors.joining(", ")) + ")";
     }
+
 }

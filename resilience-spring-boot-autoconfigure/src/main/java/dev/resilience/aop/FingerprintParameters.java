@@ -8,13 +8,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Which arguments of a method its default fingerprint covers, decided once from the
- * parameter types. The parameters a web framework injects for the request (servlet request,
- * response and session, {@code WebRequest}, {@code BindingResult} and {@code Errors},
- * {@code Model}, {@code SessionStatus}, {@code UriComponentsBuilder}, {@code Locale},
- * {@code TimeZone}, {@code ZoneId}) are left out: they differ between two sends of one request.
- * A {@link Principal} contributes its name alone, so that the same caller's retry matches
- * whatever its login details, and another caller reusing the key does not. The framework
- * types are known by name, so that neither the Servlet API nor Spring MVC is needed.
+ * parameter types. The parameters a web framework injects for the request (servlet
+ * request, response and session, {@code WebRequest}, {@code BindingResult} and
+ * {@code Errors}, {@code Model}, {@code SessionStatus}, {@code UriComponentsBuilder},
+ * {@code Locale}, {@code TimeZone}, {@code ZoneId}) are left out: they differ between two
+ * sends of one request. A {@link Principal} contributes its name alone, so that the same
+ * caller's retry matches whatever its login details, and another caller reusing the key
+ * does not. The framework types are known by name, so that neither the Servlet API nor
+ * Spring MVC is needed.
  */
 final class FingerprintParameters {
 
@@ -72,4 +73,5 @@ final class FingerprintParameters {
         }
         return argument;
     }
+
 }

@@ -39,18 +39,19 @@ import org.springframework.core.log.LogMessage;
 
 /**
  * Makes the fingerprints of idempotent calls: an HMAC-SHA256, keyed by a secret, over the
- * canonical JSON of the arguments' full values. The values are written by a mapper of their
- * own that reads fields, not getters, and ignores every annotation, so that neither
- * {@code @JsonIgnore}, write-only properties nor masking serializers hide a difference, nor do
- * the modules of the application's mapper; maps and sets are written in
- * {@link JsonArgumentRenderer}'s canonical order, so equal arguments give equal fingerprints on
- * every instance that shares the secret. A map key that Jackson would write with its
- * {@code toString()} (any type but strings, numbers, enums and the other JDK types it writes as
- * text) is written as its own canonical field JSON, so that a key masked in {@code toString()}
- * hides no difference and one without a {@code toString()} of its own adds no identity hash. A value that mapper cannot write (a cycle, a type
+ * canonical JSON of the arguments' full values. The values are written by a mapper of
+ * their own that reads fields, not getters, and ignores every annotation, so that neither
+ * {@code @JsonIgnore}, write-only properties nor masking serializers hide a difference,
+ * nor do the modules of the application's mapper; maps and sets are written in
+ * {@link JsonArgumentRenderer}'s canonical order, so equal arguments give equal
+ * fingerprints on every instance that shares the secret. A map key that Jackson would
+ * write with its {@code toString()} (any type but strings, numbers, enums and the other
+ * JDK types it writes as text) is written as its own canonical field JSON, so that a key
+ * masked in {@code toString()} hides no difference and one without a {@code toString()}
+ * of its own adds no identity hash. A value that mapper cannot write (a cycle, a type
  * without fields) contributes its type name, with a WARN once per type, never its
- * {@code toString()}. Without the secret, a fingerprint read from a store tells nothing of the
- * arguments. Thread-safe.
+ * {@code toString()}. Without the secret, a fingerprint read from a store tells nothing
+ * of the arguments. Thread-safe.
  */
 public final class IdempotencyFingerprints {
 
@@ -83,9 +84,10 @@ public final class IdempotencyFingerprints {
         catch (GeneralSecurityException ex) {
             throw new IllegalStateException("HmacSHA256 is required of every Java platform", ex);
         }
-        this.fields = JsonMapper.builder(JsonFactory.builder()
-            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
-            .build())
+        this.fields = JsonMapper
+            .builder(JsonFactory.builder()
+                .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                .build())
             .disable(MapperFeature.USE_ANNOTATIONS)
             .addModule(new SimpleModule("resilience-field-keys").setKeySerializers(new FieldKeySerializers()))
             .changeDefaultVisibility((visibility) -> visibility.withFieldVisibility(Visibility.ANY)
@@ -97,9 +99,10 @@ public final class IdempotencyFingerprints {
 
     /**
      * Renders a value's full fields as canonical JSON. A value that cannot be written, or
-     * nests deeper than {@value #MAX_DEPTH} levels (a cycle), is first found by writing it to
-     * nowhere through a generator that bounds the depth, so that no cycle ever recurses
-     * until the stack overflows; it renders as its type name, with a WARN once per type.
+     * nests deeper than {@value #MAX_DEPTH} levels (a cycle), is first found by writing
+     * it to nowhere through a generator that bounds the depth, so that no cycle ever
+     * recurses until the stack overflows; it renders as its type name, with a WARN once
+     * per type.
      */
     private String render(@Nullable Object value) {
         try {
@@ -122,7 +125,8 @@ public final class IdempotencyFingerprints {
      * Returns fingerprints keyed by a secret that every instance sharing a store shares.
      * @param secret the secret, at least {@value #MIN_SECRET_LENGTH} characters
      * @return the fingerprints
-     * @throws IllegalArgumentException when the secret is shorter; the message does not quote it
+     * @throws IllegalArgumentException when the secret is shorter; the message does not
+     * quote it
      */
     public static IdempotencyFingerprints withSecret(String secret) {
         if (secret.length() < MIN_SECRET_LENGTH) {
@@ -133,8 +137,8 @@ public final class IdempotencyFingerprints {
     }
 
     /**
-     * Returns fingerprints keyed by a random secret of this instance alone, for a store that
-     * no other instance reads.
+     * Returns fingerprints keyed by a random secret of this instance alone, for a store
+     * that no other instance reads.
      * @return the fingerprints
      */
     public static IdempotencyFingerprints withRandomSecret() {
@@ -144,8 +148,8 @@ public final class IdempotencyFingerprints {
     }
 
     /**
-     * Works out the fingerprint of values as the default fingerprint of a method taking them
-     * as its arguments, for a call that reaches the engine without the annotation
+     * Works out the fingerprint of values as the default fingerprint of a method taking
+     * them as its arguments, for a call that reaches the engine without the annotation
      * ({@code CallContext.idempotent(scope, key, fingerprint)}).
      * @param values the values that identify the call
      * @return the hex HMAC-SHA256 of their canonical JSON
@@ -190,6 +194,7 @@ public final class IdempotencyFingerprints {
             }
             return new FieldKeySerializer();
         }
+
     }
 
     /**
@@ -210,6 +215,7 @@ public final class IdempotencyFingerprints {
             JsonNode node = context.valueToTree(key);
             generator.writeName(sortKeys.writeValueAsString((node != null) ? node : NullNode.getInstance()));
         }
+
     }
 
     /**
@@ -243,5 +249,7 @@ public final class IdempotencyFingerprints {
         String finish() {
             return HexFormat.of().formatHex(this.mac.doFinal());
         }
+
     }
+
 }

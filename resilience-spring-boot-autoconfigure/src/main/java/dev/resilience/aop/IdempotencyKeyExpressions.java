@@ -24,12 +24,12 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
 /**
  * The idempotency key and fingerprint of one method, from the SpEL expressions of its
  * {@link Idempotent} annotation over the method's parameters ({@code #name}, {@code #p0},
- * {@code #a0}). Parsed once at startup, where an expression that does not parse or names an
- * unknown parameter fails the start. The fingerprint is a keyed digest
+ * {@code #a0}). Parsed once at startup, where an expression that does not parse or names
+ * an unknown parameter fails the start. The fingerprint is a keyed digest
  * ({@link IdempotencyFingerprints}) of the fingerprint expression's value, or, when no
  * fingerprint expression is given, of the full values of the arguments that the method's
- * {@link FingerprintParameters} cover. An expression that fails at run time, whether
- * SpEL cannot evaluate it or a method it calls throws, refuses the call with an
+ * {@link FingerprintParameters} cover. An expression that fails at run time, whether SpEL
+ * cannot evaluate it or a method it calls throws, refuses the call with an
  * {@link IdempotencyKeyException} that names the method and the expression, never the
  * arguments: a fingerprint is never a constant.
  */
@@ -90,8 +90,8 @@ final class IdempotencyKeyExpressions {
      * Works out the fingerprint of a call.
      * @param arguments the call's arguments
      * @return the hex HMAC-SHA256 of the fingerprint value or of the arguments
-     * @throws IdempotencyKeyException when the fingerprint expression fails, or an argument
-     * cannot be rendered
+     * @throws IdempotencyKeyException when the fingerprint expression fails, or an
+     * argument cannot be rendered
      */
     String fingerprint(@Nullable Object[] arguments) {
         IdempotencyFingerprints.Digest digest = this.fingerprints.start();
@@ -139,15 +139,17 @@ final class IdempotencyKeyExpressions {
             expression = parser.parseExpression(text);
         }
         catch (ParseException ex) {
-            throw new InvalidResiliencePolicyException(subject, setting, text, "it is not a valid SpEL expression: "
-                    + ex.getMessage(), "Write a SpEL expression over the method's parameters, such as " + example(variables) + ".");
+            throw new InvalidResiliencePolicyException(subject, setting, text,
+                    "it is not a valid SpEL expression: " + ex.getMessage(),
+                    "Write a SpEL expression over the method's parameters, such as " + example(variables) + ".");
         }
         List<String> unknown = new ArrayList<>(SpelVariables.of((SpelExpression) expression));
         unknown.removeAll(variables);
         if (!unknown.isEmpty()) {
             throw new InvalidResiliencePolicyException(subject, setting, text,
                     "it refers to #" + String.join(", #", unknown) + ", which is not a parameter of the method",
-                    "Refer to a parameter by name or position: " + String.join(", ", variables.stream().map((name) -> "#" + name).toList()) + ".");
+                    "Refer to a parameter by name or position: "
+                            + String.join(", ", variables.stream().map((name) -> "#" + name).toList()) + ".");
         }
         return expression;
     }
@@ -168,4 +170,5 @@ final class IdempotencyKeyExpressions {
     private static String example(Set<String> variables) {
         return variables.isEmpty() ? "\"'fixed-key'\"" : "\"#" + variables.iterator().next() + "\"";
     }
+
 }

@@ -11,13 +11,13 @@ import org.springframework.core.log.LogMessage;
 
 /**
  * Warns at startup of an idempotent method whose calls may outlive the in-progress lease
- * ({@code resilience.idempotency.in-progress-ttl}): when a lease ends before its call, another
- * call with the same key may run the method again. A call's worst case comes from its
- * resolved retry policy: {@code max-duration} when set; else every attempt running into its
- * {@code attempt-timeout}, with a wait of {@code max-delay} (the longest any backoff or
- * {@code Retry-After} hint waits) between attempts; else it is unbounded. A method without
- * {@code @Retryable} has nothing that bounds its calls, so it is unbounded too. Fallback
- * methods run inside the lease as well and are not counted.
+ * ({@code resilience.idempotency.in-progress-ttl}): when a lease ends before its call,
+ * another call with the same key may run the method again. A call's worst case comes from
+ * its resolved retry policy: {@code max-duration} when set; else every attempt running
+ * into its {@code attempt-timeout}, with a wait of {@code max-delay} (the longest any
+ * backoff or {@code Retry-After} hint waits) between attempts; else it is unbounded. A
+ * method without {@code @Retryable} has nothing that bounds its calls, so it is unbounded
+ * too. Fallback methods run inside the lease as well and are not counted.
  */
 final class IdempotencyLeaseCheck {
 
@@ -42,9 +42,10 @@ final class IdempotencyLeaseCheck {
         String consequence = ". A call still running when its lease ends lets another call with the same key run the "
                 + "method again.";
         if (retry == null) {
-            logger.warn(LogMessage.format("%snothing bounds how long a call takes%s Bound its calls by the lease, "
-                    + "such as with @Retryable(maxAttempts = 1, maxDuration = \"%s\") (one attempt: no retry).", lease,
-                    consequence, ttl));
+            logger.warn(LogMessage.format(
+                    "%snothing bounds how long a call takes%s Bound its calls by the lease, "
+                            + "such as with @Retryable(maxAttempts = 1, maxDuration = \"%s\") (one attempt: no retry).",
+                    lease, consequence, ttl));
             return;
         }
         Duration maxDuration = retry.maxDuration();
@@ -67,10 +68,11 @@ final class IdempotencyLeaseCheck {
         Duration maxDelay = retry.backoff().maxDelay();
         Duration worstCase = attemptTimeout.multipliedBy(retry.maxAttempts()).plus(maxDelay.multipliedBy(waits));
         if (worstCase.compareTo(idempotency.inProgressTtl()) > 0) {
-            logger.warn(LogMessage.format(
-                    "%sa call can take %s (%d attempts of at most %s and %d waits of at most %s)%s%s", lease,
-                    Durations.format(worstCase), retry.maxAttempts(), Durations.format(attemptTimeout), waits,
-                    Durations.format(maxDelay), consequence, fix));
+            logger.warn(
+                    LogMessage.format("%sa call can take %s (%d attempts of at most %s and %d waits of at most %s)%s%s",
+                            lease, Durations.format(worstCase), retry.maxAttempts(), Durations.format(attemptTimeout),
+                            waits, Durations.format(maxDelay), consequence, fix));
         }
     }
+
 }

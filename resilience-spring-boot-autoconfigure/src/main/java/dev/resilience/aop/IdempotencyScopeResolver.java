@@ -4,12 +4,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Tells whose idempotency key a call carries, so that calls of two scopes never share a
- * stored entry: another caller who sends the same key reaches an entry of their own, with no
- * replay of the first caller's result and no mismatch that reveals the key is in use. The
- * auto-configured resolver answers the name of the authenticated principal when Spring
- * Security is present ({@link SecurityContextIdempotencyScopeResolver}), else no scope;
- * define a bean of this type to scope keys otherwise, such as by tenant. Called on the
- * caller's thread before each idempotent call; implementations are thread-safe.
+ * stored entry: another caller who sends the same key reaches an entry of their own, with
+ * no replay of the first caller's result and no mismatch that reveals the key is in use.
+ * The auto-configured resolver answers the name of the authenticated principal when
+ * Spring Security is present ({@link SecurityContextIdempotencyScopeResolver}), else no
+ * scope; define a bean of this type to scope keys otherwise, such as by tenant. Called on
+ * the caller's thread before each idempotent call; implementations are thread-safe.
  */
 @FunctionalInterface
 public interface IdempotencyScopeResolver {
@@ -22,4 +22,5 @@ public interface IdempotencyScopeResolver {
      * @return the scope, such as the caller's name; {@code null} or empty for none
      */
     @Nullable String resolveScope();
+
 }

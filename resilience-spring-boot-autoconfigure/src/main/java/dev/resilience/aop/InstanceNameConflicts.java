@@ -21,16 +21,17 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ObjectUtils;
 
 /**
- * The instance names of the annotated methods, compared across methods as they are compiled.
- * Two distinct methods may not go by one default name ({@code SimpleClassName#method}: two
- * classes of one simple name in different packages, or two overloads), which would make them
- * share a retry instance, a breaker, idempotency keys and meters without anyone naming them.
- * Two annotations that name one breaker or retry instance must configure it alike: a breaker
- * has one configuration, and a retry instance is reported with one. Attributes are compared
- * by what they configure, not as written: {@code delay = "1s"} and {@code delay = "1000ms"}
- * agree, as do class arrays that list the same classes in another order. Only annotations are
- * compared; the YAML, the HTTP client and {@code ResilienceTemplate} name instances without
- * one and never conflict. Thread-safe.
+ * The instance names of the annotated methods, compared across methods as they are
+ * compiled. Two distinct methods may not go by one default name
+ * ({@code SimpleClassName#method}: two classes of one simple name in different packages,
+ * or two overloads), which would make them share a retry instance, a breaker, idempotency
+ * keys and meters without anyone naming them. Two annotations that name one breaker or
+ * retry instance must configure it alike: a breaker has one configuration, and a retry
+ * instance is reported with one. Attributes are compared by what they configure, not as
+ * written: {@code delay = "1s"} and {@code delay = "1000ms"} agree, as do class arrays
+ * that list the same classes in another order. Only annotations are compared; the YAML,
+ * the HTTP client and {@code ResilienceTemplate} name instances without one and never
+ * conflict. Thread-safe.
  */
 final class InstanceNameConflicts {
 
@@ -65,8 +66,8 @@ final class InstanceNameConflicts {
      * Records the annotation of a breaker name.
      * @param declaration the method and its annotation
      * @param name the breaker's name
-     * @throws InvalidResiliencePolicyException when another annotation configures the breaker
-     * otherwise
+     * @throws InvalidResiliencePolicyException when another annotation configures the
+     * breaker otherwise
      */
     void breaker(Declaration declaration, String name) {
         compare(this.breakers, declaration, name, "breaker", "resilience.circuit-breaker.instances.");
@@ -76,8 +77,8 @@ final class InstanceNameConflicts {
      * Records the annotation of a retry instance's name.
      * @param declaration the method and its annotation
      * @param name the retry instance's name
-     * @throws InvalidResiliencePolicyException when another annotation configures the instance
-     * otherwise
+     * @throws InvalidResiliencePolicyException when another annotation configures the
+     * instance otherwise
      */
     void retry(Declaration declaration, String name) {
         compare(this.retries, declaration, name, "retry instance", "resilience.retry.instances.");
@@ -111,9 +112,10 @@ final class InstanceNameConflicts {
     }
 
     /**
-     * Tells whether two values of an attribute configure the same thing: class arrays as sets,
-     * the durations and the jitter of a {@link Retryable} as the resolver reads them. A value
-     * that does not parse conflicts with nothing: the resolver's failure names it.
+     * Tells whether two values of an attribute configure the same thing: class arrays as
+     * sets, the durations and the jitter of a {@link Retryable} as the resolver reads
+     * them. A value that does not parse conflicts with nothing: the resolver's failure
+     * names it.
      */
     private static boolean same(Annotation annotation, String attributeName, @Nullable Object ours,
             @Nullable Object theirs) {
@@ -172,7 +174,8 @@ final class InstanceNameConflicts {
      * An annotation of a method of a bean.
      *
      * @param beanName the bean's name
-     * @param targetClass the class the annotations are read from ({@link TargetClasses#annotatedClass})
+     * @param targetClass the class the annotations are read from
+     * ({@link TargetClasses#annotatedClass})
      * @param method the annotated method
      * @param annotation the annotation that names, or leaves unnamed, the instance
      */
@@ -190,4 +193,5 @@ final class InstanceNameConflicts {
             return this.targetClass == other.targetClass && Objects.equals(this.method, other.method);
         }
     }
+
 }

@@ -33,4 +33,5 @@ public final class InstanceNames {
     public static String idempotencyName(Class<?> type, Method method, Idempotent idempotent) {
         return idempotent.name().isBlank() ? defaultName(type, method) : idempotent.name();
     }
+
 }

@@ -54,4 +54,5 @@ final class MethodFallbackHandler implements FallbackHandler {
         }
         return (this.unwrapsResult && value instanceof ExecutionResult<?> result) ? result.getOrThrow() : value;
     }
+
 }

@@ -3,8 +3,8 @@ package dev.resilience.aop;
 import org.springframework.util.ClassUtils;
 
 /**
- * Types of optional dependencies (Reactive Streams, the Servlet API, Spring MVC), known by
- * name so that none of them is needed on the classpath.
+ * Types of optional dependencies (Reactive Streams, the Servlet API, Spring MVC), known
+ * by name so that none of them is needed on the classpath.
  */
 final class OptionalTypes {
 
@@ -22,4 +22,5 @@ final class OptionalTypes {
         return ClassUtils.isPresent(typeName, classLoader)
                 && ClassUtils.resolveClassName(typeName, classLoader).isAssignableFrom(type);
     }
+
 }

@@ -31,21 +31,22 @@ import org.springframework.util.ClassUtils;
 /**
  * What an annotated method must be for the proxy to protect it: a method the proxy can
  * intercept (not private, final or static), returning a value, {@code void}, an
- * {@code ExecutionResult}, or a {@code CompletionStage} or {@code CompletableFuture}. A plain
- * {@link Future}, a reactive type or a Kotlin {@code suspend} function hands its outcome back
- * after the call has ended, where no retry or breaker would see it, so each fails the start.
- * So does a task that Spring MVC runs after the method has returned ({@link Callable},
- * {@code WebAsyncTask}, {@code DeferredResult}, {@code StreamingResponseBody},
- * {@code ResponseBodyEmitter} and {@code SseEmitter}), returned as it is, as the body of a
- * {@code ResponseEntity} or inside a {@code CompletionStage} or {@code ExecutionResult}: the
- * pipeline would retry, guard and store the task instead of its work, so an idempotent
- * replay would run the work again. This holds on every bean, not only on controllers.
- * Reactor, Reactive Streams, Kotlin and Spring MVC are recognized by name and stay optional.
+ * {@code ExecutionResult}, or a {@code CompletionStage} or {@code CompletableFuture}. A
+ * plain {@link Future}, a reactive type or a Kotlin {@code suspend} function hands its
+ * outcome back after the call has ended, where no retry or breaker would see it, so each
+ * fails the start. So does a task that Spring MVC runs after the method has returned
+ * ({@link Callable}, {@code WebAsyncTask}, {@code DeferredResult},
+ * {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and {@code SseEmitter}),
+ * returned as it is, as the body of a {@code ResponseEntity} or inside a
+ * {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry, guard and
+ * store the task instead of its work, so an idempotent replay would run the work again.
+ * This holds on every bean, not only on controllers. Reactor, Reactive Streams, Kotlin
+ * and Spring MVC are recognized by name and stay optional.
  */
 final class ProtectableMethods {
 
-    private static final List<Class<? extends Annotation>> ANNOTATIONS = List.of(Retryable.class,
-            CircuitGuarded.class, Fallback.class, Idempotent.class);
+    private static final List<Class<? extends Annotation>> ANNOTATIONS = List.of(Retryable.class, CircuitGuarded.class,
+            Fallback.class, Idempotent.class);
 
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
 
@@ -76,12 +77,13 @@ final class ProtectableMethods {
 
     /**
      * Fails when a method carries one of the annotations itself but the proxy cannot
-     * intercept it. A class-level annotation never applies to such a method, and a fallback
-     * method carries none, so neither fails. The methods of a JDK proxy class are all final,
-     * but calls reach them through its interfaces, so none of them fails.
+     * intercept it. A class-level annotation never applies to such a method, and a
+     * fallback method carries none, so neither fails. The methods of a JDK proxy class
+     * are all final, but calls reach them through its interfaces, so none of them fails.
      * @param method a method of the class the bean's annotations are read from
      * @param subject the bean and method, for the failure analysis
-     * @throws InvalidResiliencePolicyException when the method is private, final or static
+     * @throws InvalidResiliencePolicyException when the method is private, final or
+     * static
      */
     static void requireInterceptable(Method method, String subject) {
         if (isInterceptable(method) || Proxy.isProxyClass(method.getDeclaringClass())) {
@@ -97,14 +99,13 @@ final class ProtectableMethods {
         int modifiers = method.getModifiers();
         String name = "'" + method.getName() + "'";
         if (Modifier.isStatic(modifiers)) {
-            throw notInterceptable(method, subject, annotations, "static",
-                    "Make " + name + " an instance method of the bean and call it through the bean, or remove "
-                            + annotations + ".");
+            throw notInterceptable(method, subject, annotations, "static", "Make " + name
+                    + " an instance method of the bean and call it through the bean, or remove " + annotations + ".");
         }
         if (Modifier.isPrivate(modifiers)) {
-            throw notInterceptable(method, subject, annotations, "private", "Make " + name
-                    + " public, protected or package-private and call it through the bean, or remove " + annotations
-                    + ".");
+            throw notInterceptable(method, subject, annotations, "private",
+                    "Make " + name + " public, protected or package-private and call it through the bean, or remove "
+                            + annotations + ".");
         }
         throw notInterceptable(method, subject, annotations, "final",
                 "Remove final from " + name + ", or remove " + annotations + ".");
@@ -116,18 +117,18 @@ final class ProtectableMethods {
      * @param subject the bean and method, for the failure analysis
      * @throws InvalidResiliencePolicyException for a {@link Future} that is not a
      * {@link CompletionStage}, a {@link CompletionStage} the pipeline cannot return, a
-     * reactive type, a Kotlin {@code suspend} function, or a task that Spring MVC runs after
-     * the method has returned
+     * reactive type, a Kotlin {@code suspend} function, or a task that Spring MVC runs
+     * after the method has returned
      */
     static void requireSupportedReturnType(Method method, String subject) {
         Class<?> type = method.getReturnType();
         String returnType = method.getGenericReturnType().getTypeName();
         Class<?> deferredWork = deferredWork(ResolvableType.forMethodReturnType(method), 0);
         if (deferredWork != null) {
-            throw new InvalidResiliencePolicyException(subject, "return type", returnType, "a "
-                    + deferredWork.getSimpleName() + " does its work after the method has returned: the "
-                    + "annotations would retry, guard and store the " + deferredWork.getSimpleName()
-                    + " itself, not its work, so a replay of an idempotent call would run the work again",
+            throw new InvalidResiliencePolicyException(subject, "return type", returnType,
+                    "a " + deferredWork.getSimpleName() + " does its work after the method has returned: the "
+                            + "annotations would retry, guard and store the " + deferredWork.getSimpleName()
+                            + " itself, not its work, so a replay of an idempotent call would run the work again",
                     "Return the value itself (ResponseEntity or the body), or a CompletableFuture or CompletionStage "
                             + "of it, which Spring MVC also answers asynchronously.");
         }
@@ -164,14 +165,15 @@ final class ProtectableMethods {
 
     /**
      * Refuses an {@link Idempotent} method that Spring's {@code @Async} (or
-     * {@code jakarta.ejb.Asynchronous}) hands to an executor before our advice runs: its key's
-     * scope would be resolved on the executor's thread, where the caller's security context
-     * is not, so every caller's keys would meet in one scope and one caller would receive
-     * another's replay.
+     * {@code jakarta.ejb.Asynchronous}) hands to an executor before our advice runs: its
+     * key's scope would be resolved on the executor's thread, where the caller's security
+     * context is not, so every caller's keys would meet in one scope and one caller would
+     * receive another's replay.
      * @param method the method
      * @param targetClass the class its annotations are read from
      * @param subject the method's description for a failure analysis
-     * @throws InvalidResiliencePolicyException when the method or its class is asynchronous
+     * @throws InvalidResiliencePolicyException when the method or its class is
+     * asynchronous
      */
     static void requireCallersThread(Method method, Class<?> targetClass, String subject) {
         Method specific = ClassUtils.getMostSpecificMethod(method, targetClass);
@@ -194,8 +196,8 @@ final class ProtectableMethods {
         return MergedAnnotations.from(element, SearchStrategy.TYPE_HIERARCHY).isPresent(name);
     }
 
-    private static InvalidResiliencePolicyException notInterceptable(Method method, String subject,
-            String annotations, String modifier, String fix) {
+    private static InvalidResiliencePolicyException notInterceptable(Method method, String subject, String annotations,
+            String modifier, String fix) {
         return new InvalidResiliencePolicyException(subject, annotations, declaration(method),
                 "the Spring proxy cannot intercept a " + modifier + " method, so " + annotations
                         + " would never apply to it",
@@ -253,8 +255,9 @@ final class ProtectableMethods {
     }
 
     private static String describe(Method method) {
-        return method.getName() + "(" + Arrays.stream(method.getParameterTypes())
-            .map(Class::getSimpleName)
-            .collect(Collectors.joining(", ")) + ")";
+        return method.getName() + "("
+                + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "))
+                + ")";
     }
+
 }

@@ -6,9 +6,10 @@ import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 
 /**
- * The one advisor of the resilience annotations: applies the {@link ResilienceInterceptor} to
- * every annotated method, at an order that keeps it outside {@code @Transactional} by default
- * ({@code Ordered.LOWEST_PRECEDENCE - 1}), so that every attempt gets its own transaction.
+ * The one advisor of the resilience annotations: applies the
+ * {@link ResilienceInterceptor} to every annotated method, at an order that keeps it
+ * outside {@code @Transactional} by default ({@code Ordered.LOWEST_PRECEDENCE - 1}), so
+ * that every attempt gets its own transaction.
  */
 public final class ResilienceAdvisor extends AbstractPointcutAdvisor {
 
@@ -35,4 +36,5 @@ public final class ResilienceAdvisor extends AbstractPointcutAdvisor {
     public Advice getAdvice() {
         return this.interceptor;
     }
+
 }

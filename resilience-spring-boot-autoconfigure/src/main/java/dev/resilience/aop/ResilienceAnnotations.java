@@ -14,15 +14,16 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * The resilience annotations that apply to one method: its own, or, for a public method, those
- * of the class that declares it. As with {@code @Transactional}, a class-level annotation
- * applies to the public methods that the annotated class (or a subclass) declares itself: not
- * to methods inherited from its superclasses, not to {@code toString}, {@code equals} or
- * {@code hashCode}. A private, final or static method is never protected (a method annotated
- * itself fails the start: see {@link ProtectableMethods}). A method named as a fallback by its class's
+ * The resilience annotations that apply to one method: its own, or, for a public method,
+ * those of the class that declares it. As with {@code @Transactional}, a class-level
+ * annotation applies to the public methods that the annotated class (or a subclass)
+ * declares itself: not to methods inherited from its superclasses, not to
+ * {@code toString}, {@code equals} or {@code hashCode}. A private, final or static method
+ * is never protected (a method annotated itself fails the start: see
+ * {@link ProtectableMethods}). A method named as a fallback by its class's
  * {@code @Fallback} is not itself protected. The pointcut, the startup scan and the
- * interceptor all decide through {@link #find}, on the class {@link TargetClasses} gives, so
- * they agree on every method; for a JDK proxy that class is one of its interfaces.
+ * interceptor all decide through {@link #find}, on the class {@link TargetClasses} gives,
+ * so they agree on every method; for a JDK proxy that class is one of its interfaces.
  *
  * @param retryable the retry annotation, if any
  * @param circuitGuarded the breaker annotation, if any
@@ -34,8 +35,8 @@ record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGua
 
     /**
      * Finds the annotations that apply to a method.
-     * @param method the most specific method of the class the bean's annotations are read from
-     * ({@link TargetClasses#specificMethod})
+     * @param method the most specific method of the class the bean's annotations are read
+     * from ({@link TargetClasses#specificMethod})
      * @return the annotations, or {@code null} when none applies
      */
     static @Nullable ResilienceAnnotations find(Method method) {

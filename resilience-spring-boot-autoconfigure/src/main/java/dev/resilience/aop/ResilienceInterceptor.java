@@ -10,8 +10,8 @@ import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Runs each call of an annotated method through the pipeline compiled for that method at
- * startup. Only calls through the Spring proxy are seen: a call from inside the same bean is
- * not protected.
+ * startup. Only calls through the Spring proxy are seen: a call from inside the same bean
+ * is not protected.
  */
 public final class ResilienceInterceptor implements MethodInterceptor {
 
@@ -19,8 +19,8 @@ public final class ResilienceInterceptor implements MethodInterceptor {
 
     /**
      * Creates the interceptor.
-     * @param methods the compiled methods, looked up on the first call so that creating the
-     * advisor early does not create them early
+     * @param methods the compiled methods, looked up on the first call so that creating
+     * the advisor early does not create them early
      */
     public ResilienceInterceptor(Supplier<ResilientMethods> methods) {
         this.methods = SingletonSupplier.of(methods);
@@ -34,4 +34,5 @@ public final class ResilienceInterceptor implements MethodInterceptor {
         ResilientMethod method = this.methods.get().get(invocation.getMethod(), targetClass);
         return (method != null) ? method.invoke(invocation) : invocation.proceed();
     }
+
 }

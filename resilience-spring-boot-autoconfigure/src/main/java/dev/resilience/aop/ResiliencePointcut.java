@@ -6,9 +6,9 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.util.ClassUtils;
 
 /**
- * Matches the methods that carry a resilience annotation, on the method or on the class that
- * declares it, by the rules of {@link ResilienceAnnotations#find}; a JDK proxy is matched
- * through its interfaces ({@link TargetClasses}).
+ * Matches the methods that carry a resilience annotation, on the method or on the class
+ * that declares it, by the rules of {@link ResilienceAnnotations#find}; a JDK proxy is
+ * matched through its interfaces ({@link TargetClasses}).
  */
 final class ResiliencePointcut extends StaticMethodMatcherPointcut {
 
@@ -17,4 +17,5 @@ final class ResiliencePointcut extends StaticMethodMatcherPointcut {
         Class<?> userClass = ClassUtils.getUserClass(targetClass);
         return ResilienceAnnotations.find(TargetClasses.specificMethod(method, userClass)) != null;
     }
+
 }

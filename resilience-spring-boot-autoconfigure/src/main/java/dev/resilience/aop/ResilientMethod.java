@@ -21,8 +21,8 @@ import org.springframework.aop.ProxyMethodInvocation;
 /**
  * One annotated method compiled at startup: its pipeline, how it returns, how its
  * idempotency key is found. Invoking it runs each attempt through a fresh copy of the
- * remaining interceptor chain, so that inner advice such as a transaction applies to every
- * attempt. Thread-safe.
+ * remaining interceptor chain, so that inner advice such as a transaction applies to
+ * every attempt. Thread-safe.
  */
 final class ResilientMethod {
 
@@ -39,7 +39,8 @@ final class ResilientMethod {
     private final CallObserver observer;
 
     ResilientMethod(String description, ResiliencePipeline pipeline, ReturnKind returnKind,
-            @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer) {
+            @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes,
+            CallObserver observer) {
         this.description = description;
         this.pipeline = pipeline;
         this.returnKind = returnKind;
@@ -59,7 +60,8 @@ final class ResilientMethod {
             return switch (this.returnKind) {
                 case VALUE -> observation.stop(this.pipeline.execute(context, attempt(invocation))).getOrThrow();
                 case EXECUTION_RESULT -> observation.stop(this.pipeline.execute(context, envelopeAttempt(invocation)));
-                case COMPLETION_STAGE -> valueOf(this.pipeline.executeAsync(context, stageAttempt(invocation)), observation);
+                case COMPLETION_STAGE ->
+                    valueOf(this.pipeline.executeAsync(context, stageAttempt(invocation)), observation);
             };
         }
         catch (RuntimeException | Error ex) {
@@ -129,8 +131,8 @@ final class ResilientMethod {
     }
 
     /**
-     * Returns the invocations of successive attempts: each a copy of the untouched original,
-     * which is never proceeded itself.
+     * Returns the invocations of successive attempts: each a copy of the untouched
+     * original, which is never proceeded itself.
      */
     private static Supplier<MethodInvocation> attempts(MethodInvocation invocation) {
         if (invocation instanceof ProxyMethodInvocation proxyInvocation) {
@@ -152,11 +154,12 @@ final class ResilientMethod {
     }
 
     /**
-     * Returns the future the caller gets: it completes with the call's value or final error,
-     * and cancelling it cancels the call. The observation stops when the call ends, however.
+     * Returns the future the caller gets: it completes with the call's value or final
+     * error, and cancelling it cancels the call. The observation stops when the call
+     * ends, however.
      */
-    private static CompletableFuture<@Nullable Object> valueOf(CompletableFuture<ExecutionResult<@Nullable Object>> execution,
-            CallObserver.Call observation) {
+    private static CompletableFuture<@Nullable Object> valueOf(
+            CompletableFuture<ExecutionResult<@Nullable Object>> execution, CallObserver.Call observation) {
         CompletableFuture<@Nullable Object> value = new CompletableFuture<>();
         execution.whenComplete((result, failure) -> {
             if (failure != null) {
@@ -176,4 +179,5 @@ final class ResilientMethod {
         value.whenComplete((result, failure) -> execution.cancel(false));
         return value;
     }
+
 }

@@ -22,10 +22,11 @@ import org.springframework.core.ResolvableType;
 
 /**
  * Compiles an annotated method into its {@link ResilientMethod}: names its instances
- * ({@code SimpleClassName#method} where a name is left empty) and checks the names against the
- * other methods' ({@link InstanceNameConflicts}), resolves its policies, fallback methods and
- * key expressions, and fails with an {@link InvalidResiliencePolicyException} naming the bean,
- * the method and the setting when anything does not fit.
+ * ({@code SimpleClassName#method} where a name is left empty) and checks the names
+ * against the other methods' ({@link InstanceNameConflicts}), resolves its policies,
+ * fallback methods and key expressions, and fails with an
+ * {@link InvalidResiliencePolicyException} naming the bean, the method and the setting
+ * when anything does not fit.
  */
 final class ResilientMethodCompiler {
 
@@ -68,7 +69,8 @@ final class ResilientMethodCompiler {
         Retryable retryable = annotations.retryable();
         CircuitGuarded circuitGuarded = annotations.circuitGuarded();
         Idempotent idempotent = annotations.idempotent();
-        String retryName = (retryable != null) ? name(retryable.value(), retryable.name(), id, "@Retryable", subject) : null;
+        String retryName = (retryable != null) ? name(retryable.value(), retryable.name(), id, "@Retryable", subject)
+                : null;
         String breakerName = (circuitGuarded != null)
                 ? name(circuitGuarded.value(), circuitGuarded.name(), id, "@CircuitGuarded", subject) : null;
         String idempotencyName = (idempotent != null) ? InstanceNames.idempotencyName(targetClass, method, idempotent)
@@ -130,7 +132,8 @@ final class ResilientMethodCompiler {
     /**
      * Describes a method of a bean for a failure analysis.
      * @param beanName the bean's name
-     * @param targetClass the class the annotations are read from ({@link TargetClasses#annotatedClass})
+     * @param targetClass the class the annotations are read from
+     * ({@link TargetClasses#annotatedClass})
      * @param method the method
      * @return {@code bean 'name', method SimpleClassName#method}
      */
@@ -145,8 +148,9 @@ final class ResilientMethodCompiler {
     }
 
     /**
-     * Fails for a method whose result declares no type to read a replay into ({@code Object},
-     * a type variable, or an {@code Optional} of one) when its store requires one.
+     * Fails for a method whose result declares no type to read a replay into
+     * ({@code Object}, a type variable, or an {@code Optional} of one) when its store
+     * requires one.
      */
     private static void requireDeclaredResultType(IdempotencyPolicy idempotency, Method method, Class<?> targetClass,
             ReturnKind returnKind, String subject) {
@@ -196,4 +200,5 @@ final class ResilientMethodCompiler {
             return new InstanceNameConflicts.Declaration(this.beanName, this.targetClass, this.method, annotation);
         }
     }
+
 }

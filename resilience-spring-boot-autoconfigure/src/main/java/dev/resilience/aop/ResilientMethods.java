@@ -19,13 +19,13 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Every annotated method of the application, compiled once. When the context has created its
- * singletons, every bean's target class is scanned (the class a Spring proxy wraps, the
- * interfaces of a JDK proxy: see {@link TargetClasses}) and each annotated method compiled, so that a bad
- * annotation, or one on a method the proxy cannot intercept, fails the start and every
- * instance exists before the first call; a method first seen through a call (a bean created
- * later) is compiled then. Looking a method up per call is two map reads, without allocation.
- * Thread-safe.
+ * Every annotated method of the application, compiled once. When the context has created
+ * its singletons, every bean's target class is scanned (the class a Spring proxy wraps,
+ * the interfaces of a JDK proxy: see {@link TargetClasses}) and each annotated method
+ * compiled, so that a bad annotation, or one on a method the proxy cannot intercept,
+ * fails the start and every instance exists before the first call; a method first seen
+ * through a call (a bean created later) is compiled then. Looking a method up per call is
+ * two map reads, without allocation. Thread-safe.
  */
 public final class ResilientMethods implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -44,8 +44,8 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     private @Nullable ConfigurableListableBeanFactory beanFactory;
 
     /**
-     * Creates the compiled methods of an application whose idempotency keys have no scope and
-     * whose fingerprints are keyed by a random secret of this instance.
+     * Creates the compiled methods of an application whose idempotency keys have no scope
+     * and whose fingerprints are keyed by a random secret of this instance.
      * @param policies where the methods' policies come from
      * @param observer how calls are observed
      */
@@ -95,14 +95,15 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
      */
     @Nullable ResilientMethod get(Method method, Class<?> targetClass) {
         Entry known = find(this.entries.get(method), targetClass);
-        return (known != null) ? known.method : add(method, targetClass, compile(method, targetClass, targetClass.getName()));
+        return (known != null) ? known.method
+                : add(method, targetClass, compile(method, targetClass, targetClass.getName()));
     }
 
     /**
-     * The target class of a bean: read from the singleton when it exists, so that a bean the
-     * auto-proxy creator wrapped is scanned as the class it wrapped, never the proxy's; from
-     * the bean definition otherwise (a lazy bean, or a {@code FactoryBean}'s object), without
-     * creating anything.
+     * The target class of a bean: read from the singleton when it exists, so that a bean
+     * the auto-proxy creator wrapped is scanned as the class it wrapped, never the
+     * proxy's; from the bean definition otherwise (a lazy bean, or a
+     * {@code FactoryBean}'s object), without creating anything.
      */
     private static @Nullable Class<?> targetClass(ConfigurableListableBeanFactory factory, String beanName) {
         Object singleton = factory.getSingleton(beanName);
@@ -149,8 +150,8 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     }
 
     private @Nullable ResilientMethod add(Method method, Class<?> targetClass, @Nullable ResilientMethod compiled) {
-        Entry head = this.entries.compute(method,
-                (key, current) -> (find(current, targetClass) != null) ? current : new Entry(targetClass, compiled, current));
+        Entry head = this.entries.compute(method, (key, current) -> (find(current, targetClass) != null) ? current
+                : new Entry(targetClass, compiled, current));
         return find(head, targetClass).method;
     }
 
@@ -159,9 +160,10 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
             String type = annotation.annotationType().getName();
             for (String foreign : FOREIGN_RETRYABLES) {
                 if (foreign.equals(type)) {
-                    logger.warn(LogMessage.format("Bean '%s' method %s#%s carries %s, which this starter does not handle; "
-                            + "use dev.resilience.annotation.Retryable to retry it with the starter's policies", beanName,
-                            method.getDeclaringClass().getSimpleName(), method.getName(), type));
+                    logger.warn(LogMessage.format(
+                            "Bean '%s' method %s#%s carries %s, which this starter does not handle; "
+                                    + "use dev.resilience.annotation.Retryable to retry it with the starter's policies",
+                            beanName, method.getDeclaringClass().getSimpleName(), method.getName(), type));
                 }
             }
         }
@@ -169,4 +171,5 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
 
     private record Entry(Class<?> targetClass, @Nullable ResilientMethod method, @Nullable Entry next) {
     }
+
 }

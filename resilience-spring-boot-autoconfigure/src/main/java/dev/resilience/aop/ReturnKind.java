@@ -7,17 +7,22 @@ import java.util.concurrent.CompletionStage;
 import dev.resilience.core.ExecutionResult;
 
 /**
- * How an annotated method hands its outcome back, which decides how the interceptor runs it.
+ * How an annotated method hands its outcome back, which decides how the interceptor runs
+ * it.
  */
 enum ReturnKind {
 
     /** A plain value or {@code void}: the value is returned or the final error thrown. */
     VALUE,
 
-    /** A {@link CompletionStage} or {@link CompletableFuture}: retried without blocking. */
+    /**
+     * A {@link CompletionStage} or {@link CompletableFuture}: retried without blocking.
+     */
     COMPLETION_STAGE,
 
-    /** An {@link ExecutionResult}: the complete account is returned and nothing is thrown. */
+    /**
+     * An {@link ExecutionResult}: the complete account is returned and nothing is thrown.
+     */
     EXECUTION_RESULT;
 
     static ReturnKind of(Method method) {
@@ -34,4 +39,5 @@ enum ReturnKind {
     static boolean isSupportedStage(Class<?> type) {
         return type.isAssignableFrom(CompletableFuture.class);
     }
+
 }

@@ -22,4 +22,5 @@ public final class SecurityContextIdempotencyScopeResolver implements Idempotenc
         }
         return authentication.getName();
     }
+
 }

@@ -39,4 +39,5 @@ public final class SpelVariables {
             collect(node.getChild(i), names);
         }
     }
+
 }

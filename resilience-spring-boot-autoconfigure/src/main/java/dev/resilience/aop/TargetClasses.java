@@ -7,13 +7,14 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * The class a bean's annotations are read from, the same for the pointcut, the startup scan
- * and the interceptor. It is the class of the object the Spring proxy calls, as the
- * auto-proxy creator matched it: the user class of a CGLIB subclass, or, for an object that
- * is itself a JDK dynamic proxy (an interface client built with {@code Proxy.newProxyInstance}
- * or a {@code ProxyFactory} without target, a Spring Data repository, an OpenFeign client),
- * its proxy class. A proxy class is read through the interfaces it implements: its own methods
- * are final, and calls only ever reach them through those interfaces.
+ * The class a bean's annotations are read from, the same for the pointcut, the startup
+ * scan and the interceptor. It is the class of the object the Spring proxy calls, as the
+ * auto-proxy creator matched it: the user class of a CGLIB subclass, or, for an object
+ * that is itself a JDK dynamic proxy (an interface client built with
+ * {@code Proxy.newProxyInstance} or a {@code ProxyFactory} without target, a Spring Data
+ * repository, an OpenFeign client), its proxy class. A proxy class is read through the
+ * interfaces it implements: its own methods are final, and calls only ever reach them
+ * through those interfaces.
  */
 final class TargetClasses {
 
@@ -21,8 +22,8 @@ final class TargetClasses {
     }
 
     /**
-     * Returns the target class of a bean as it stands in the context: the class of the object
-     * beneath its outermost Spring AOP proxy, or its own class when it is not one.
+     * Returns the target class of a bean as it stands in the context: the class of the
+     * object beneath its outermost Spring AOP proxy, or its own class when it is not one.
      * @param singleton the bean, a Spring AOP proxy or not
      * @return the class of the object the proxy calls
      */
@@ -53,8 +54,8 @@ final class TargetClasses {
      * whose simple name makes its default instance names.
      * @param targetClass a target class
      * @param method the called method
-     * @return for a JDK proxy class, the first of its interfaces that declares or inherits the
-     * method; otherwise the target class
+     * @return for a JDK proxy class, the first of its interfaces that declares or
+     * inherits the method; otherwise the target class
      */
     static Class<?> annotatedClass(Class<?> targetClass, Method method) {
         if (!Proxy.isProxyClass(targetClass)) {
@@ -77,4 +78,5 @@ final class TargetClasses {
     static Method specificMethod(Method method, Class<?> targetClass) {
         return AopUtils.getMostSpecificMethod(method, annotatedClass(targetClass, method));
     }
+
 }

@@ -13,12 +13,13 @@ import org.springframework.scheduling.TaskScheduler;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Finds the executor of the work that follows a timer or an asynchronous completion: the bean
- * named by {@code resilience.async.executor}; else Spring Boot's {@code applicationTaskExecutor};
- * else, as {@code @Async} chooses when an application defines its own executors, a bean named
- * {@code taskExecutor} or the only {@link TaskExecutor} that is not a {@link TaskScheduler}
- * (a scheduler's pool is sized for scheduled jobs); else none (the engine's own pool). A
- * named bean that does not exist fails the start.
+ * Finds the executor of the work that follows a timer or an asynchronous completion: the
+ * bean named by {@code resilience.async.executor}; else Spring Boot's
+ * {@code applicationTaskExecutor}; else, as {@code @Async} chooses when an application
+ * defines its own executors, a bean named {@code taskExecutor} or the only
+ * {@link TaskExecutor} that is not a {@link TaskScheduler} (a scheduler's pool is sized
+ * for scheduled jobs); else none (the engine's own pool). A named bean that does not
+ * exist fails the start.
  */
 final class AsyncExecutorLookup {
 
@@ -35,17 +36,16 @@ final class AsyncExecutorLookup {
      * @param beanFactory where the executor bean is defined
      * @param properties the {@code resilience.*} settings
      * @return the bean name, or {@code null} when the engine's own pool should be used
-     * @throws InvalidResiliencePolicyException when {@code resilience.async.executor} names no
-     * Executor bean
+     * @throws InvalidResiliencePolicyException when {@code resilience.async.executor}
+     * names no Executor bean
      */
     static @Nullable String beanName(ListableBeanFactory beanFactory, ResilienceProperties properties) {
         String configured = properties.getAsync().getExecutor();
         if (configured != null && !configured.isBlank()) {
             if (!beanFactory.containsBean(configured) || !beanFactory.isTypeMatch(configured, Executor.class)) {
                 throw new InvalidResiliencePolicyException("resilience.async", "resilience.async.executor", configured,
-                        "no Executor bean named '" + configured + "' exists",
-                        "Define an Executor bean named '" + configured + "', or remove the setting to use '"
-                                + APPLICATION_TASK_EXECUTOR + "'.");
+                        "no Executor bean named '" + configured + "' exists", "Define an Executor bean named '"
+                                + configured + "', or remove the setting to use '" + APPLICATION_TASK_EXECUTOR + "'.");
             }
             return configured;
         }
@@ -71,4 +71,5 @@ final class AsyncExecutorLookup {
         Supplier<Executor> executor = SingletonSupplier.of(() -> beanFactory.getBean(name, Executor.class));
         return (task) -> executor.get().execute(task);
     }
+
 }

@@ -11,10 +11,11 @@ import org.springframework.beans.factory.DisposableBean;
 
 /**
  * The executor of asynchronous work as the engine sees it: it hands each step to the
- * application's executor and remembers it until it starts. When the context closes, after that
- * executor (which is destroyed first), the steps it never started, because it dropped its queue
- * or was shut down with them, are cancelled, and the engine ends their calls: a future returned
- * by a protected method completes even when the application stops while its next step waits.
+ * application's executor and remembers it until it starts. When the context closes, after
+ * that executor (which is destroyed first), the steps it never started, because it
+ * dropped its queue or was shut down with them, are cancelled, and the engine ends their
+ * calls: a future returned by a protected method completes even when the application
+ * stops while its next step waits.
  */
 final class AsyncStepTracker implements DisposableBean {
 
@@ -28,7 +29,8 @@ final class AsyncStepTracker implements DisposableBean {
 
     /**
      * Returns the executor that pipelines hand their steps to.
-     * @return the tracking executor, or {@code null} when the engine's own pool runs the steps
+     * @return the tracking executor, or {@code null} when the engine's own pool runs the
+     * steps
      */
     @Nullable Executor executor() {
         return (this.executor != null) ? this::execute : null;
@@ -69,5 +71,7 @@ final class AsyncStepTracker implements DisposableBean {
                 this.task.run();
             }
         }
+
     }
+
 }

@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configures the {@link CircuitBreakerEvents} of the application's breakers: each
- * transition published as a {@link CircuitBreakerTransitionEvent} and logged, and the recent
- * events kept for the {@code circuitbreakers} endpoint.
+ * transition published as a {@link CircuitBreakerTransitionEvent} and logged, and the
+ * recent events kept for the {@code circuitbreakers} endpoint.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnBean(ResilienceRegistry.class)
@@ -24,4 +24,5 @@ public final class CircuitBreakerEventsAutoConfiguration {
     CircuitBreakerEvents circuitBreakerEvents(ResilienceRegistry registry, ApplicationEventPublisher publisher) {
         return new CircuitBreakerEvents(registry, publisher, CircuitBreakerEvents.DEFAULT_CAPACITY);
     }
+
 }

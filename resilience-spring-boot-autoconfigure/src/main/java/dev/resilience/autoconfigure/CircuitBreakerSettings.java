@@ -7,22 +7,23 @@ import dev.resilience.core.circuitbreaker.SlidingWindowType;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The settings of circuit breakers, used both for {@code resilience.circuit-breaker.defaults}
- * and for each of {@code resilience.circuit-breaker.instances}. A setting left {@code null} is
- * unset: it falls back to the annotation (exception lists only), then to the defaults, then to
- * the built-in value of the core.
+ * The settings of circuit breakers, used both for
+ * {@code resilience.circuit-breaker.defaults} and for each of
+ * {@code resilience.circuit-breaker.instances}. A setting left {@code null} is unset: it
+ * falls back to the annotation (exception lists only), then to the defaults, then to the
+ * built-in value of the core.
  */
 public class CircuitBreakerSettings {
 
     /**
-     * How the sliding window measures its size: the last N calls, or the calls of the last N
-     * seconds.
+     * How the sliding window measures its size: the last N calls, or the calls of the
+     * last N seconds.
      */
     private @Nullable SlidingWindowType slidingWindowType;
 
     /**
-     * Size of the sliding window: calls (at most 1,000,000) for a count window, seconds (at most
-     * 3600) for a time window.
+     * Size of the sliding window: calls (at most 1,000,000) for a count window, seconds
+     * (at most 3600) for a time window.
      */
     private @Nullable Integer slidingWindowSize;
 
@@ -52,26 +53,28 @@ public class CircuitBreakerSettings {
     private @Nullable Duration waitInOpen;
 
     /**
-     * Probe calls a half-open breaker lets through, all needed to decide whether to close.
+     * Probe calls a half-open breaker lets through, all needed to decide whether to
+     * close.
      */
     private @Nullable Integer halfOpenCalls;
 
     /**
      * Longest time a half-open breaker waits for all its probes to report. After it the
-     * breaker opens again for a fresh wait-in-open and the late outcomes of those probes are
-     * ignored, so a probe that never ends cannot hold the breaker half open.
+     * breaker opens again for a fresh wait-in-open and the late outcomes of those probes
+     * are ignored, so a probe that never ends cannot hold the breaker half open.
      */
     private @Nullable Duration maxWaitInHalfOpen;
 
     /**
-     * Whether an open breaker moves to half open by itself once wait-in-open has passed (and a
-     * half-open one back to open once max-wait-in-half-open has), so that gauges, health and
-     * the endpoint show it without waiting for a call.
+     * Whether an open breaker moves to half open by itself once wait-in-open has passed
+     * (and a half-open one back to open once max-wait-in-half-open has), so that gauges,
+     * health and the endpoint show it without waiting for a call.
      */
     private @Nullable Boolean automaticTransitionToHalfOpen;
 
     /**
-     * Exception classes recorded as failures; empty means every exception not in ignore-on.
+     * Exception classes recorded as failures; empty means every exception not in
+     * ignore-on.
      */
     private @Nullable List<Class<? extends Throwable>> recordOn;
 
@@ -271,4 +274,5 @@ public class CircuitBreakerSettings {
     public void setIgnoreOn(@Nullable List<Class<? extends Throwable>> ignoreOn) {
         this.ignoreOn = ignoreOn;
     }
+
 }

@@ -26,4 +26,5 @@ public final class CircuitBreakersHealthContributorAutoConfiguration {
     CircuitBreakersHealthIndicator circuitBreakersHealthIndicator(ResilienceRegistry registry) {
         return new CircuitBreakersHealthIndicator(registry);
     }
+
 }

@@ -6,12 +6,12 @@ import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 
 /**
- * Masks {@code resilience.idempotency.fingerprint-secret} at {@code /actuator/configprops} and
- * {@code /actuator/env} when they show values, which Boot does not do by itself for any key:
- * whoever read the secret could test guessed arguments against the fingerprints in the store.
- * The key is matched in every form it takes (the property, its camel-case field, the
- * environment variable {@code RESILIENCE_IDEMPOTENCY_FINGERPRINTSECRET}); other values are left
- * as they are.
+ * Masks {@code resilience.idempotency.fingerprint-secret} at
+ * {@code /actuator/configprops} and {@code /actuator/env} when they show values, which
+ * Boot does not do by itself for any key: whoever read the secret could test guessed
+ * arguments against the fingerprints in the store. The key is matched in every form it
+ * takes (the property, its camel-case field, the environment variable
+ * {@code RESILIENCE_IDEMPOTENCY_FINGERPRINTSECRET}); other values are left as they are.
  */
 final class FingerprintSecretSanitizingFunction implements SanitizingFunction {
 
@@ -32,4 +32,5 @@ final class FingerprintSecretSanitizingFunction implements SanitizingFunction {
         }
         return letters.toString().toLowerCase(Locale.ROOT).endsWith(KEY);
     }
+
 }

@@ -7,10 +7,11 @@ import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Chooses the secret of the fingerprints: {@code resilience.idempotency.fingerprint-secret}
- * when set; a random one per start when the store is the in-memory one, which no other
- * instance reads; else the start fails, since instances sharing a store must share the
- * secret. The secret is never logged nor quoted in a message.
+ * Chooses the secret of the fingerprints:
+ * {@code resilience.idempotency.fingerprint-secret} when set; a random one per start when
+ * the store is the in-memory one, which no other instance reads; else the start fails,
+ * since instances sharing a store must share the secret. The secret is never logged nor
+ * quoted in a message.
  */
 final class IdempotencyFingerprintSecret {
 
@@ -37,4 +38,5 @@ final class IdempotencyFingerprintSecret {
                         + "'openssl rand -base64 48'). Changing it makes the stored fingerprints mismatch until their "
                         + "entries expire.");
     }
+
 }

@@ -9,10 +9,10 @@ import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 
 /**
- * Resolves the {@link IdempotencyPolicy} of an {@link Idempotent} method: the annotation's
- * {@code ttl} if set, else {@code resilience.idempotency.ttl}; the in-progress lease from
- * {@code resilience.idempotency.in-progress-ttl}; the in-progress behaviour from the
- * annotation. Thread-safe.
+ * Resolves the {@link IdempotencyPolicy} of an {@link Idempotent} method: the
+ * annotation's {@code ttl} if set, else {@code resilience.idempotency.ttl}; the
+ * in-progress lease from {@code resilience.idempotency.in-progress-ttl}; the in-progress
+ * behaviour from the annotation. Thread-safe.
  */
 public class IdempotencyPolicyResolver {
 
@@ -54,4 +54,5 @@ public class IdempotencyPolicyResolver {
         setting.require(name, !duration.isNegative() && !duration.isZero(), "the duration must be positive", FIX);
         return duration;
     }
+
 }

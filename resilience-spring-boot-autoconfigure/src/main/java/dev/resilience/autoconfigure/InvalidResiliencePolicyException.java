@@ -3,8 +3,8 @@ package dev.resilience.autoconfigure;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The former name of {@link dev.resilience.registry.InvalidResiliencePolicyException}, kept so
- * that code naming it still compiles. The library no longer throws this type: a
+ * The former name of {@link dev.resilience.registry.InvalidResiliencePolicyException},
+ * kept so that code naming it still compiles. The library no longer throws this type: a
  * {@code catch} of it catches nothing, so catch the new type instead.
  *
  * @deprecated since 0.1.0, for removal; use
@@ -38,4 +38,5 @@ public class InvalidResiliencePolicyException extends dev.resilience.registry.In
             @Nullable Throwable cause) {
         super(subject, setting, value, reason, fix, cause);
     }
+
 }

@@ -14,8 +14,8 @@ import dev.resilience.registry.PolicyResolver;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link PolicyResolver} of the {@code resilience.*} properties: each kind of policy by
- * its own resolver.
+ * The {@link PolicyResolver} of the {@code resilience.*} properties: each kind of policy
+ * by its own resolver.
  */
 final class PropertiesPolicyResolver implements PolicyResolver {
 
@@ -58,4 +58,5 @@ final class PropertiesPolicyResolver implements PolicyResolver {
     public Set<String> configuredCircuitBreakers() {
         return this.properties.getCircuitBreaker().getInstances().keySet();
     }
+
 }

@@ -50,8 +50,8 @@ import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.util.ClassUtils;
 
 /**
- * Auto-configures the resilience annotations: the advisor and interceptor, the registry of
- * named instances, the in-memory idempotency and dead-letter stores, and the
+ * Auto-configures the resilience annotations: the advisor and interceptor, the registry
+ * of named instances, the in-memory idempotency and dead-letter stores, and the
  * {@link ResilienceTemplate}. Every bean backs off when the application defines its own.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
@@ -60,7 +60,10 @@ import org.springframework.util.ClassUtils;
 @Import(ResilienceAutoConfiguration.AutoProxyRegistrar.class)
 public final class ResilienceAutoConfiguration {
 
-    /** The name of the bean that tracks the steps handed to the executor of asynchronous work. */
+    /**
+     * The name of the bean that tracks the steps handed to the executor of asynchronous
+     * work.
+     */
     static final String ASYNC_STEP_TRACKER = "resilienceAsyncStepTracker";
 
     private static final String SECURITY_CONTEXT_HOLDER = "org.springframework.security.core.context.SecurityContextHolder";
@@ -94,10 +97,10 @@ public final class ResilienceAutoConfiguration {
 
     /**
      * The steps of asynchronous calls, handed to the executor of
-     * {@code resilience.async.executor}; that executor is made to depend on this bean, so it is
-     * destroyed first and the steps it never started are ended after it. On a
-     * {@link VirtualTimeSource} without that setting, the engine runs the steps on the thread
-     * that advances the time, as it does without Spring.
+     * {@code resilience.async.executor}; that executor is made to depend on this bean, so
+     * it is destroyed first and the steps it never started are ended after it. On a
+     * {@link VirtualTimeSource} without that setting, the engine runs the steps on the
+     * thread that advances the time, as it does without Spring.
      */
     @Bean
     AsyncStepTracker resilienceAsyncStepTracker(ResilienceProperties properties, TimeSource timeSource,
@@ -118,7 +121,8 @@ public final class ResilienceAutoConfiguration {
             ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ExecutionListener> listeners,
             ObjectProvider<ArgumentRenderer> argumentRenderer, AsyncStepTracker asyncSteps) {
         return new ResiliencePolicies(new PropertiesPolicyResolver(properties, timeSource), registry, timeSource,
-                new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners, asyncSteps.executor()),
+                new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners,
+                        asyncSteps.executor()),
                 argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING),
                 (int) properties.getDeadLetter().getMaxArgumentSize().toBytes());
     }
@@ -127,8 +131,9 @@ public final class ResilienceAutoConfiguration {
     @ConditionalOnMissingBean
     ResilientMethods resilientMethods(ResiliencePolicies policies, ObjectProvider<ObservationRegistry> observations,
             IdempotencyScopeResolver idempotencyScopeResolver, IdempotencyFingerprints idempotencyFingerprints) {
-        return new ResilientMethods(policies, new CallObserver(observations.getIfAvailable(() -> ObservationRegistry.NOOP)),
-                idempotencyScopeResolver, idempotencyFingerprints);
+        return new ResilientMethods(policies,
+                new CallObserver(observations.getIfAvailable(() -> ObservationRegistry.NOOP)), idempotencyScopeResolver,
+                idempotencyFingerprints);
     }
 
     /**
@@ -163,7 +168,10 @@ public final class ResilienceAutoConfiguration {
         return new ResilienceTemplate(policies);
     }
 
-    /** Says at startup which stores are in use, and that the in-memory ones are per instance. */
+    /**
+     * Says at startup which stores are in use, and that the in-memory ones are per
+     * instance.
+     */
     @Bean
     ResilienceStoresReport resilienceStoresReport(ObjectProvider<IdempotencyStore> idempotencyStore,
             ObjectProvider<DeadLetterStore> deadLetterStore) {
@@ -187,6 +195,7 @@ public final class ResilienceAutoConfiguration {
             return new JsonResultCodec(mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                     idempotency.getAllowedTypes(), idempotency.getMaxResultSize());
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -200,6 +209,7 @@ public final class ResilienceAutoConfiguration {
             return new InMemoryIdempotencyStore(timeSource, properties.getIdempotency().getMaxEntries(),
                     codec.getIfAvailable());
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -212,11 +222,12 @@ public final class ResilienceAutoConfiguration {
             ResilienceProperties.DeadLetter deadLetter = properties.getDeadLetter();
             return new InMemoryDeadLetterStore(deadLetter.getCapacity(), deadLetter.getTtl(), timeSource);
         }
+
     }
 
     /**
-     * Fails the start when a Redis store is chosen but Spring Data Redis is missing, rather
-     * than leaving the application without that store.
+     * Fails the start when a Redis store is chosen but Spring Data Redis is missing,
+     * rather than leaving the application without that store.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnMissingClass("org.springframework.data.redis.connection.RedisConnectionFactory")
@@ -232,10 +243,11 @@ public final class ResilienceAutoConfiguration {
         }
 
         private static InvalidResiliencePolicyException missingSpringDataRedis(String group) {
-            return new InvalidResiliencePolicyException("resilience." + group, "resilience." + group + ".store", "redis",
-                    "Spring Data Redis is not on the classpath",
+            return new InvalidResiliencePolicyException("resilience." + group, "resilience." + group + ".store",
+                    "redis", "Spring Data Redis is not on the classpath",
                     "Add spring-boot-starter-data-redis to the application's dependencies, or choose another store.");
         }
+
     }
 
     /**
@@ -248,5 +260,7 @@ public final class ResilienceAutoConfiguration {
         public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
             AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
         }
+
     }
+
 }

@@ -21,11 +21,11 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configures the {@code circuitbreakers}, {@code retries} and {@code deadletters}
- * Actuator endpoints, each when it is enabled and exposed; the dead-letter endpoint only when
- * the application has a {@link DeadLetterStore}; and a {@link SanitizingFunction} that masks
- * the fingerprint secret at {@code configprops} and {@code env}. Ordered after every
- * auto-configuration that defines a store, in memory or in Redis, so that the condition sees
- * the store whichever backs it.
+ * Actuator endpoints, each when it is enabled and exposed; the dead-letter endpoint only
+ * when the application has a {@link DeadLetterStore}; and a {@link SanitizingFunction}
+ * that masks the fingerprint secret at {@code configprops} and {@code env}. Ordered after
+ * every auto-configuration that defines a store, in memory or in Redis, so that the
+ * condition sees the store whichever backs it.
  */
 @AutoConfiguration(
         after = { ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
@@ -65,4 +65,5 @@ public final class ResilienceEndpointsAutoConfiguration {
         return new DeadLettersEndpoint(store, new DeadLetterSanitizer(),
                 Show.valueOf(deadLetter.getShowValues().name()), deadLetter.getRoles());
     }
+
 }

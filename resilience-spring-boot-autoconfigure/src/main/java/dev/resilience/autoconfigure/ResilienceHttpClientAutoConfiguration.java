@@ -1,6 +1,7 @@
 package dev.resilience.autoconfigure;
 
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.http.HttpClientSettings;
 import dev.resilience.http.ResilientClientHttpRequestInterceptor;
 import dev.resilience.http.ResilientRestClientCustomizer;
 import dev.resilience.registry.ResiliencePolicies;
@@ -15,9 +16,9 @@ import org.springframework.web.client.RestClient;
 
 /**
  * Auto-configures resilient outgoing calls when {@code resilience.http-client.enabled} is
- * true: every {@link RestClient} built from Spring Boot's {@code RestClient.Builder} runs its
- * requests through the {@code resilience.http-client.retry} instance and a circuit breaker
- * per host. Each bean backs off when the application defines its own.
+ * true: every {@link RestClient} built from Spring Boot's {@code RestClient.Builder} runs
+ * its requests through the {@code resilience.http-client.retry} instance and a circuit
+ * breaker per host. Each bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnClass({ RestClient.class, RestClientCustomizer.class })
@@ -30,8 +31,8 @@ public final class ResilienceHttpClientAutoConfiguration {
             TimeSource timeSource, ResilienceProperties properties) {
         ResilienceProperties.HttpClient settings = properties.getHttpClient();
         return new ResilientClientHttpRequestInterceptor(policies, timeSource,
-                new ResilientClientHttpRequestInterceptor.Settings(settings.getRetry(),
-                        settings.isCircuitBreakerPerHost(), settings.getMaxHosts(), settings.getMaxRetryAfter()));
+                new HttpClientSettings(settings.getRetry(), settings.isCircuitBreakerPerHost(), settings.getMaxHosts(),
+                        settings.getMaxRetryAfter()));
     }
 
     @Bean
@@ -39,4 +40,5 @@ public final class ResilienceHttpClientAutoConfiguration {
     ResilientRestClientCustomizer resilientRestClientCustomizer(ResilientClientHttpRequestInterceptor interceptor) {
         return new ResilientRestClientCustomizer(interceptor);
     }
+
 }

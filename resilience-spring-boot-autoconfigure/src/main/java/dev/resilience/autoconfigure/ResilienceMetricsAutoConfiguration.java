@@ -12,8 +12,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configures the Micrometer meters of every named instance, and the filter that keeps
- * the observation's event counters from duplicating {@code resilience.retries} and
+ * Auto-configures the Micrometer meters of every named instance, and the filter that
+ * keeps the observation's event counters from duplicating {@code resilience.retries} and
  * {@code resilience.fallbacks}.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class,
@@ -34,4 +34,5 @@ public final class ResilienceMetricsAutoConfiguration {
     static ResilienceCallsMeterFilter resilienceResilienceCallsMeterFilter() {
         return new ResilienceCallsMeterFilter();
     }
+
 }

@@ -6,8 +6,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains a start that failed on an {@link InvalidResiliencePolicyException}: which setting
- * of which subject holds which value, why it is invalid, and how to fix it.
+ * Explains a start that failed on an {@link InvalidResiliencePolicyException}: which
+ * setting of which subject holds which value, why it is invalid, and how to fix it.
  */
 public class ResiliencePolicyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidResiliencePolicyException> {
 
@@ -24,4 +24,5 @@ public class ResiliencePolicyFailureAnalyzer extends AbstractFailureAnalyzer<Inv
                 cause.getSubject(), cause.getSetting(), cause.getValue(), cause.getReason());
         return new FailureAnalysis(description, cause.getFix(), cause);
     }
+
 }

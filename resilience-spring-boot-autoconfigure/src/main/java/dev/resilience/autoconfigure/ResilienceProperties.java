@@ -23,20 +23,21 @@ import org.springframework.validation.Validator;
 
 /**
  * The settings under {@code resilience.}: retries, circuit breakers, idempotency, dead
- * letters, outgoing HTTP calls, where asynchronous work runs and the interceptor's order. Unknown keys fail the binding, and so does an
- * out-of-range value: this class validates itself once bound, naming the property and the
- * valid range.
+ * letters, outgoing HTTP calls, where asynchronous work runs and the interceptor's order.
+ * Unknown keys fail the binding, and so does an out-of-range value: this class validates
+ * itself once bound, naming the property and the valid range.
  *
- * <p>Longer than 400 lines because it is the one place that binds {@code resilience.*}: every
- * property has a documented field (its description in the IDE), a getter and a setter, as
- * Spring Boot's own properties classes do.
+ * <p>
+ * Longer than 400 lines because it is the one place that binds {@code resilience.*}:
+ * every property has a documented field (its description in the IDE), a getter and a
+ * setter, as Spring Boot's own properties classes do.
  */
 @ConfigurationProperties(prefix = "resilience", ignoreUnknownFields = false)
 public class ResilienceProperties implements Validator {
 
     /**
-     * Order of the resilience interceptor among the advisors of a bean; the default runs it
-     * just outside @Transactional, so that every attempt gets its own transaction.
+     * Order of the resilience interceptor among the advisors of a bean; the default runs
+     * it just outside @Transactional, so that every attempt gets its own transaction.
      */
     private int interceptorOrder = Ordered.LOWEST_PRECEDENCE - 1;
 
@@ -145,8 +146,9 @@ public class ResilienceProperties implements Validator {
     }
 
     /**
-     * Rejects every out-of-range value, naming its property relative to {@code resilience}
-     * (for example {@code retry.instances[payment].max-attempts}) and the valid range.
+     * Rejects every out-of-range value, naming its property relative to
+     * {@code resilience} (for example {@code retry.instances[payment].max-attempts}) and
+     * the valid range.
      * @param target the bound properties
      * @param errors where the rejections are collected
      */
@@ -161,12 +163,13 @@ public class ResilienceProperties implements Validator {
     public static class Async {
 
         /**
-         * Name of the Executor bean that runs what follows a timer or the completion of an
-         * asynchronous attempt: the next asynchronous attempt, fallbacks, idempotency
+         * Name of the Executor bean that runs what follows a timer or the completion of
+         * an asynchronous attempt: the next asynchronous attempt, fallbacks, idempotency
          * settlements, dead-letter writes and listeners. Unset: Spring Boot's
-         * 'applicationTaskExecutor' (virtual threads with spring.threads.virtual.enabled),
-         * 'taskExecutor' or the application's only TaskExecutor, else a pool of daemon
-         * threads; with a VirtualTimeSource bean, the thread that advances its time.
+         * 'applicationTaskExecutor' (virtual threads with
+         * spring.threads.virtual.enabled), 'taskExecutor' or the application's only
+         * TaskExecutor, else a pool of daemon threads; with a VirtualTimeSource bean, the
+         * thread that advances its time.
          */
         private @Nullable String executor;
 
@@ -185,6 +188,7 @@ public class ResilienceProperties implements Validator {
         public void setExecutor(@Nullable String executor) {
             this.executor = executor;
         }
+
     }
 
     /**
@@ -199,8 +203,8 @@ public class ResilienceProperties implements Validator {
         private final RetrySettings defaults = new RetrySettings();
 
         /**
-         * Settings of individual retry instances, keyed by name; they override the annotation
-         * and the defaults.
+         * Settings of individual retry instances, keyed by name; they override the
+         * annotation and the defaults.
          */
         private final Map<String, RetrySettings> instances = new LinkedHashMap<>();
 
@@ -219,10 +223,12 @@ public class ResilienceProperties implements Validator {
         public Map<String, RetrySettings> getInstances() {
             return this.instances;
         }
+
     }
 
     /**
-     * Settings of circuit breakers: defaults, and per-instance overrides keyed by breaker name.
+     * Settings of circuit breakers: defaults, and per-instance overrides keyed by breaker
+     * name.
      */
     public static class CircuitBreaker {
 
@@ -233,8 +239,8 @@ public class ResilienceProperties implements Validator {
         private final CircuitBreakerSettings defaults = new CircuitBreakerSettings();
 
         /**
-         * Settings of individual circuit breakers, keyed by name; they override the annotation
-         * and the defaults.
+         * Settings of individual circuit breakers, keyed by name; they override the
+         * annotation and the defaults.
          */
         private final Map<String, CircuitBreakerSettings> instances = new LinkedHashMap<>();
 
@@ -253,6 +259,7 @@ public class ResilienceProperties implements Validator {
         public Map<String, CircuitBreakerSettings> getInstances() {
             return this.instances;
         }
+
     }
 
     /**
@@ -277,30 +284,30 @@ public class ResilienceProperties implements Validator {
 
         /**
          * Prefix of the keys written to an external store. Defaults to
-         * "<spring.application.name>:idem:", or "idem:" without an application name, so that
-         * applications sharing a Redis never see each other's entries.
+         * "<spring.application.name>:idem:", or "idem:" without an application name, so
+         * that applications sharing a Redis never see each other's entries.
          */
         private @Nullable String keyPrefix;
 
         /**
-         * Classes (binary names) and packages (that package only) whose classes a replay may
-         * read where a supertype of theirs from another package is declared. A replay always
-         * reads the declared type and its subtypes in the declared type's package; a stored
-         * class outside these is refused, never instantiated.
+         * Classes (binary names) and packages (that package only) whose classes a replay
+         * may read where a supertype of theirs from another package is declared. A replay
+         * always reads the declared type and its subtypes in the declared type's package;
+         * a stored class outside these is refused, never instantiated.
          */
         private List<String> allowedTypes = new ArrayList<>();
 
         /**
          * Largest result stored, as JSON, by either store. A larger result is not stored:
-         * the caller gets it, and later calls with its key end with a "result unavailable"
-         * error (409 over HTTP) without running the method again.
+         * the caller gets it, and later calls with its key end with a "result
+         * unavailable" error (409 over HTTP) without running the method again.
          */
         private DataSize maxResultSize = DataSize.ofMegabytes(1);
 
         /**
-         * Secret that keys the HMAC fingerprints of idempotent calls, at least 32 characters,
-         * the same on every instance sharing the store. Required by every store but the
-         * in-memory one, which makes a random one per start when unset.
+         * Secret that keys the HMAC fingerprints of idempotent calls, at least 32
+         * characters, the same on every instance sharing the store. Required by every
+         * store but the in-memory one, which makes a random one per start when unset.
          */
         private @Nullable String fingerprintSecret;
 
@@ -310,9 +317,9 @@ public class ResilienceProperties implements Validator {
         private int maxEntries = InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES;
 
         /**
-         * Longest time a claim, completion or release waits for the Redis store; past it the
-         * call fails closed as a store error and the method does not run. The client's own
-         * command timeout bounds it too, when shorter.
+         * Longest time a claim, completion or release waits for the Redis store; past it
+         * the call fails closed as a store error and the method does not run. The
+         * client's own command timeout bounds it too, when shorter.
          */
         private Duration storeTimeout = Duration.ofSeconds(2);
 
@@ -406,7 +413,8 @@ public class ResilienceProperties implements Validator {
         }
 
         /**
-         * Sets the classes and packages a replay may read beyond the declared types' packages.
+         * Sets the classes and packages a replay may read beyond the declared types'
+         * packages.
          * @param allowedTypes class or package names
          */
         public void setAllowedTypes(List<String> allowedTypes) {
@@ -469,9 +477,14 @@ public class ResilienceProperties implements Validator {
             /** A bounded, expiring store in the application's memory. */
             MEMORY,
 
-            /** A Redis store through Spring Data Redis, shared by every instance of the application. */
+            /**
+             * A Redis store through Spring Data Redis, shared by every instance of the
+             * application.
+             */
             REDIS
+
         }
+
     }
 
     /**
@@ -490,43 +503,43 @@ public class ResilienceProperties implements Validator {
         private int capacity = InMemoryDeadLetterStore.DEFAULT_CAPACITY;
 
         /**
-         * Longest time a write or read of the Redis store waits for Redis; a write that times
-         * out is logged and counted as lost, and the call's outcome stands.
+         * Longest time a write or read of the Redis store waits for Redis; a write that
+         * times out is logged and counted as lost, and the call's outcome stands.
          */
         private Duration storeTimeout = Duration.ofSeconds(2);
 
         /**
-         * Maximum size of one argument's text, and of the error message, in a dead letter, in
-         * UTF-8 bytes; a longer text keeps its first bytes, cut on a character boundary,
-         * followed by "...[truncated <n> bytes]".
+         * Maximum size of one argument's text, and of the error message, in a dead
+         * letter, in UTF-8 bytes; a longer text keeps its first bytes, cut on a character
+         * boundary, followed by "...[truncated <n> bytes]".
          */
         private DataSize maxArgumentSize = DataSize.ofBytes(DeadLetterText.DEFAULT_MAX_ARGUMENT_SIZE);
 
         /**
-         * How long a dead letter is kept after it was written; older ones are gone from both
-         * stores.
+         * How long a dead letter is kept after it was written; older ones are gone from
+         * both stores.
          */
         private Duration ttl = InMemoryDeadLetterStore.DEFAULT_TTL;
 
         /**
          * When the deadletters endpoint shows argument values and error messages: never,
-         * when-authorized (to an authenticated user with one of the roles) or always. Values
-         * under sensitive keys (password, secret, token, key, credential, authorization, card)
-         * are masked even when shown.
+         * when-authorized (to an authenticated user with one of the roles) or always.
+         * Values under sensitive keys (password, secret, token, key, credential,
+         * authorization, card) are masked even when shown.
          */
         private ShowValues showValues = ShowValues.WHEN_AUTHORIZED;
 
         /**
-         * Roles a user needs for the deadletters endpoint to show values when show-values is
-         * when-authorized; empty means any authenticated user.
+         * Roles a user needs for the deadletters endpoint to show values when show-values
+         * is when-authorized; empty means any authenticated user.
          */
         private Set<String> roles = new LinkedHashSet<>();
 
         /**
-         * Name of the Redis store's keys, which share it as a hash tag ("{<prefix>}:order").
-         * Defaults to "<spring.application.name>:deadletters", or "resilience:deadletters"
-         * without an application name, so that applications sharing a Redis never list or
-         * delete each other's dead letters.
+         * Name of the Redis store's keys, which share it as a hash tag
+         * ("{<prefix>}:order"). Defaults to "<spring.application.name>:deadletters", or
+         * "resilience:deadletters" without an application name, so that applications
+         * sharing a Redis never list or delete each other's dead letters.
          */
         private @Nullable String keyPrefix;
 
@@ -659,19 +672,22 @@ public class ResilienceProperties implements Validator {
         }
 
         /**
-         * When dead-letter values are shown, as Spring Boot's {@code Show} of the {@code env}
-         * endpoint.
+         * When dead-letter values are shown, as Spring Boot's {@code Show} of the
+         * {@code env} endpoint.
          */
         public enum ShowValues {
 
             /** Never: every value is masked. */
             NEVER,
 
-            /** To an authenticated user with one of the roles (any, when none are set). */
+            /**
+             * To an authenticated user with one of the roles (any, when none are set).
+             */
             WHEN_AUTHORIZED,
 
             /** Always, with the values of sensitive keys still masked. */
             ALWAYS
+
         }
 
         /**
@@ -687,13 +703,15 @@ public class ResilienceProperties implements Validator {
 
             /** No store: dead letters are not written. */
             NONE
+
         }
+
     }
 
     /**
      * Settings of outgoing calls made with a {@code RestClient} built from Spring Boot's
-     * {@code RestClient.Builder}: each request runs through a retry instance and a circuit
-     * breaker per host.
+     * {@code RestClient.Builder}: each request runs through a retry instance and a
+     * circuit breaker per host.
      */
     public static class HttpClient {
 
@@ -707,8 +725,8 @@ public class ResilienceProperties implements Validator {
         public static final int DEFAULT_MAX_HOSTS = 50;
 
         /**
-         * Whether requests of RestClients built from the auto-configured RestClient.Builder
-         * are retried and guarded by circuit breakers.
+         * Whether requests of RestClients built from the auto-configured
+         * RestClient.Builder are retried and guarded by circuit breakers.
          */
         private boolean enabled;
 
@@ -720,23 +738,24 @@ public class ResilienceProperties implements Validator {
 
         /**
          * Whether each host, up to max-hosts, gets its own circuit breaker, named
-         * "http-client:" followed by the host in lower case, and by ":" and the port when it
-         * is not the scheme's default (such as "http-client:api.example.com" or
+         * "http-client:" followed by the host in lower case, and by ":" and the port when
+         * it is not the scheme's default (such as "http-client:api.example.com" or
          * "http-client:localhost:8080"); false guards no call with a breaker.
          */
         private boolean circuitBreakerPerHost = true;
 
         /**
          * Most hosts that get a circuit breaker of their own, the first ones called; the
-         * hosts called after them share the breaker "http-client:other", so that the number
-         * of breakers, their meters and their events stays bounded whatever the URLs called.
+         * hosts called after them share the breaker "http-client:other", so that the
+         * number of breakers, their meters and their events stays bounded whatever the
+         * URLs called.
          */
         private int maxHosts = DEFAULT_MAX_HOSTS;
 
         /**
-         * Longest Retry-After wait that is honoured; a response asking for a longer wait, or
-         * for one longer than the max-delay of the retry instance, is returned to the caller
-         * at once, without a retry.
+         * Longest Retry-After wait that is honoured; a response asking for a longer wait,
+         * or for one longer than the max-delay of the retry instance, is returned to the
+         * caller at once, without a retry.
          */
         private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
 
@@ -819,5 +838,7 @@ public class ResilienceProperties implements Validator {
         public void setMaxRetryAfter(Duration maxRetryAfter) {
             this.maxRetryAfter = maxRetryAfter;
         }
+
     }
+
 }

@@ -18,17 +18,18 @@ import org.springframework.validation.Errors;
 
 /**
  * The range checks behind {@link ResilienceProperties#validate}: one rejection per
- * out-of-range value, on the property's path relative to {@code resilience}, with the valid
- * range as message. The limits are the core builders' public constants, so that a property and
- * the builder it feeds accept the same values.
+ * out-of-range value, on the property's path relative to {@code resilience}, with the
+ * valid range as message. The limits are the core builders' public constants, so that a
+ * property and the builder it feeds accept the same values.
  */
 final class ResiliencePropertiesValidation {
 
     private static final String PERCENT_RULE = "must be in (0, " + CircuitBreakerConfig.MAX_RATE_THRESHOLD + "]";
 
     private static final long MIN_ARGUMENT_SIZE = 64;
-    private static final Pattern QUALIFIED_NAME = Pattern
-        .compile("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
+
+    private static final Pattern QUALIFIED_NAME = Pattern.compile(
+            "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
     private final ResilienceProperties properties;
 
@@ -154,8 +155,8 @@ final class ResiliencePropertiesValidation {
     }
 
     /**
-     * Rejects a short fingerprint secret without a field error, whose report would show the
-     * secret.
+     * Rejects a short fingerprint secret without a field error, whose report would show
+     * the secret.
      */
     private void checkSecret(@Nullable String secret) {
         if (secret != null && !secret.isEmpty() && secret.length() < IdempotencyFingerprints.MIN_SECRET_LENGTH) {
@@ -181,4 +182,5 @@ final class ResiliencePropertiesValidation {
     private static <T> T orElse(@Nullable T value, T fallback) {
         return (value != null) ? value : fallback;
     }
+
 }

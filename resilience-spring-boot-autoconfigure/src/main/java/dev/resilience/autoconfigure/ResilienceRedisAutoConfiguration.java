@@ -27,16 +27,17 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.StringUtils;
 
 /**
- * Auto-configures the Redis idempotency store when {@code resilience.idempotency.store=redis}
- * and the Redis dead-letter store when {@code resilience.dead-letter.store=redis}, on the
- * application's {@link RedisConnectionFactory}, each call bounded by
- * {@code resilience.idempotency.store-timeout} or {@code resilience.dead-letter.store-timeout}.
- * The default key prefixes are scoped to {@code spring.application.name}
- * ({@code <app>:idem:}, {@code <app>:deadletters}); a {@link RedisEvictionPolicyCheck} warns
- * when Redis may evict the stores' keys. The in-memory stores of
- * {@link ResilienceAutoConfiguration} exist only for {@code memory}
- * (or no value), so exactly one store of each kind exists whatever the order; either backs
- * off for a store the application defines.
+ * Auto-configures the Redis idempotency store when
+ * {@code resilience.idempotency.store=redis} and the Redis dead-letter store when
+ * {@code resilience.dead-letter.store=redis}, on the application's
+ * {@link RedisConnectionFactory}, each call bounded by
+ * {@code resilience.idempotency.store-timeout} or
+ * {@code resilience.dead-letter.store-timeout}. The default key prefixes are scoped to
+ * {@code spring.application.name} ({@code <app>:idem:}, {@code <app>:deadletters}); a
+ * {@link RedisEvictionPolicyCheck} warns when Redis may evict the stores' keys. The
+ * in-memory stores of {@link ResilienceAutoConfiguration} exist only for {@code memory}
+ * (or no value), so exactly one store of each kind exists whatever the order; either
+ * backs off for a store the application defines.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class,
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
@@ -48,7 +49,8 @@ public final class ResilienceRedisAutoConfiguration {
     }
 
     /**
-     * Returns a configured prefix, or the default scoped to {@code spring.application.name}.
+     * Returns a configured prefix, or the default scoped to
+     * {@code spring.application.name}.
      */
     private static String prefix(@Nullable String configured, Environment environment, String suffix,
             String withoutName) {
@@ -84,6 +86,7 @@ public final class ResilienceRedisAutoConfiguration {
                     prefix(idempotency.getKeyPrefix(), environment, "idem:", "idem:"), idempotency.getStoreTimeout(),
                     evictionCheck.getIfAvailable());
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -101,6 +104,7 @@ public final class ResilienceRedisAutoConfiguration {
                     deadLetter.getCapacity(), deadLetter.getStoreTimeout(), deadLetter.getTtl(), timeSource,
                     evictionCheck.getIfAvailable());
         }
+
     }
 
     /**
@@ -121,5 +125,7 @@ public final class ResilienceRedisAutoConfiguration {
         static class DeadLetterStoreIsRedis {
 
         }
+
     }
+
 }

@@ -19,9 +19,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Logs at INFO, once when the context has created its singletons, which idempotency and
- * dead-letter stores are in use (in memory, in Redis with the key prefix, or the class of a
- * store of the application's) and that the in-memory stores are per instance: their entries
- * are not shared between instances and are lost on restart.
+ * dead-letter stores are in use (in memory, in Redis with the key prefix, or the class of
+ * a store of the application's) and that the in-memory stores are per instance: their
+ * entries are not shared between instances and are lost on restart.
  */
 final class ResilienceStoresReport implements SmartInitializingSingleton {
 
@@ -98,5 +98,7 @@ final class ResilienceStoresReport implements SmartInitializingSingleton {
             }
             return null;
         }
+
     }
+
 }

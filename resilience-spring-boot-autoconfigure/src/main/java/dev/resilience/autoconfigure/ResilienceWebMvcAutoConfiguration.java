@@ -17,9 +17,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Auto-configures idempotent Spring MVC endpoints: problem responses for refused
- * idempotency keys, the check of the headers an idempotent handler's key is made of, and the
- * {@code Idempotent-Replayed} header on replayed responses. Each bean backs off when the
- * application defines its own.
+ * idempotency keys, the check of the headers an idempotent handler's key is made of, and
+ * the {@code Idempotent-Replayed} header on replayed responses. Each bean backs off when
+ * the application defines its own.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -54,4 +54,5 @@ public final class ResilienceWebMvcAutoConfiguration {
     IdempotentReplayHeaderListener idempotentReplayHeaderListener() {
         return new IdempotentReplayHeaderListener();
     }
+
 }

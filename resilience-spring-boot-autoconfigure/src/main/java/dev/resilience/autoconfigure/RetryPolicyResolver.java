@@ -18,10 +18,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Resolves the {@link RetryPolicy} of a retry instance from, in order of precedence, its
- * {@code resilience.retry.instances.<name>} properties, its {@link Retryable} annotation, the
- * {@code resilience.retry.defaults} properties and the core's built-in defaults.
+ * {@code resilience.retry.instances.<name>} properties, its {@link Retryable} annotation,
+ * the {@code resilience.retry.defaults} properties and the core's built-in defaults.
  *
- * <p>Each instance with an enabled budget gets one {@link RetryBudget}, created at its first
+ * <p>
+ * Each instance with an enabled budget gets one {@link RetryBudget}, created at its first
  * resolution and shared by every later one. Thread-safe.
  */
 public class RetryPolicyResolver {
@@ -47,9 +48,9 @@ public class RetryPolicyResolver {
     /**
      * Resolves the policy of a retry instance.
      * @param name the instance's name
-     * @param annotation the annotation on the method, or {@code null} for properties only;
-     * {@code maxAttempts = 0}, {@code multiplier = 0} and empty strings or arrays leave a setting
-     * unset
+     * @param annotation the annotation on the method, or {@code null} for properties
+     * only; {@code maxAttempts = 0}, {@code multiplier = 0} and empty strings or arrays
+     * leave a setting unset
      * @return the policy, with the instance's shared budget if the budget is enabled
      * @throws InvalidResiliencePolicyException if a setting is invalid
      */
@@ -59,8 +60,9 @@ public class RetryPolicyResolver {
                 retry.getDefaults());
         Annotated annotated = (annotation != null) ? Annotated.of(name, annotation) : Annotated.NONE;
         RetryPolicy.Builder builder = RetryPolicy.builder();
-        sources.pick("max-attempts", RetrySettings::getMaxAttempts, annotated.maxAttempts,
-                RetryPolicy.DEFAULT_MAX_ATTEMPTS)
+        sources
+            .pick("max-attempts", RetrySettings::getMaxAttempts, annotated.maxAttempts,
+                    RetryPolicy.DEFAULT_MAX_ATTEMPTS)
             .applyTo(name, builder::maxAttempts, "Use 1 or more attempts; 1 means no retry.");
         builder.backoff(backoff(name, sources, annotated));
         builder.retryOn(required(sources.pick("retry-on", RetrySettings::getRetryOn, annotated.retryOn, List.of())));
@@ -114,8 +116,9 @@ public class RetryPolicyResolver {
         floor.require(name, required(floor) >= 0, "the minimum retries per second must be >= 0",
                 "Use 0 or more retries per second.");
         Duration windowValue = required(window);
-        window.require(name, windowValue.compareTo(RetryBudget.MIN_WINDOW) >= 0
-                && windowValue.compareTo(RetryBudget.MAX_WINDOW) <= 0,
+        window.require(name,
+                windowValue.compareTo(RetryBudget.MIN_WINDOW) >= 0
+                        && windowValue.compareTo(RetryBudget.MAX_WINDOW) <= 0,
                 "the window must be between " + Durations.format(RetryBudget.MIN_WINDOW) + " and "
                         + Durations.format(RetryBudget.MAX_WINDOW),
                 "Use a window such as \"10s\".");
@@ -127,8 +130,8 @@ public class RetryPolicyResolver {
     }
 
     /**
-     * The settings a {@link Retryable} sets, parsed and checked; {@code null} where it leaves
-     * the setting unset.
+     * The settings a {@link Retryable} sets, parsed and checked; {@code null} where it
+     * leaves the setting unset.
      */
     private record Annotated(@Nullable Setting<Integer> maxAttempts, @Nullable Setting<Duration> delay,
             @Nullable Setting<Double> multiplier, @Nullable Setting<Duration> maxDelay,
@@ -177,4 +180,5 @@ public class RetryPolicyResolver {
             }
         }
     }
+
 }

@@ -7,9 +7,9 @@ import dev.resilience.core.retry.Jitter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The settings of retries, used both for {@code resilience.retry.defaults} and for each of
- * {@code resilience.retry.instances}. A setting left {@code null} is unset: it falls back to the
- * annotation, then to the defaults, then to the built-in value of the core.
+ * The settings of retries, used both for {@code resilience.retry.defaults} and for each
+ * of {@code resilience.retry.instances}. A setting left {@code null} is unset: it falls
+ * back to the annotation, then to the defaults, then to the built-in value of the core.
  */
 public class RetrySettings {
 
@@ -217,19 +217,20 @@ public class RetrySettings {
     }
 
     /**
-     * The settings of the retry budget, which caps retries relative to calls. Each setting left
-     * {@code null} is unset.
+     * The settings of the retry budget, which caps retries relative to calls. Each
+     * setting left {@code null} is unset.
      */
     public static class Budget {
 
         /**
-         * Whether retries must be granted by a budget shared by all calls of the instance.
+         * Whether retries must be granted by a budget shared by all calls of the
+         * instance.
          */
         private @Nullable Boolean enabled;
 
         /**
-         * Retries allowed per call in the window, from 0 to 1000; 0.1 means one retry per ten
-         * calls.
+         * Retries allowed per call in the window, from 0 to 1000; 0.1 means one retry per
+         * ten calls.
          */
         private @Nullable Double ratio;
 
@@ -307,5 +308,7 @@ public class RetrySettings {
         public void setWindow(@Nullable Duration window) {
             this.window = window;
         }
+
     }
+
 }

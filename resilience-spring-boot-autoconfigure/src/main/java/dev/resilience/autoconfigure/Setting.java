@@ -5,22 +5,21 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
-
 import dev.resilience.core.time.Durations;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
-
 /**
  * One resolved setting of a policy: its value and where the value came from, so that an
- * invalid value can be reported against the annotation attribute or property that holds it.
+ * invalid value can be reported against the annotation attribute or property that holds
+ * it.
  *
  * @param <T> the type of the value
- * @param source the annotation attribute or property name, or a mention of the built-in default
+ * @param source the annotation attribute or property name, or a mention of the built-in
+ * default
  * @param value the value, {@code null} where unset means none (a timeout, a deadline)
  */
 record Setting<T>(String source, @Nullable T value) {
-
 
     /**
      * Returns the value as a user would write it.

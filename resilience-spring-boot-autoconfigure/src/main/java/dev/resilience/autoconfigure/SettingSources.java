@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 
 /**
- * Where the settings of one named policy come from, in order of precedence: the instance's
- * properties, the annotation, the defaults' properties, the built-in value.
+ * Where the settings of one named policy come from, in order of precedence: the
+ * instance's properties, the annotation, the defaults' properties, the built-in value.
  *
  * @param <S> the settings class, {@link RetrySettings} or {@link CircuitBreakerSettings}
  */
@@ -50,7 +50,8 @@ final class SettingSources<S> {
      * @param <T> the type of the value
      * @param key the property key, such as {@code max-attempts}
      * @param property reads the value from a settings object, {@code null} if unset there
-     * @param annotation the annotation's value, or {@code null} if the annotation leaves it unset
+     * @param annotation the annotation's value, or {@code null} if the annotation leaves
+     * it unset
      * @param builtIn the value when nothing sets it, {@code null} for none
      * @return the value and its source
      */
@@ -105,4 +106,5 @@ final class SettingSources<S> {
     private static String mapKey(String name) {
         return PLAIN_KEY.matcher(name).matches() ? "." + name : "[" + name + "]";
     }
+
 }

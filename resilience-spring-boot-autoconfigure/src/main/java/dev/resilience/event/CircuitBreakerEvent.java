@@ -12,8 +12,10 @@ import org.jspecify.annotations.Nullable;
  * @param type what happened
  * @param from the state left, for a transition; {@code null} for rejections
  * @param to the state entered, for a transition; {@code null} for rejections
- * @param time when the transition happened, or when the latest rejection of the run happened
- * @param since when the first rejection of the run happened; {@code null} for a transition
+ * @param time when the transition happened, or when the latest rejection of the run
+ * happened
+ * @param since when the first rejection of the run happened; {@code null} for a
+ * transition
  * @param count how many calls the run rejected; 1 for a transition
  */
 public record CircuitBreakerEvent(Type type, @Nullable CircuitBreakerState from, @Nullable CircuitBreakerState to,
@@ -29,5 +31,6 @@ public record CircuitBreakerEvent(Type type, @Nullable CircuitBreakerState from,
 
         /** The breaker rejected calls. */
         NOT_PERMITTED
+
     }
 }

@@ -20,16 +20,19 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Listens to every circuit breaker of a {@link ResilienceRegistry}: publishes each transition
- * as a {@link CircuitBreakerTransitionEvent}, logs it (WARN when the breaker opens, INFO
- * otherwise), and keeps each breaker's recent events, transitions and rejections, for the
- * {@code circuitbreakers} endpoint.
+ * Listens to every circuit breaker of a {@link ResilienceRegistry}: publishes each
+ * transition as a {@link CircuitBreakerTransitionEvent}, logs it (WARN when the breaker
+ * opens, INFO otherwise), and keeps each breaker's recent events, transitions and
+ * rejections, for the {@code circuitbreakers} endpoint.
  *
- * <p>Each breaker keeps at most {@code capacity} entries, newest first. Consecutive
+ * <p>
+ * Each breaker keeps at most {@code capacity} entries, newest first. Consecutive
  * rejections are coalesced into one entry with a count, the time of the first and of the
- * latest, so that a flood of rejections while a breaker is open cannot evict its transitions.
+ * latest, so that a flood of rejections while a breaker is open cannot evict its
+ * transitions.
  *
- * <p>Joins the registry once the context's singletons exist and hears of every breaker,
+ * <p>
+ * Joins the registry once the context's singletons exist and hears of every breaker,
  * existing or created later. Thread-safe and lock-free.
  */
 public final class CircuitBreakerEvents implements RegistryListener, SmartInitializingSingleton {
@@ -123,8 +126,8 @@ public final class CircuitBreakerEvents implements RegistryListener, SmartInitia
         }
 
         private void log(CircuitBreakerTransition transition) {
-            String message = "Circuit breaker '" + transition.circuitBreakerName() + "' moved from "
-                    + transition.from() + " to " + transition.to();
+            String message = "Circuit breaker '" + transition.circuitBreakerName() + "' moved from " + transition.from()
+                    + " to " + transition.to();
             if (transition.to() == CircuitBreakerState.OPEN || transition.to() == CircuitBreakerState.FORCED_OPEN) {
                 logger.warn(message);
             }
@@ -132,5 +135,7 @@ public final class CircuitBreakerEvents implements RegistryListener, SmartInitia
                 logger.info(message);
             }
         }
+
     }
+
 }

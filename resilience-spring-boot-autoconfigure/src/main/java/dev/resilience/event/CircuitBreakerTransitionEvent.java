@@ -7,8 +7,8 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * Published to the application context every time a circuit breaker changes state. It is
- * published on the thread that caused the change, after the change, so listeners should be
- * short or asynchronous.
+ * published on the thread that caused the change, after the change, so listeners should
+ * be short or asynchronous.
  */
 public final class CircuitBreakerTransitionEvent extends ApplicationEvent {
 
@@ -33,10 +33,12 @@ public final class CircuitBreakerTransitionEvent extends ApplicationEvent {
     }
 
     /**
-     * Returns the change: the breaker's name, the state it left, the state it entered and when.
+     * Returns the change: the breaker's name, the state it left, the state it entered and
+     * when.
      * @return the transition
      */
     public CircuitBreakerTransition getTransition() {
         return this.transition;
     }
+
 }

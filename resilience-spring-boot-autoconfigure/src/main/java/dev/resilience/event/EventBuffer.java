@@ -10,11 +10,12 @@ import java.util.concurrent.atomic.LongAdder;
 import dev.resilience.core.circuitbreaker.CircuitBreakerTransition;
 
 /**
- * The bounded recent events of one breaker, newest first. Consecutive rejections share one
- * entry whose count grows, so rejection entries are never adjacent: a flood of rejections
- * takes one slot and at least half of the slots hold transitions once the buffer is full.
- * Lock-free: the entries are an immutable list swapped by compare-and-set, and a rejection
- * joining the newest run only increments that run's counter.
+ * The bounded recent events of one breaker, newest first. Consecutive rejections share
+ * one entry whose count grows, so rejection entries are never adjacent: a flood of
+ * rejections takes one slot and at least half of the slots hold transitions once the
+ * buffer is full. Lock-free: the entries are an immutable list swapped by
+ * compare-and-set, and a rejection joining the newest run only increments that run's
+ * counter.
  */
 final class EventBuffer {
 
@@ -68,6 +69,7 @@ final class EventBuffer {
     private interface Entry {
 
         CircuitBreakerEvent toEvent();
+
     }
 
     private record TransitionEntry(CircuitBreakerTransition transition) implements Entry {
@@ -103,5 +105,7 @@ final class EventBuffer {
             return new CircuitBreakerEvent(CircuitBreakerEvent.Type.NOT_PERMITTED, null, null, this.latest.get(),
                     this.since, this.count.sum());
         }
+
     }
+
 }

@@ -1,5 +1,6 @@
 /**
- * Circuit breaker transitions as Spring application events and log lines, and the recent events of each breaker.
+ * Circuit breaker transitions as Spring application events and log lines, and the recent
+ * events of each breaker.
  */
 @NullMarked
 package dev.resilience.event;

@@ -8,11 +8,11 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpResponse;
 
 /**
- * An attempt of an outgoing call that was answered with a status that counts as a failure:
- * a server error (5xx) or Too Many Requests (429). It is what the pipeline's retry policy and
- * circuit breaker see for such a response, so a breaker's {@code record-on} and
- * {@code ignore-on} settings can name it; the caller never does, as the last response is
- * returned to it. It carries no stack trace.
+ * An attempt of an outgoing call that was answered with a status that counts as a
+ * failure: a server error (5xx) or Too Many Requests (429). It is what the pipeline's
+ * retry policy and circuit breaker see for such a response, so a breaker's
+ * {@code record-on} and {@code ignore-on} settings can name it; the caller never does, as
+ * the last response is returned to it. It carries no stack trace.
  */
 public final class FailedResponseException extends RuntimeException implements RetryAfter {
 
@@ -52,4 +52,5 @@ public final class FailedResponseException extends RuntimeException implements R
     ClientHttpResponse response() {
         return this.response;
     }
+
 }

@@ -33,48 +33,50 @@ import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Runs each outgoing request through a {@link ResiliencePipeline}: the retry instance named
- * by {@code resilience.http-client.retry}, and a circuit breaker per host unless
+ * Runs each outgoing request through a {@link ResiliencePipeline}: the retry instance
+ * named by {@code resilience.http-client.retry}, and a circuit breaker per host unless
  * {@code resilience.http-client.circuit-breaker-per-host} is false.
  *
- * <p>The first {@code resilience.http-client.max-hosts} hosts called get a breaker of their
+ * <p>
+ * The first {@code resilience.http-client.max-hosts} hosts called get a breaker of their
  * own and keep it; the hosts called after them share the breaker
- * {@value #OTHER_HOSTS_CIRCUIT_BREAKER}. Whatever URLs are called, the interceptor creates at
- * most {@code max-hosts + 1} breakers, each with its meters and event buffer, and keeps as
- * many pipelines; concurrent first requests of many hosts never go past the bound.
+ * {@value #OTHER_HOSTS_CIRCUIT_BREAKER}. Whatever URLs are called, the interceptor
+ * creates at most {@code max-hosts + 1} breakers, each with its meters and event buffer,
+ * and keeps as many pipelines; concurrent first requests of many hosts never go past the
+ * bound.
  *
  * <ul>
- * <li>Only idempotent requests are retried: GET, HEAD, OPTIONS, PUT, DELETE and TRACE, and
- * any request carrying an {@value #IDEMPOTENCY_KEY_HEADER} header. Any other request is
- * attempted once, through the breaker all the same.</li>
+ * <li>Only idempotent requests are retried: GET, HEAD, OPTIONS, PUT, DELETE and TRACE,
+ * and any request carrying an {@value #IDEMPOTENCY_KEY_HEADER} header. Any other request
+ * is attempted once, through the breaker all the same.</li>
  * <li>A response with a server error (5xx) or Too Many Requests (429) status, an
  * {@link IOException}, and an attempt that outlived the retry instance's
  * {@code attempt-timeout}, are failed attempts: retried, and recorded as failures by the
- * breaker. Every other response is returned to the caller at once and counts as a
- * success for the breaker: a 4xx says the request was wrong, not that the host is
- * unwell.</li>
- * <li>A {@code Retry-After} header (delta-seconds or HTTP-date) makes the next wait at least
- * that long. A response asking for a longer wait than the smaller of
- * {@code resilience.http-client.max-retry-after} and the retry instance's {@code max-delay}
- * is returned at once, not retried: no retry is sent before the server allows it. A header
- * that is neither a number of seconds nor a date, or a date in the past, is ignored; a wait
- * too long to represent counts as the longest one.</li>
+ * breaker. Every other response is returned to the caller at once and counts as a success
+ * for the breaker: a 4xx says the request was wrong, not that the host is unwell.</li>
+ * <li>A {@code Retry-After} header (delta-seconds or HTTP-date) makes the next wait at
+ * least that long. A response asking for a longer wait than the smaller of
+ * {@code resilience.http-client.max-retry-after} and the retry instance's
+ * {@code max-delay} is returned at once, not retried: no retry is sent before the server
+ * allows it. A header that is neither a number of seconds nor a date, or a date in the
+ * past, is ignored; a wait too long to represent counts as the longest one.</li>
  * <li>Every attempt sends the same request: its headers, {@value #IDEMPOTENCY_KEY_HEADER}
  * included, and its body bytes.</li>
- * <li>When the attempts end on a failed response, the last response is returned, so that the
- * RestClient's status handling applies. When they end on an {@link IOException}, it is
- * thrown. When they end on a timeout (an attempt past its {@code attempt-timeout}, or the
- * instance's {@code max-duration} reached), an {@link IOException} is thrown with the core's
- * timeout exception as its cause, so that a RestClient reports it as a
+ * <li>When the attempts end on a failed response, the last response is returned, so that
+ * the RestClient's status handling applies. When they end on an {@link IOException}, it
+ * is thrown. When they end on a timeout (an attempt past its {@code attempt-timeout}, or
+ * the instance's {@code max-duration} reached), an {@link IOException} is thrown with the
+ * core's timeout exception as its cause, so that a RestClient reports it as a
  * {@code ResourceAccessException}. A breaker that rejects the call throws the core's
  * {@code CallNotPermittedException} without sending the request.</li>
  * <li>Every response an attempt received is closed, unless it is the one returned: the
- * responses of earlier failed attempts, and the late response of an attempt that timed out,
- * which the pipeline discards.</li>
+ * responses of earlier failed attempts, and the late response of an attempt that timed
+ * out, which the pipeline discards.</li>
  * </ul>
  *
- * <p>Pipelines are built on a host's first request and kept; statistics, listeners and
- * dead letters are those of the retry instance's name. Thread-safe.
+ * <p>
+ * Pipelines are built on a host's first request and kept; statistics, listeners and dead
+ * letters are those of the retry instance's name. Thread-safe.
  */
 public final class ResilientClientHttpRequestInterceptor implements ClientHttpRequestInterceptor {
 
@@ -84,7 +86,10 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     /** The prefix of the names of the breakers per host. */
     public static final String CIRCUIT_BREAKER_PREFIX = "http-client:";
 
-    /** The name of the breaker shared by the hosts called after the first {@code max-hosts}. */
+    /**
+     * The name of the breaker shared by the hosts called after the first
+     * {@code max-hosts}.
+     */
     public static final String OTHER_HOSTS_CIRCUIT_BREAKER = CIRCUIT_BREAKER_PREFIX + "other";
 
     private static final Set<HttpMethod> IDEMPOTENT_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD,
@@ -117,13 +122,13 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
 
     /**
      * Creates the interceptor and registers its retry instance.
-     * @param policies the application's policies, which resolve the retry instance and the
-     * breakers by name
+     * @param policies the application's policies, which resolve the retry instance and
+     * the breakers by name
      * @param timeSource the clock that {@code Retry-After} dates are read against
      * @param settings the {@code resilience.http-client} settings
      */
     public ResilientClientHttpRequestInterceptor(ResiliencePolicies policies, TimeSource timeSource,
-            Settings settings) {
+            HttpClientSettings settings) {
         this.policies = policies;
         this.timeSource = timeSource;
         this.retryName = settings.retry();
@@ -143,8 +148,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
      * @param body its body, sent unchanged on every attempt
      * @param execution the rest of the interceptor chain, run once per attempt
      * @return the first response that is not a failure, or the last failed response
-     * @throws IOException when the last attempt failed with one, or when the call ended on a
-     * timeout (then its cause is the core's timeout exception)
+     * @throws IOException when the last attempt failed with one, or when the call ended
+     * on a timeout (then its cause is the core's timeout exception)
      */
     @Override
     public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
@@ -159,18 +164,18 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
 
     /**
      * Returns the name of the breaker of a URI's host while it is one of the hosts with a
-     * breaker of their own; the others are guarded by {@value #OTHER_HOSTS_CIRCUIT_BREAKER}.
+     * breaker of their own; the others are guarded by
+     * {@value #OTHER_HOSTS_CIRCUIT_BREAKER}.
      * @param uri the URI
-     * @return {@code http-client:} followed by the host in lower case, and by {@code :} and
-     * the port when it is given and is not the scheme's default
+     * @return {@code http-client:} followed by the host in lower case, and by {@code :}
+     * and the port when it is given and is not the scheme's default
      */
     public static String circuitBreakerName(URI uri) {
         return CIRCUIT_BREAKER_PREFIX + hostOf(uri);
     }
 
     private static String hostOf(URI uri) {
-        String host = (uri.getHost() != null) ? uri.getHost()
-                : withoutUserInfo(String.valueOf(uri.getRawAuthority()));
+        String host = (uri.getHost() != null) ? uri.getHost() : withoutUserInfo(String.valueOf(uri.getRawAuthority()));
         int port = uri.getPort();
         boolean defaultPort = port == -1 || (port == 80 && "http".equalsIgnoreCase(uri.getScheme()))
                 || (port == 443 && "https".equalsIgnoreCase(uri.getScheme()));
@@ -191,8 +196,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
 
     /**
      * Gives a host seen for the first time a breaker of its own while fewer than
-     * {@code max-hosts} have one. Runs inside the map's atomic {@code computeIfAbsent}, so a
-     * host takes at most one place however many of its requests come first at once.
+     * {@code max-hosts} have one. Runs inside the map's atomic {@code computeIfAbsent},
+     * so a host takes at most one place however many of its requests come first at once.
      * @param host the host
      * @return the host's pipelines, or {@code null} when every place is taken
      */
@@ -236,7 +241,7 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     private boolean isRetryable(Throwable error) {
         return error instanceof IOException || error instanceof AttemptTimeoutException
                 || (error instanceof FailedResponseException failed
-                && failed.retryAfter().compareTo(this.longestRetryAfter) <= 0);
+                        && failed.retryAfter().compareTo(this.longestRetryAfter) <= 0);
     }
 
     private static boolean isFailure(HttpStatusCode status) {
@@ -246,8 +251,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     /**
      * Reads the wait a response asks for.
      * @param headers the response's headers
-     * @return the wait, at most {@link #LONGEST_RETRY_AFTER}; zero when the header is absent,
-     * is neither delta-seconds nor an HTTP-date, or names a date in the past
+     * @return the wait, at most {@link #LONGEST_RETRY_AFTER}; zero when the header is
+     * absent, is neither delta-seconds nor an HTTP-date, or names a date in the past
      */
     private Duration retryAfter(HttpHeaders headers) {
         String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
@@ -261,7 +266,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         try {
             ZonedDateTime date = headers.getFirstZonedDateTime(HttpHeaders.RETRY_AFTER);
             Duration wait = (date != null) ? Duration.between(this.timeSource.now(), date.toInstant()) : Duration.ZERO;
-            return wait.isNegative() ? Duration.ZERO : (wait.compareTo(LONGEST_RETRY_AFTER) > 0) ? LONGEST_RETRY_AFTER : wait;
+            return wait.isNegative() ? Duration.ZERO
+                    : (wait.compareTo(LONGEST_RETRY_AFTER) > 0) ? LONGEST_RETRY_AFTER : wait;
         }
         catch (IllegalArgumentException | DateTimeException ex) {
             return Duration.ZERO;
@@ -292,10 +298,10 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     }
 
     /**
-     * The attempts of one request, on the caller's thread: keeps the response of the latest
-     * attempt open until the next attempt or the end of the call, and closes it then unless it
-     * is the one returned. The pipeline discards the value of an attempt that timed out, so
-     * only this class can close that response.
+     * The attempts of one request, on the caller's thread: keeps the response of the
+     * latest attempt open until the next attempt or the end of the call, and closes it
+     * then unless it is the one returned. The pipeline discards the value of an attempt
+     * that timed out, so only this class can close that response.
      */
     private final class Attempts {
 
@@ -341,8 +347,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
             }
             Throwable error = result.error();
             FailedResponseException failure = this.lastFailure;
-            if (failure != null && error != null
-                    && (error == failure || (error instanceof DeadlineExceededException && error.getCause() == failure))) {
+            if (failure != null && error != null && (error == failure
+                    || (error instanceof DeadlineExceededException && error.getCause() == failure))) {
                 return keep(failure.response());
             }
             closeLatest();
@@ -379,16 +385,7 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         private String describe() {
             return this.request.getMethod() + " " + withoutUserInfoAndQuery(this.request.getURI());
         }
+
     }
 
-    /**
-     * The settings of outgoing calls, as {@code resilience.http-client} configures them.
-     *
-     * @param retry the name of the retry instance every request runs through
-     * @param circuitBreakerPerHost whether each host gets a circuit breaker of its own
-     * @param maxHosts how many hosts get a breaker of their own; the others share one
-     * @param maxRetryAfter the longest {@code Retry-After} wait that is honoured
-     */
-    public record Settings(String retry, boolean circuitBreakerPerHost, int maxHosts, Duration maxRetryAfter) {
-    }
 }

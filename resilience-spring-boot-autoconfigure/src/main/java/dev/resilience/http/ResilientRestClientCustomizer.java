@@ -4,9 +4,9 @@ import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.web.client.RestClient;
 
 /**
- * Adds the {@link ResilientClientHttpRequestInterceptor} to every {@code RestClient} built
- * from Spring Boot's {@code RestClient.Builder}, as the first interceptor, so that the
- * interceptors after it run again on every attempt.
+ * Adds the {@link ResilientClientHttpRequestInterceptor} to every {@code RestClient}
+ * built from Spring Boot's {@code RestClient.Builder}, as the first interceptor, so that
+ * the interceptors after it run again on every attempt.
  */
 public final class ResilientRestClientCustomizer implements RestClientCustomizer {
 
@@ -21,7 +21,8 @@ public final class ResilientRestClientCustomizer implements RestClientCustomizer
     }
 
     /**
-     * Puts the interceptor first in the builder's interceptors, unless it is there already.
+     * Puts the interceptor first in the builder's interceptors, unless it is there
+     * already.
      * @param builder the builder to customize
      */
     @Override
@@ -32,4 +33,5 @@ public final class ResilientRestClientCustomizer implements RestClientCustomizer
             }
         });
     }
+
 }

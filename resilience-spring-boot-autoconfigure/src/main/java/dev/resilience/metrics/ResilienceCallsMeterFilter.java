@@ -10,15 +10,16 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.config.MeterFilterReply;
 
 /**
- * Keeps the meters that Micrometer's {@code DefaultMeterObservationHandler} derives from the
- * {@code resilience.calls} observation to the one timer of the contract: the timer keeps only
- * the tags {@code name}, {@code status} and {@code fallback} (the handler's {@code error} tag
- * is dropped: the status says how a call ended, and the error's class name is not a tag
- * value to multiply meters by), and the derived {@code resilience.calls.active} long-task
- * timer and the event counters ({@code resilience.calls.retry},
- * {@code resilience.calls.fallback}) are denied: in-flight calls, retries and fallbacks are
- * not meters of the contract, or are counted by {@code resilience.retries} and
- * {@code resilience.fallbacks}. Other meters are left to the other filters.
+ * Keeps the meters that Micrometer's {@code DefaultMeterObservationHandler} derives from
+ * the {@code resilience.calls} observation to the one timer of the contract: the timer
+ * keeps only the tags {@code name}, {@code status} and {@code fallback} (the handler's
+ * {@code error} tag is dropped: the status says how a call ended, and the error's class
+ * name is not a tag value to multiply meters by), and the derived
+ * {@code resilience.calls.active} long-task timer and the event counters
+ * ({@code resilience.calls.retry}, {@code resilience.calls.fallback}) are denied:
+ * in-flight calls, retries and fallbacks are not meters of the contract, or are counted
+ * by {@code resilience.retries} and {@code resilience.fallbacks}. Other meters are left
+ * to the other filters.
  */
 public final class ResilienceCallsMeterFilter implements MeterFilter {
 
@@ -53,4 +54,5 @@ public final class ResilienceCallsMeterFilter implements MeterFilter {
         List<Tag> kept = id.getTags().stream().filter((tag) -> !ERROR_TAG.equals(tag.getKey())).toList();
         return id.replaceTags(kept);
     }
+
 }

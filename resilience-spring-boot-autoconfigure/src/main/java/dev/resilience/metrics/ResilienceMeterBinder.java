@@ -28,17 +28,18 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
- * Binds the meters of every named instance of a {@link ResilienceRegistry}, from the start:
- * the counters over each {@link CallStatistics}, the gauges and counters of each circuit
- * breaker, and the {@code resilience.calls} timers that the observation of each call updates,
- * pre-registered with the observation's low-cardinality keys, the tags they keep once
- * {@link ResilienceCallsMeterFilter} has dropped the handler's {@code error} tag, so that they
- * are the same meters.
+ * Binds the meters of every named instance of a {@link ResilienceRegistry}, from the
+ * start: the counters over each {@link CallStatistics}, the gauges and counters of each
+ * circuit breaker, and the {@code resilience.calls} timers that the observation of each
+ * call updates, pre-registered with the observation's low-cardinality keys, the tags they
+ * keep once {@link ResilienceCallsMeterFilter} has dropped the handler's {@code error}
+ * tag, so that they are the same meters.
  *
- * <p>Counters read the statistics and breakers, which stay the one source of the counts.
+ * <p>
+ * Counters read the statistics and breakers, which stay the one source of the counts.
  * Fallback methods and idempotency names may be made known to a statistics after it was
- * announced; they are bound when the registry announces the statistics, when the context has
- * been refreshed (every annotated method is compiled by then) and whenever
+ * announced; they are bound when the registry announces the statistics, when the context
+ * has been refreshed (every annotated method is compiled by then) and whenever
  * {@link #bindNewNames()} is called. Every meter is registered once. Thread-safe.
  */
 public final class ResilienceMeterBinder
@@ -138,8 +139,8 @@ public final class ResilienceMeterBinder
     }
 
     /**
-     * Binds a breaker's state and failure-rate gauges and call counters, and starts counting
-     * its transitions.
+     * Binds a breaker's state and failure-rate gauges and call counters, and starts
+     * counting its transitions.
      * @param circuitBreaker the breaker
      */
     @Override
@@ -205,7 +206,8 @@ public final class ResilienceMeterBinder
             .register(this.meterRegistry);
     }
 
-    private void breakerCalls(CircuitBreaker circuitBreaker, String kind, ToDoubleFunction<CircuitBreakerMetrics> total) {
+    private void breakerCalls(CircuitBreaker circuitBreaker, String kind,
+            ToDoubleFunction<CircuitBreakerMetrics> total) {
         counter(CIRCUIT_BREAKER_CALLS, "Calls the circuit breaker recorded or rejected",
                 Tags.of("name", circuitBreaker.name(), "kind", kind), circuitBreaker,
                 (breaker) -> total.applyAsDouble(breaker.metrics()));
@@ -233,5 +235,7 @@ public final class ResilienceMeterBinder
                 .register(ResilienceMeterBinder.this.meterRegistry)
                 .increment();
         }
+
     }
+
 }

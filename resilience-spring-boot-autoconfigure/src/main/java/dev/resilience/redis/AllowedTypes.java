@@ -5,14 +5,15 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Which stored classes a replay may read where a type is declared: the declared class itself,
- * and its subtypes in the declared class's package or named in
- * {@code resilience.idempotency.allowed-types}, whose entries are class names (binary names,
- * {@code com.example.Outer$Inner}) or package names (that package only, not its
- * subpackages). Where the declared class is a JDK class ({@code Object}, {@code Runnable},
- * {@code Serializable}), its package is the JDK's: a JDK subtype of it is read there only as a
- * value (a number, a string, a date), never as a bean built through its constructor and
- * setters (such as a {@code java.lang.Thread}), unless the allowed types name it. Immutable.
+ * Which stored classes a replay may read where a type is declared: the declared class
+ * itself, and its subtypes in the declared class's package or named in
+ * {@code resilience.idempotency.allowed-types}, whose entries are class names (binary
+ * names, {@code com.example.Outer$Inner}) or package names (that package only, not its
+ * subpackages). Where the declared class is a JDK class ({@code Object},
+ * {@code Runnable}, {@code Serializable}), its package is the JDK's: a JDK subtype of it
+ * is read there only as a value (a number, a string, a date), never as a bean built
+ * through its constructor and setters (such as a {@code java.lang.Thread}), unless the
+ * allowed types name it. Immutable.
  */
 final class AllowedTypes {
 
@@ -26,8 +27,8 @@ final class AllowedTypes {
      * Tells whether a stored class may be read where a class is declared.
      * @param declared the class declared at the position
      * @param stored the class the stored data names, loaded without being initialized
-     * @param readAsBean tells whether the store's mapper builds a class as a bean, through its
-     * constructor and setters, rather than as a value
+     * @param readAsBean tells whether the store's mapper builds a class as a bean,
+     * through its constructor and setters, rather than as a value
      * @return whether it is the declared class or an allowed subtype of it
      */
     boolean allows(Class<?> declared, Class<?> stored, Predicate<Class<?>> readAsBean) {
@@ -62,4 +63,5 @@ final class AllowedTypes {
                 + " is declared: a replay reads only the declared class and its subtypes in package '"
                 + declared.getPackageName() + "' or in resilience.idempotency.allowed-types";
     }
+
 }

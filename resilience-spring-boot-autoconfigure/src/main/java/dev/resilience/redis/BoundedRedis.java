@@ -27,17 +27,18 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * The Redis commands of a store, each bounded in time: a caller waits at most the bound for
- * a reply, then gets Spring's {@link QueryTimeoutException}, whatever the client's own
- * command timeout.
+ * The Redis commands of a store, each bounded in time: a caller waits at most the bound
+ * for a reply, then gets Spring's {@link QueryTimeoutException}, whatever the client's
+ * own command timeout.
  *
- * <p>With a connection factory that has a reactive API (Lettuce's), a command is sent on the
- * caller's thread and its reply awaited for at most the bound: no thread is added to a call.
- * With another driver (Jedis), the blocking command runs on a small pool owned by this object
- * while the caller waits at most the bound; a command whose caller stopped waiting before it
- * started is not sent. A command that timed out may still be carried out by Redis when it
- * answers again. Every other failure is Spring's {@code DataAccessException} of the driver.
- * Thread-safe.
+ * <p>
+ * With a connection factory that has a reactive API (Lettuce's), a command is sent on the
+ * caller's thread and its reply awaited for at most the bound: no thread is added to a
+ * call. With another driver (Jedis), the blocking command runs on a small pool owned by
+ * this object while the caller waits at most the bound; a command whose caller stopped
+ * waiting before it started is not sent. A command that timed out may still be carried
+ * out by Redis when it answers again. Every other failure is Spring's
+ * {@code DataAccessException} of the driver. Thread-safe.
  */
 final class BoundedRedis {
 
@@ -67,8 +68,8 @@ final class BoundedRedis {
     }
 
     /**
-     * Bounds the commands of a template and tells a check of Redis's eviction policy of their
-     * outcomes, so that it checks again on the first success after a failure.
+     * Bounds the commands of a template and tells a check of Redis's eviction policy of
+     * their outcomes, so that it checks again on the first success after a failure.
      * @param template the template on the application's Redis connection
      * @param timeout the longest a caller waits for a reply; positive
      * @param threadNamePrefix the prefix of the names of the threads that run blocking
@@ -159,6 +160,7 @@ final class BoundedRedis {
     private interface Commands {
 
         <T> CompletableFuture<T> script(RedisScript<T> script, List<String> keys, List<String> args);
+
     }
 
     /** Commands through Spring Data Redis's reactive API, sent on the caller's thread. */
@@ -178,8 +180,8 @@ final class BoundedRedis {
     }
 
     /**
-     * Blocking commands run on a pool of at most {@value #BLOCKING_THREADS} daemon threads,
-     * which end when idle.
+     * Blocking commands run on a pool of at most {@value #BLOCKING_THREADS} daemon
+     * threads, which end when idle.
      */
     private static final class Blocking implements Commands {
 
@@ -202,7 +204,6 @@ final class BoundedRedis {
             return run(() -> this.redis.execute(script, keys, args.toArray()));
         }
 
-
         private <T> CompletableFuture<T> run(Supplier<T> command) {
             CompletableFuture<T> reply = new CompletableFuture<>();
             this.executor.execute(() -> {
@@ -218,5 +219,7 @@ final class BoundedRedis {
             });
             return reply;
         }
+
     }
+
 }

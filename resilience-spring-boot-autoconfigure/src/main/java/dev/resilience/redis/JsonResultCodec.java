@@ -23,29 +23,33 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * The JSON form of idempotent results, shared by the Redis store and, through
- * {@link ResultCodec}, the in-memory store, so that both keep results alike: as data, bounded
- * in bytes, read back within bounds.
+ * {@link ResultCodec}, the in-memory store, so that both keep results alike: as data,
+ * bounded in bytes, read back within bounds.
  *
- * <p><b>The store's own mapper.</b> Built from the application's {@link JsonMapper} for its
+ * <p>
+ * <b>The store's own mapper.</b> Built from the application's {@link JsonMapper} for its
  * modules and mix-ins, with the application's default typing removed and the store's
  * {@link ResultTyping} and polymorphic type validator in place of the application's, plus
- * {@link ResponseEntityJacksonModule} when Spring Web is present. Dates and times are kept
- * as text with their offset, zone and nanoseconds and read back unadjusted, whatever the
- * application's date settings, so a replayed date-time equals the first call's.
+ * {@link ResponseEntityJacksonModule} when Spring Web is present. Dates and times are
+ * kept as text with their offset, zone and nanoseconds and read back unadjusted, whatever
+ * the application's date settings, so a replayed date-time equals the first call's.
  *
- * <p><b>Bounded decoding.</b> A replay reads the declared type, or where the declared type
- * cannot say what to build (an interface, an abstract class) the stored class, only when it is
- * a subtype of the declared type in the declared type's package or in the allowed types
- * ({@code resilience.idempotency.allowed-types}: class or package names); the same rule holds
- * at every position inside the value. Any other stored class is refused before it is
- * initialized or instantiated, as {@link dev.resilience.core.idempotency.IdempotencyResultUnavailableException}.
- * A result encoded in this process for the in-memory store keeps its class as a {@code Class},
+ * <p>
+ * <b>Bounded decoding.</b> A replay reads the declared type, or where the declared type
+ * cannot say what to build (an interface, an abstract class) the stored class, only when
+ * it is a subtype of the declared type in the declared type's package or in the allowed
+ * types ({@code resilience.idempotency.allowed-types}: class or package names); the same
+ * rule holds at every position inside the value. Any other stored class is refused before
+ * it is initialized or instantiated, as
+ * {@link dev.resilience.core.idempotency.IdempotencyResultUnavailableException}. A result
+ * encoded in this process for the in-memory store keeps its class as a {@code Class},
  * which no stored data can name, so a method declaring {@code Object} replays there.
  *
- * <p><b>Size.</b> A result whose JSON is larger than the bound
+ * <p>
+ * <b>Size.</b> A result whose JSON is larger than the bound
  * ({@code resilience.idempotency.max-result-size}) is refused with
- * {@link IdempotencyResultNotStorableException}, counted while it is written without holding
- * more than the bound. Thread-safe.
+ * {@link IdempotencyResultNotStorableException}, counted while it is written without
+ * holding more than the bound. Thread-safe.
  */
 public final class JsonResultCodec implements ResultCodec {
 
@@ -71,8 +75,8 @@ public final class JsonResultCodec implements ResultCodec {
     /**
      * Creates a codec that allows no types beyond the declared types' packages and bounds
      * results to {@link #DEFAULT_MAX_RESULT_SIZE}.
-     * @param mapper the application's mapper, whose modules and mix-ins the codec's own mapper
-     * keeps
+     * @param mapper the application's mapper, whose modules and mix-ins the codec's own
+     * mapper keeps
      */
     public JsonResultCodec(JsonMapper mapper) {
         this(mapper, List.of(), DEFAULT_MAX_RESULT_SIZE);
@@ -80,10 +84,10 @@ public final class JsonResultCodec implements ResultCodec {
 
     /**
      * Creates a codec.
-     * @param mapper the application's mapper, whose modules and mix-ins the codec's own mapper
-     * keeps
-     * @param allowedTypes class names (binary names) or package names whose classes a replay
-     * may read where a supertype of theirs from another package is declared
+     * @param mapper the application's mapper, whose modules and mix-ins the codec's own
+     * mapper keeps
+     * @param allowedTypes class names (binary names) or package names whose classes a
+     * replay may read where a supertype of theirs from another package is declared
      * @param maxResultSize the largest JSON of a result; positive
      * @throws IllegalArgumentException if {@code maxResultSize} is not positive
      */
@@ -102,7 +106,8 @@ public final class JsonResultCodec implements ResultCodec {
 
     /**
      * {@inheritDoc}
-     * <p>The returned result decodes a new copy on every call, read as its own class where
+     * <p>
+     * The returned result decodes a new copy on every call, read as its own class where
      * the replaying call declares an abstract type or {@code Object}.
      */
     @Override
@@ -114,10 +119,10 @@ public final class JsonResultCodec implements ResultCodec {
 
     /**
      * Writes a result as JSON for its declared type specialized to its class.
-     * @throws IdempotencyResultNotStorableException if it cannot be written (an exception or an
-     * error of the value's own code, such as a class its getter uses that fails to initialize)
-     * or is too large; an error of the virtual machine, such as running out of memory, is
-     * thrown as it is
+     * @throws IdempotencyResultNotStorableException if it cannot be written (an exception
+     * or an error of the value's own code, such as a class its getter uses that fails to
+     * initialize) or is too large; an error of the virtual machine, such as running out
+     * of memory, is thrown as it is
      */
     String write(@Nullable Object value, Type declared) {
         BoundedBytes bytes = new BoundedBytes(this.maxResultSize.toBytes());
@@ -194,20 +199,21 @@ public final class JsonResultCodec implements ResultCodec {
 
     /**
      * Returns the application's mapper without its default typing, with the store's
-     * validator of polymorphic types and with {@link ResponseEntityJacksonModule} when Spring
-     * Web is present: what decides where {@link ResultTyping} keeps classes, and what reads
-     * results stored without them. Dates and times are written as text with their offset,
-     * zone and nanoseconds, and read back as written, whatever the application's mapper does
-     * with them, so a replayed date-time is the one the first call returned.
+     * validator of polymorphic types and with {@link ResponseEntityJacksonModule} when
+     * Spring Web is present: what decides where {@link ResultTyping} keeps classes, and
+     * what reads results stored without them. Dates and times are written as text with
+     * their offset, zone and nanoseconds, and read back as written, whatever the
+     * application's mapper does with them, so a replayed date-time is the one the first
+     * call returned.
      */
     private static JsonMapper untypedMapper(JsonMapper application, AllowedTypes allowedTypes) {
         JsonMapper.Builder builder = application.rebuild()
             .deactivateDefaultTyping()
             .polymorphicTypeValidator(ResultTyping.validator(allowedTypes))
             .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS, DateTimeFeature.WRITE_DATE_KEYS_AS_TIMESTAMPS,
-                    DateTimeFeature.WRITE_DATES_WITH_CONTEXT_TIME_ZONE, DateTimeFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE,
-                    DateTimeFeature.NORMALIZE_DESERIALIZED_ZONE_ID, DateTimeFeature.TRUNCATE_TO_MSECS_ON_WRITE,
-                    DateTimeFeature.TRUNCATE_TO_MSECS_ON_READ)
+                    DateTimeFeature.WRITE_DATES_WITH_CONTEXT_TIME_ZONE,
+                    DateTimeFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE, DateTimeFeature.NORMALIZE_DESERIALIZED_ZONE_ID,
+                    DateTimeFeature.TRUNCATE_TO_MSECS_ON_WRITE, DateTimeFeature.TRUNCATE_TO_MSECS_ON_READ)
             .enable(DateTimeFeature.WRITE_DATES_WITH_ZONE_ID);
         if (ClassUtils.isPresent(RESPONSE_ENTITY, JsonResultCodec.class.getClassLoader())) {
             builder.addModule(new ResponseEntityJacksonModule());
@@ -217,6 +223,7 @@ public final class JsonResultCodec implements ResultCodec {
 
     /**
      * The type a result is written as: its declared type specialized to its class.
+     *
      * @param declared the type the call declares
      * @param type the result's class
      */
@@ -224,8 +231,8 @@ public final class JsonResultCodec implements ResultCodec {
     }
 
     /**
-     * Counts every byte written, and keeps them only up to the bound plus one, so a result far
-     * over the bound is measured without being held.
+     * Counts every byte written, and keeps them only up to the bound plus one, so a
+     * result far over the bound is measured without being held.
      */
     private static final class BoundedBytes extends ByteArrayOutputStream {
 
@@ -258,5 +265,7 @@ public final class JsonResultCodec implements ResultCodec {
         long count() {
             return this.count;
         }
+
     }
+
 }

@@ -9,11 +9,11 @@ import org.springframework.data.redis.core.script.DigestUtils;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * One of the stores' Lua scripts, read once from a {@code *.lua} resource beside these classes,
- * with its SHA-1 digest computed once. Immutable: unlike {@code DefaultRedisScript}, whose
- * {@code getSha1()} takes a lock and asks its source whether it changed (a jar lookup for a
- * resource) on every call, running it takes no lock, so concurrent calls do not queue behind
- * one another.
+ * One of the stores' Lua scripts, read once from a {@code *.lua} resource beside these
+ * classes, with its SHA-1 digest computed once. Immutable: unlike
+ * {@code DefaultRedisScript}, whose {@code getSha1()} takes a lock and asks its source
+ * whether it changed (a jar lookup for a resource) on every call, running it takes no
+ * lock, so concurrent calls do not queue behind one another.
  *
  * @param <T> the type the script's reply is converted to
  * @param text the script

@@ -25,32 +25,36 @@ import org.springframework.data.redis.core.script.RedisScript;
  * A {@link DeadLetterStore} in Redis, bounded in number and time, and read alike by every
  * instance of an application.
  *
- * <p><b>Layout.</b> Four keys share the hash tag {@code {<name>}}, so that they live on one
- * Redis Cluster slot and one script may touch them all: {@code {<name>}:order}, a sorted set
- * of ids scored by write order; {@code {<name>}:entries}, a hash of id to the dead letter as
- * JSON; {@code {<name>}:sequence}, the counter that gives the write order; and
+ * <p>
+ * <b>Layout.</b> Four keys share the hash tag {@code {<name>}}, so that they live on one
+ * Redis Cluster slot and one script may touch them all: {@code {<name>}:order}, a sorted
+ * set of ids scored by write order; {@code {<name>}:entries}, a hash of id to the dead
+ * letter as JSON; {@code {<name>}:sequence}, the counter that gives the write order; and
  * {@code {<name>}:expiry}, a sorted set of ids scored by the epoch millisecond, on the
  * store's clock, at which they expire. With the default name they are
- * {@code {resilience:deadletters}:order} and so on. Every write also sets the keys to expire
- * one TTL later, so a store no longer written to empties itself.
+ * {@code {resilience:deadletters}:order} and so on. Every write also sets the keys to
+ * expire one TTL later, so a store no longer written to empties itself.
  *
- * <p><b>Cost.</b> {@link #write} is one script: it drops up to {@value #EXPIRED_PER_CALL}
- * expired dead letters from all three sets, numbers the write, adds the id, its expiry and the
- * JSON, and evicts the oldest dead letters beyond the capacity with their JSON, atomically, so
- * every instance sees the same bound. {@link #list} is one script that drops expired ones the
- * same way, then returns the newest not expired, O(log n + limit); {@link #find},
- * {@link #delete} and {@link #size} are one script each, O(log n), and never return an expired
- * dead letter or count it.
+ * <p>
+ * <b>Cost.</b> {@link #write} is one script: it drops up to {@value #EXPIRED_PER_CALL}
+ * expired dead letters from all three sets, numbers the write, adds the id, its expiry
+ * and the JSON, and evicts the oldest dead letters beyond the capacity with their JSON,
+ * atomically, so every instance sees the same bound. {@link #list} is one script that
+ * drops expired ones the same way, then returns the newest not expired, O(log n + limit);
+ * {@link #find}, {@link #delete} and {@link #size} are one script each, O(log n), and
+ * never return an expired dead letter or count it.
  *
- * <p><b>Failures.</b> Every command waits for Redis at most the store's timeout (default
- * {@value #DEFAULT_TIMEOUT_MILLIS} ms), or the client's command timeout when that is shorter,
- * so a Redis that does not answer delays the call that writes a dead letter by that much at
- * most. {@link #write} never throws: when Redis fails or does not answer in time, the dead
- * letter is logged as lost and counted in {@link #failedWrites()}, and the call's outcome
- * stands (a write that timed out may still land when Redis answers again). The reads throw
- * Spring's {@link org.springframework.dao.DataAccessException} when Redis fails, a
- * {@link org.springframework.dao.QueryTimeoutException} when it does not answer in time; a
- * stored entry that no longer reads as a dead letter is skipped with a warning. Thread-safe.
+ * <p>
+ * <b>Failures.</b> Every command waits for Redis at most the store's timeout (default
+ * {@value #DEFAULT_TIMEOUT_MILLIS} ms), or the client's command timeout when that is
+ * shorter, so a Redis that does not answer delays the call that writes a dead letter by
+ * that much at most. {@link #write} never throws: when Redis fails or does not answer in
+ * time, the dead letter is logged as lost and counted in {@link #failedWrites()}, and the
+ * call's outcome stands (a write that timed out may still land when Redis answers again).
+ * The reads throw Spring's {@link org.springframework.dao.DataAccessException} when Redis
+ * fails, a {@link org.springframework.dao.QueryTimeoutException} when it does not answer
+ * in time; a stored entry that no longer reads as a dead letter is skipped with a
+ * warning. Thread-safe.
  */
 public final class RedisDeadLetterStore implements DeadLetterStore {
 
@@ -67,8 +71,7 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     private static final RedisScript<Long> WRITE = LuaScript.load("deadletter-write.lua", Long.class);
 
-    private static final RedisScript<List<Object>> LIST = LuaScript.load("deadletter-list.lua",
-            List.class);
+    private static final RedisScript<List<Object>> LIST = LuaScript.load("deadletter-list.lua", List.class);
 
     private static final RedisScript<Long> DELETE = LuaScript.load("deadletter-delete.lua", Long.class);
 
@@ -76,7 +79,10 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     private static final RedisScript<Long> SIZE = LuaScript.load("deadletter-size.lua", Long.class);
 
-    /** The most expired dead letters a write or a list drops, so that its work stays bounded. */
+    /**
+     * The most expired dead letters a write or a list drops, so that its work stays
+     * bounded.
+     */
     static final int EXPIRED_PER_CALL = 100;
 
     private final BoundedRedis redis;
@@ -100,7 +106,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     private final AtomicLong failedWrites = new AtomicLong();
 
     /**
-     * Creates a store whose commands wait for Redis at most {@value #DEFAULT_TIMEOUT_MILLIS} ms.
+     * Creates a store whose commands wait for Redis at most
+     * {@value #DEFAULT_TIMEOUT_MILLIS} ms.
      * @param redis the template on the application's Redis connection
      * @param mapper the JSON mapper of dead letters
      * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
@@ -118,8 +125,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
      * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
      * @param capacity the most dead letters kept; at least 1
      * @param timeout the longest a command waits for Redis
-     * @throws IllegalArgumentException if {@code capacity} is below 1 or {@code timeout} is not
-     * positive
+     * @throws IllegalArgumentException if {@code capacity} is below 1 or {@code timeout}
+     * is not positive
      */
     public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
             Duration timeout) {
@@ -135,8 +142,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
      * @param timeout the longest a command waits for Redis
      * @param ttl how long a dead letter is kept after it was written; at least 1 ms
      * @param time the clock of the expiry; instances sharing the store should agree on it
-     * @throws IllegalArgumentException if {@code capacity} is below 1, or {@code timeout} or
-     * {@code ttl} is not positive
+     * @throws IllegalArgumentException if {@code capacity} is below 1, or {@code timeout}
+     * or {@code ttl} is not positive
      */
     public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
             Duration timeout, Duration ttl, TimeSource time) {
@@ -144,7 +151,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     }
 
     /**
-     * Creates a store that has its Redis's eviction policy checked again after a reconnection.
+     * Creates a store that has its Redis's eviction policy checked again after a
+     * reconnection.
      * @param redis the template on the application's Redis connection
      * @param mapper the JSON mapper of dead letters
      * @param name the name in the store's keys, such as {@value #DEFAULT_NAME}
@@ -152,11 +160,12 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
      * @param timeout the longest a command waits for Redis
      * @param ttl how long a dead letter is kept after it was written; at least 1 ms
      * @param time the clock of the expiry; instances sharing the store should agree on it
-     * @param evictionCheck told of each command's success or failure, to check the eviction
-     * policy again once Redis answers after a failure; {@code null} for none
+     * @param evictionCheck told of each command's success or failure, to check the
+     * eviction policy again once Redis answers after a failure; {@code null} for none
      * @throws IllegalArgumentException if {@code capacity} is below 1, {@code timeout} or
      * {@code ttl} is not positive, or {@code name} is empty or starts with <code>}</code>
-     * (either empties the keys' hash tag, which spreads them over several Redis Cluster slots)
+     * (either empties the keys' hash tag, which spreads them over several Redis Cluster
+     * slots)
      */
     public RedisDeadLetterStore(StringRedisTemplate redis, JsonMapper mapper, String name, int capacity,
             Duration timeout, Duration ttl, TimeSource time, @Nullable RedisEvictionPolicyCheck evictionCheck) {
@@ -180,10 +189,11 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     }
 
     /**
-     * Checks that a name gives the keys a hash tag that is not empty: Redis Cluster takes the
-     * text between the first <code>{</code> and the first <code>}</code> after it as the tag,
-     * and hashes the whole key when that text is empty, so that a name that is empty or
-     * starts with <code>}</code> would put the four keys of one script on four slots.
+     * Checks that a name gives the keys a hash tag that is not empty: Redis Cluster takes
+     * the text between the first <code>{</code> and the first <code>}</code> after it as
+     * the tag, and hashes the whole key when that text is empty, so that a name that is
+     * empty or starts with <code>}</code> would put the four keys of one script on four
+     * slots.
      */
     private static String checkName(String name) {
         Objects.requireNonNull(name, "name");
@@ -198,7 +208,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     /**
      * {@inheritDoc}
-     * <p>Never throws: a dead letter that cannot be written is logged and counted.
+     * <p>
+     * Never throws: a dead letter that cannot be written is logged and counted.
      */
     @Override
     public void write(DeadLetter deadLetter) {
@@ -210,9 +221,11 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
         catch (RuntimeException ex) {
             this.failedWrites.incrementAndGet();
             String reason = (ex instanceof QueryTimeoutException)
-                    ? "Redis did not answer within " + this.redis.timeout().toMillis() + " ms" : "Redis failed to store it";
-            logger.error("Dead letter " + deadLetter.id() + " of '" + deadLetter.name() + "' (" + deadLetter.errorClass()
-                    + " after " + deadLetter.attempts() + " attempts) was lost: " + reason, ex);
+                    ? "Redis did not answer within " + this.redis.timeout().toMillis() + " ms"
+                    : "Redis failed to store it";
+            logger.error("Dead letter " + deadLetter.id() + " of '" + deadLetter.name() + "' ("
+                    + deadLetter.errorClass() + " after " + deadLetter.attempts() + " attempts) was lost: " + reason,
+                    ex);
         }
     }
 
@@ -286,4 +299,5 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
             return null;
         }
     }
+
 }

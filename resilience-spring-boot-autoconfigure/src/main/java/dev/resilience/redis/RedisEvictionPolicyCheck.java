@@ -20,20 +20,21 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Reads Redis's {@code maxmemory-policy} at startup and again after a reconnection, and logs
- * a WARN when it may evict the stores' keys ({@code allkeys-*}, {@code volatile-*}): an evicted
- * completed entry lets a repeated request run again, an evicted dead letter is lost. One
- * check serves every Redis store on one connection factory, so a policy is warned about once
- * per (re)connection.
+ * Reads Redis's {@code maxmemory-policy} at startup and again after a reconnection, and
+ * logs a WARN when it may evict the stores' keys ({@code allkeys-*}, {@code volatile-*}):
+ * an evicted completed entry lets a repeated request run again, an evicted dead letter is
+ * lost. One check serves every Redis store on one connection factory, so a policy is
+ * warned about once per (re)connection.
  *
- * <p>The stores tell it of their commands' outcomes: any failure marks the connection as
- * suspect, and the first success after it checks again, on a thread of its own, so no call
- * waits for it. On the hot path that costs one volatile read. At most one check runs at a
- * time, and the start waits for one at most the timeout: a Redis that does not answer is
- * logged at INFO as not checked and checked again once it answers. A Redis that refuses
- * {@code CONFIG GET} (renamed away or denied by an ACL, as some managed offers do) is logged
- * at INFO as not checked, never fails a start and is not asked again until a store's command
- * fails. Thread-safe.
+ * <p>
+ * The stores tell it of their commands' outcomes: any failure marks the connection as
+ * suspect, and the first success after it checks again, on a thread of its own, so no
+ * call waits for it. On the hot path that costs one volatile read. At most one check runs
+ * at a time, and the start waits for one at most the timeout: a Redis that does not
+ * answer is logged at INFO as not checked and checked again once it answers. A Redis that
+ * refuses {@code CONFIG GET} (renamed away or denied by an ACL, as some managed offers
+ * do) is logged at INFO as not checked, never fails a start and is not asked again until
+ * a store's command fails. Thread-safe.
  */
 public final class RedisEvictionPolicyCheck implements SmartInitializingSingleton {
 
@@ -55,8 +56,8 @@ public final class RedisEvictionPolicyCheck implements SmartInitializingSingleto
     private final AtomicBoolean checking = new AtomicBoolean();
 
     /**
-     * Creates a check of the Redis behind a connection factory that waits for the policy at
-     * most {@link #DEFAULT_TIMEOUT}.
+     * Creates a check of the Redis behind a connection factory that waits for the policy
+     * at most {@link #DEFAULT_TIMEOUT}.
      * @param connectionFactory the factory of the stores' connections
      */
     public RedisEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
@@ -88,8 +89,8 @@ public final class RedisEvictionPolicyCheck implements SmartInitializingSingleto
 
     /**
      * Reads the policy, waiting at most the timeout, and logs a WARN if it may evict the
-     * stores' keys; when it cannot be read in time, logs so at INFO and, unless Redis refused
-     * the command, checks again after the next command that succeeds.
+     * stores' keys; when it cannot be read in time, logs so at INFO and, unless Redis
+     * refused the command, checks again after the next command that succeeds.
      * @return the policy, or {@code null} if it could not be read in time or a check is
      * already under way
      */
@@ -195,8 +196,8 @@ public final class RedisEvictionPolicyCheck implements SmartInitializingSingleto
     }
 
     /**
-     * Returns whether Redis still answers on a connection whose command failed: whether it
-     * refused the command rather than being unreachable.
+     * Returns whether Redis still answers on a connection whose command failed: whether
+     * it refused the command rather than being unreachable.
      */
     private static boolean answers(RedisConnection connection) {
         try {
@@ -206,4 +207,5 @@ public final class RedisEvictionPolicyCheck implements SmartInitializingSingleto
             return false;
         }
     }
+
 }

@@ -30,23 +30,24 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
 
 /**
- * A Jackson module that writes a {@link ResponseEntity} as its status, headers and body, and
- * reads it back into a {@code ResponseEntity} whose body has the declared type, such as
- * {@code ResponseEntity<Order>}:
- * <pre>{"status":201,"headers":{"Location":["/orders/7"]},"body":{"id":7}}</pre>
- * Jackson cannot rebuild a {@code ResponseEntity} without it. The body is written as a value
- * of the declared body type, as a property of that type would be: a mapper that keeps
- * classes for polymorphic types (as the Redis idempotency store's does) keeps the class of a
- * {@code ResponseEntity<Parcel>}'s body when {@code Parcel} is an interface. The idempotency
- * stores' {@link JsonResultCodec} registers it on its own mapper; it is also offered as a
- * bean, which Spring Boot adds to the application's {@code JsonMapper}.
+ * A Jackson module that writes a {@link ResponseEntity} as its status, headers and body,
+ * and reads it back into a {@code ResponseEntity} whose body has the declared type, such
+ * as {@code ResponseEntity<Order>}:
+ * <pre>{"status":201,"headers":{"Location":["/orders/7"]},"body":{"id":7}}</pre> Jackson
+ * cannot rebuild a {@code ResponseEntity} without it. The body is written as a value of
+ * the declared body type, as a property of that type would be: a mapper that keeps
+ * classes for polymorphic types (as the Redis idempotency store's does) keeps the class
+ * of a {@code ResponseEntity<Parcel>}'s body when {@code Parcel} is an interface. The
+ * idempotency stores' {@link JsonResultCodec} registers it on its own mapper; it is also
+ * offered as a bean, which Spring Boot adds to the application's {@code JsonMapper}.
  *
- * <p>A response written or read by this module never carries credentials: the headers of
- * {@link #CREDENTIAL_HEADERS} ({@code Set-Cookie}, {@code Set-Cookie2}, {@code Authorization},
- * {@code Proxy-Authorization}, {@code WWW-Authenticate}, {@code Proxy-Authenticate}) are left
- * out, so a replayed response never hands one caller's session or token to another. Status,
- * body, content headers, {@code Location}, {@code ETag} and the application's own headers are
- * kept.
+ * <p>
+ * A response written or read by this module never carries credentials: the headers of
+ * {@link #CREDENTIAL_HEADERS} ({@code Set-Cookie}, {@code Set-Cookie2},
+ * {@code Authorization}, {@code Proxy-Authorization}, {@code WWW-Authenticate},
+ * {@code Proxy-Authenticate}) are left out, so a replayed response never hands one
+ * caller's session or token to another. Status, body, content headers, {@code Location},
+ * {@code ETag} and the application's own headers are kept.
  */
 public final class ResponseEntityJacksonModule extends SimpleModule {
 
@@ -96,6 +97,7 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
                     : config.constructType(Object.class);
             return new ResponseEntitySerializer(type, bodyType, null);
         }
+
     }
 
     @SuppressWarnings("rawtypes")
@@ -175,6 +177,7 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
                 return context.constructType(bodyClass);
             }
         }
+
     }
 
     private static final class ResponseEntityDeserializers extends Deserializers.Base {
@@ -190,6 +193,7 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
         public boolean hasDeserializerFor(DeserializationConfig config, Class<?> valueType) {
             return valueType == ResponseEntity.class;
         }
+
     }
 
     private static final class ResponseEntityDeserializer extends StdDeserializer<ResponseEntity<?>> {
@@ -225,5 +229,7 @@ public final class ResponseEntityJacksonModule extends SimpleModule {
             Object value = (body == null || body.isNull()) ? null : context.readTreeAsValue(body, this.bodyType);
             return new ResponseEntity<>(value, headers, HttpStatusCode.valueOf(status.asInt()));
         }
+
     }
+
 }

@@ -24,33 +24,38 @@ import tools.jackson.databind.jsontype.impl.DefaultTypeResolverBuilder;
 import org.springframework.util.ClassUtils;
 
 /**
- * The default typing of the Redis idempotency store's own mapper: where a stored result keeps
- * the class of a value inside its JSON, and which classes a replay accepts there.
+ * The default typing of the Redis idempotency store's own mapper: where a stored result
+ * keeps the class of a value inside its JSON, and which classes a replay accepts there.
  *
- * <p>A value keeps its class, as an {@code "@class"} property (or a {@code ["class", value]}
+ * <p>
+ * A value keeps its class, as an {@code "@class"} property (or a {@code ["class", value]}
  * pair when it is written as a string or an array, as an enum is), exactly where the type
- * declared at its position cannot say what to build: an interface or abstract class of the
- * application, such as a sealed {@code Parcel}, that the store's mapper without this typing
- * cannot read as declared. That holds at every depth: the elements of a {@code List<Parcel>},
- * the values of a {@code Map<String, Parcel>}, the content of an {@code Optional<Parcel>},
- * the body of a {@code ResponseEntity<Parcel>}, a record component declared as a
- * {@code Parcel}. Concrete classes, JDK types ({@code Object}, {@code Number}, collections),
- * containers themselves, enums, JSON trees and the interfaces and abstract classes that the
- * mapper reads as declared keep none, so a plain record is written and read exactly as without
- * typing. Which abstract types the mapper reads as declared is the mapper's own answer: those
- * it finds a deserializer for that builds them (one a module registers, an abstract type
- * mapping, {@code @JsonDeserialize(using|as)} on the type or on a mix-in of it, a creator such
- * as a static {@code @JsonCreator} factory), not those it could only read with a type id.
+ * declared at its position cannot say what to build: an interface or abstract class of
+ * the application, such as a sealed {@code Parcel}, that the store's mapper without this
+ * typing cannot read as declared. That holds at every depth: the elements of a
+ * {@code List<Parcel>}, the values of a {@code Map<String, Parcel>}, the content of an
+ * {@code Optional<Parcel>}, the body of a {@code ResponseEntity<Parcel>}, a record
+ * component declared as a {@code Parcel}. Concrete classes, JDK types ({@code Object},
+ * {@code Number}, collections), containers themselves, enums, JSON trees and the
+ * interfaces and abstract classes that the mapper reads as declared keep none, so a plain
+ * record is written and read exactly as without typing. Which abstract types the mapper
+ * reads as declared is the mapper's own answer: those it finds a deserializer for that
+ * builds them (one a module registers, an abstract type mapping,
+ * {@code @JsonDeserialize(using|as)} on the type or on a mix-in of it, a creator such as
+ * a static {@code @JsonCreator} factory), not those it could only read with a type id.
  *
- * <p>A replay accepts a stored class only where it is a subtype of the type declared at that
- * position in the declared type's package or in {@code resilience.idempotency.allowed-types}
- * ({@link AllowedTypes}): the class is looked up by name without being initialized, and
- * refused unless it is such a subtype; a class name with type arguments is refused before any class is loaded.
- * Stored data thus never chooses a class the declared type does not allow.
+ * <p>
+ * A replay accepts a stored class only where it is a subtype of the type declared at that
+ * position in the declared type's package or in
+ * {@code resilience.idempotency.allowed-types} ({@link AllowedTypes}): the class is
+ * looked up by name without being initialized, and refused unless it is such a subtype; a
+ * class name with type arguments is refused before any class is loaded. Stored data thus
+ * never chooses a class the declared type does not allow.
  *
- * <p>The rule is never changed in place: the copies Jackson asks for
- * ({@link #withDefaultImpl}, {@link #withSettings}, {@link #init}) are rules of this kind,
- * whose ids stay class names checked as above.
+ * <p>
+ * The rule is never changed in place: the copies Jackson asks for
+ * ({@link #withDefaultImpl}, {@link #withSettings}, {@link #init}) are rules of this
+ * kind, whose ids stay class names checked as above.
  */
 final class ResultTyping extends DefaultTypeResolverBuilder {
 
@@ -79,7 +84,8 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
      * Returns the typing of a store mapper built from another.
      * @param untyped the store's mapper without this typing, modules and mix-ins applied,
      * which decides the abstract types read as declared
-     * @param allowedTypes the subtypes allowed beyond those in the declared type's package
+     * @param allowedTypes the subtypes allowed beyond those in the declared type's
+     * package
      * @return the typing
      */
     static ResultTyping of(JsonMapper untyped, AllowedTypes allowedTypes) {
@@ -87,9 +93,11 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
     }
 
     /**
-     * Returns the validator of the classes stored data names: for the store's mapper, so that
-     * types the application annotates for polymorphism are read within the same bounds.
-     * @param allowedTypes the subtypes allowed beyond those in the declared type's package
+     * Returns the validator of the classes stored data names: for the store's mapper, so
+     * that types the application annotates for polymorphism are read within the same
+     * bounds.
+     * @param allowedTypes the subtypes allowed beyond those in the declared type's
+     * package
      * @return the validator
      */
     static PolymorphicTypeValidator validator(AllowedTypes allowedTypes) {
@@ -98,12 +106,13 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
 
     /**
      * Returns whether a mapper builds an abstract type without a type id: whether the
-     * deserializer it finds for the type is other than the one that can only read a subtype
-     * named by a type id.
+     * deserializer it finds for the type is other than the one that can only read a
+     * subtype named by a type id.
      */
     private static boolean readsAsDeclared(JsonMapper mapper, Class<?> type) {
         try {
-            // public in Jackson 3 though named as internal: the lookup readValue itself makes
+            // public in Jackson 3 though named as internal: the lookup readValue itself
+            // makes
             ValueDeserializer<Object> deserializer = mapper._deserializationContext()
                 .findNonContextualValueDeserializer(mapper.constructType(type));
             return deserializer != null && !(deserializer instanceof AbstractDeserializer);
@@ -114,8 +123,9 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
     }
 
     /**
-     * Returns whether a class is read as a bean, built through its constructor and setters,
-     * rather than as a value; a class whose deserializer cannot be found counts as a bean.
+     * Returns whether a class is read as a bean, built through its constructor and
+     * setters, rather than as a value; a class whose deserializer cannot be found counts
+     * as a bean.
      */
     static boolean readsAsBean(DeserializationContext context, Class<?> type) {
         try {
@@ -127,8 +137,8 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
     }
 
     /**
-     * Returns this rule with a class to read where a position lacks its type id, as Jackson
-     * asks for an abstract type that the mapper maps to a class.
+     * Returns this rule with a class to read where a position lacks its type id, as
+     * Jackson asks for an abstract type that the mapper maps to a class.
      */
     @Override
     public ResultTyping withDefaultImpl(@Nullable Class<?> defaultImpl) {
@@ -136,9 +146,9 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
     }
 
     /**
-     * Returns a copy of this rule with the inclusion, property name, visibility and default
-     * class of {@code settings}; its ids stay class names checked against the declared type,
-     * whatever id {@code settings} names.
+     * Returns a copy of this rule with the inclusion, property name, visibility and
+     * default class of {@code settings}; its ids stay class names checked against the
+     * declared type, whatever id {@code settings} names.
      */
     @Override
     public ResultTyping withSettings(JsonTypeInfo.Value settings) {
@@ -189,8 +199,8 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
     }
 
     /**
-     * Class ids that name one class: a generic id would make Jackson load its type arguments
-     * before any check.
+     * Class ids that name one class: a generic id would make Jackson load its type
+     * arguments before any check.
      */
     private static final class ClassIdResolver extends ClassNameIdResolver {
 
@@ -210,11 +220,12 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
             }
             return super.typeFromId(context, id);
         }
+
     }
 
     /**
-     * Allows a stored class only where it is a subtype of the type declared at its position
-     * that {@link AllowedTypes} allows, looked up without initializing it.
+     * Allows a stored class only where it is a subtype of the type declared at its
+     * position that {@link AllowedTypes} allows, looked up without initializing it.
      */
     private static final class DeclaredSubtypes extends PolymorphicTypeValidator.Base {
 
@@ -249,5 +260,7 @@ final class ResultTyping extends DefaultTypeResolverBuilder {
             return !(context instanceof DeserializationContext deserialization)
                     || ResultTyping.readsAsBean(deserialization, type);
         }
+
     }
+
 }

@@ -3,8 +3,9 @@ package dev.resilience.registry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes a method argument as text, for dead letters and default idempotency fingerprints.
- * The text of equal arguments must be equal across instances of the application.
+ * Writes a method argument as text, for dead letters and default idempotency
+ * fingerprints. The text of equal arguments must be equal across instances of the
+ * application.
  */
 @FunctionalInterface
 public interface ArgumentRenderer {
@@ -18,4 +19,5 @@ public interface ArgumentRenderer {
      * @return its text
      */
     String render(@Nullable Object argument);
+
 }

@@ -14,10 +14,10 @@ import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.retry.RetryEvent;
 
 /**
- * Counts what happens to the calls of one named instance: calls by status, retries, budget
- * refusals, fallbacks by method and outcome, idempotency decisions and dead letters. It is the
- * one source that both the Micrometer meters and the {@code retries} endpoint read.
- * Thread-safe; counting is a {@link LongAdder} increment.
+ * Counts what happens to the calls of one named instance: calls by status, retries,
+ * budget refusals, fallbacks by method and outcome, idempotency decisions and dead
+ * letters. It is the one source that both the Micrometer meters and the {@code retries}
+ * endpoint read. Thread-safe; counting is a {@link LongAdder} increment.
  */
 public final class CallStatistics implements ExecutionListener {
 
@@ -50,8 +50,8 @@ public final class CallStatistics implements ExecutionListener {
     }
 
     /**
-     * Makes a fallback method known before its first use, so that its counts exist from the
-     * start.
+     * Makes a fallback method known before its first use, so that its counts exist from
+     * the start.
      * @param fallbackName the fallback method's name
      */
     public void registerFallback(String fallbackName) {
@@ -186,4 +186,5 @@ public final class CallStatistics implements ExecutionListener {
         }
         return adders;
     }
+
 }

@@ -3,11 +3,12 @@ package dev.resilience.registry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown at startup when an annotation attribute or a property cannot make a valid policy.
- * It names what is wrong precisely enough for the auto-configuration's failure analyzer
- * ({@code ResiliencePolicyFailureAnalyzer}) to tell the user where and how to fix it. It lives
- * beside the policies, not in the auto-configuration, so that the types that compile methods
- * and resolve instances can throw it without depending on configuration classes.
+ * Thrown at startup when an annotation attribute or a property cannot make a valid
+ * policy. It names what is wrong precisely enough for the auto-configuration's failure
+ * analyzer ({@code ResiliencePolicyFailureAnalyzer}) to tell the user where and how to
+ * fix it. It lives beside the policies, not in the auto-configuration, so that the types
+ * that compile methods and resolve instances can throw it without depending on
+ * configuration classes.
  */
 public class InvalidResiliencePolicyException extends RuntimeException {
 
@@ -94,12 +95,13 @@ public class InvalidResiliencePolicyException extends RuntimeException {
     }
 
     /**
-     * Returns the same problem told of another subject, for example with the bean and method
-     * that named the instance.
+     * Returns the same problem told of another subject, for example with the bean and
+     * method that named the instance.
      * @param subject the new subject
      * @return a new exception, caused by this one
      */
     public InvalidResiliencePolicyException about(String subject) {
         return new InvalidResiliencePolicyException(subject, getSetting(), getValue(), getReason(), getFix(), this);
     }
+
 }

@@ -29,22 +29,24 @@ import org.springframework.core.log.LogMessage;
 
 /**
  * Renders arguments as canonical JSON, so that dead letters show them as data and equal
- * arguments give equal idempotency fingerprints on every instance of an application, whatever
- * their {@code toString()} and whatever order they iterate in.
+ * arguments give equal idempotency fingerprints on every instance of an application,
+ * whatever their {@code toString()} and whatever order they iterate in.
  *
- * <p><b>Canonical form.</b> An argument is written by the application's mapper (its modules,
- * naming and views) into a JSON tree, which is then written with the members of every object
- * sorted by name: a map's entries by their key, a bean's or record's properties by their
- * name, at every depth. The elements of a {@link Set} are sorted by their own canonical JSON;
- * lists and arrays keep their order. So an equal {@code LinkedHashMap} filled in another
- * order, a {@code TreeSet} and a {@code LinkedHashSet} of the same elements, or a
- * {@code Set.of} that iterates in another order on another JVM, render alike. The text is
- * compact JSON, readable as it is in a dead letter. It costs a tree of the argument on top of
- * writing it.
+ * <p>
+ * <b>Canonical form.</b> An argument is written by the application's mapper (its modules,
+ * naming and views) into a JSON tree, which is then written with the members of every
+ * object sorted by name: a map's entries by their key, a bean's or record's properties by
+ * their name, at every depth. The elements of a {@link Set} are sorted by their own
+ * canonical JSON; lists and arrays keep their order. So an equal {@code LinkedHashMap}
+ * filled in another order, a {@code TreeSet} and a {@code LinkedHashSet} of the same
+ * elements, or a {@code Set.of} that iterates in another order on another JVM, render
+ * alike. The text is compact JSON, readable as it is in a dead letter. It costs a tree of
+ * the argument on top of writing it.
  *
- * <p>An argument Jackson cannot write is rendered as its type name, {@code <com.example.Type>},
- * never with {@code toString()}, whose identity hash would make two equal calls differ; a WARN
- * names each such type once. Thread-safe.
+ * <p>
+ * An argument Jackson cannot write is rendered as its type name,
+ * {@code <com.example.Type>}, never with {@code toString()}, whose identity hash would
+ * make two equal calls differ; a WARN names each such type once. Thread-safe.
  */
 public final class JsonArgumentRenderer implements ArgumentRenderer {
 
@@ -61,16 +63,13 @@ public final class JsonArgumentRenderer implements ArgumentRenderer {
 
     /**
      * Creates a renderer.
-     * @param mapper the mapper that writes the arguments; the renderer uses a copy of it that
-     * writes sets and the members of objects in their canonical order
+     * @param mapper the mapper that writes the arguments; the renderer uses a copy of it
+     * that writes sets and the members of objects in their canonical order
      */
     public JsonArgumentRenderer(JsonMapper mapper) {
         SimpleModule sortedSets = new SimpleModule("resilience-canonical-sets");
         sortedSets.setSerializerModifier(new SortedSets());
-        this.mapper = mapper.rebuild()
-            .addModule(sortedSets)
-            .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
-            .build();
+        this.mapper = mapper.rebuild().addModule(sortedSets).enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED).build();
     }
 
     @Override
@@ -103,11 +102,12 @@ public final class JsonArgumentRenderer implements ArgumentRenderer {
                 BeanDescription.Supplier description, ValueSerializer<?> serializer) {
             return Set.class.isAssignableFrom(type.getRawClass()) ? new SortedSetSerializer() : serializer;
         }
+
     }
 
     /**
-     * Writes a set as an array of its elements, each written as the mapper writes it, in the
-     * order of their canonical JSON.
+     * Writes a set as an array of its elements, each written as the mapper writes it, in
+     * the order of their canonical JSON.
      */
     @SuppressWarnings("rawtypes")
     private static final class SortedSetSerializer extends StdSerializer<Set> {
@@ -151,8 +151,10 @@ public final class JsonArgumentRenderer implements ArgumentRenderer {
                 context.writeTree(generator, element.node());
             }
         }
+
     }
 
     private record Element(String json, JsonNode node) {
     }
+
 }

@@ -12,9 +12,9 @@ import dev.resilience.core.retry.RetryPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns a named instance and the annotation that names it into the engine's policy, by the
- * precedence of the application's configuration. {@link ResiliencePolicies} asks it and never
- * sees the configuration itself; the auto-configuration implements it over the
+ * Turns a named instance and the annotation that names it into the engine's policy, by
+ * the precedence of the application's configuration. {@link ResiliencePolicies} asks it
+ * and never sees the configuration itself; the auto-configuration implements it over the
  * {@code resilience.*} properties.
  */
 public interface PolicyResolver {
@@ -48,16 +48,17 @@ public interface PolicyResolver {
     IdempotencyPolicy idempotency(String name, Idempotent annotation, IdempotencyStore store);
 
     /**
-     * Returns the names of the retry instances the configuration declares, which exist from
-     * the start whether or not a method names them.
+     * Returns the names of the retry instances the configuration declares, which exist
+     * from the start whether or not a method names them.
      * @return the names
      */
     Set<String> configuredRetries();
 
     /**
-     * Returns the names of the circuit breakers the configuration declares, which exist from
-     * the start whether or not a method names them.
+     * Returns the names of the circuit breakers the configuration declares, which exist
+     * from the start whether or not a method names them.
      * @return the names
      */
     Set<String> configuredCircuitBreakers();
+
 }

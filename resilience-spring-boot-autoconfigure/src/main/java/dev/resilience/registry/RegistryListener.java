@@ -3,8 +3,8 @@ package dev.resilience.registry;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 
 /**
- * Told of every instance a {@link ResilienceRegistry} creates, so that meters and events can
- * be bound from the start. Both methods have empty defaults.
+ * Told of every instance a {@link ResilienceRegistry} creates, so that meters and events
+ * can be bound from the start. Both methods have empty defaults.
  */
 public interface RegistryListener {
 
@@ -21,4 +21,5 @@ public interface RegistryListener {
      */
     default void onCircuitBreaker(CircuitBreaker circuitBreaker) {
     }
+
 }

@@ -20,10 +20,10 @@ import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * Turns instance names and annotations into the engine's policies, through a
- * {@link PolicyResolver} that applies the precedence of the configuration (YAML instance &gt;
- * annotation &gt; YAML defaults &gt; built-in), and registers every instance it creates. Used
- * once per annotated method at startup, and by the programmatic {@code ResilienceTemplate}.
- * Thread-safe.
+ * {@link PolicyResolver} that applies the precedence of the configuration (YAML instance
+ * &gt; annotation &gt; YAML defaults &gt; built-in), and registers every instance it
+ * creates. Used once per annotated method at startup, and by the programmatic
+ * {@code ResilienceTemplate}. Thread-safe.
  */
 public final class ResiliencePolicies {
 
@@ -51,8 +51,10 @@ public final class ResiliencePolicies {
      * @param registry where instances are registered
      * @param timeSource the clock of every policy
      * @param collaborators the stores and listeners, looked up when first needed
-     * @param argumentRenderer how arguments are written into dead letters and fingerprints
-     * @param maxArgumentSize the bound, in bytes, of an argument written into a dead letter
+     * @param argumentRenderer how arguments are written into dead letters and
+     * fingerprints
+     * @param maxArgumentSize the bound, in bytes, of an argument written into a dead
+     * letter
      */
     public ResiliencePolicies(PolicyResolver resolver, ResilienceRegistry registry, TimeSource timeSource,
             Collaborators collaborators, ArgumentRenderer argumentRenderer, int maxArgumentSize) {
@@ -112,10 +114,10 @@ public final class ResiliencePolicies {
 
     /**
      * Returns the policy of a retry instance named without an annotation, as
-     * {@code ResilienceTemplate} names it: the policy registered for the name, which is that of
-     * the annotated methods that name it once they are compiled (when the context has created
-     * its singletons), or, when none is registered, the policy the properties alone configure,
-     * registered then.
+     * {@code ResilienceTemplate} names it: the policy registered for the name, which is
+     * that of the annotated methods that name it once they are compiled (when the context
+     * has created its singletons), or, when none is registered, the policy the properties
+     * alone configure, registered then.
      * @param name the retry instance's name
      * @return the policy shared with every other user of the name
      */
@@ -131,7 +133,8 @@ public final class ResiliencePolicies {
     /**
      * Returns the shared breaker of a name, creating it on first use.
      * @param name the breaker's name
-     * @param annotation the annotation that names it, if any; only the first creation reads it
+     * @param annotation the annotation that names it, if any; only the first creation
+     * reads it
      * @return the breaker
      */
     public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
@@ -161,10 +164,10 @@ public final class ResiliencePolicies {
     }
 
     /**
-     * Starts a pipeline with what every pipeline of the application shares: the clock, the
-     * executor of asynchronous work, the dead-letter store, the argument renderer (never
-     * {@link ArgumentRenderer#TO_STRING} for dead letters) and bound, and the statistics of
-     * its name.
+     * Starts a pipeline with what every pipeline of the application shares: the clock,
+     * the executor of asynchronous work, the dead-letter store, the argument renderer
+     * (never {@link ArgumentRenderer#TO_STRING} for dead letters) and bound, and the
+     * statistics of its name.
      * @param name the protected operation's name
      * @return a builder to add policies to
      */
@@ -174,7 +177,8 @@ public final class ResiliencePolicies {
             .listener(this.registry.statistics(name))
             .maxArgumentSize(this.maxArgumentSize);
         if (this.argumentRenderer != ArgumentRenderer.TO_STRING) {
-            // toString() may print secrets: without a renderer of data, the core writes data only
+            // toString() may print secrets: without a renderer of data, the core writes
+            // data only
             builder.argumentRenderer(this.argumentRenderer::render);
         }
         this.listeners.orderedStream().forEach(builder::listener);
@@ -193,12 +197,14 @@ public final class ResiliencePolicies {
      *
      * @param idempotency the idempotency store
      * @param deadLetters the dead-letter store; absent when dead letters are off
-     * @param listeners the application's execution listeners, told of every call after its
-     * statistics
-     * @param executor where the work that follows a timer or an asynchronous completion runs;
-     * {@code null} for the engine's own pool
+     * @param listeners the application's execution listeners, told of every call after
+     * its statistics
+     * @param executor where the work that follows a timer or an asynchronous completion
+     * runs; {@code null} for the engine's own pool
      */
-    public record Collaborators(ObjectProvider<IdempotencyStore> idempotency, ObjectProvider<DeadLetterStore> deadLetters,
-            ObjectProvider<ExecutionListener> listeners, @Nullable Executor executor) {
+    public record Collaborators(ObjectProvider<IdempotencyStore> idempotency,
+            ObjectProvider<DeadLetterStore> deadLetters, ObjectProvider<ExecutionListener> listeners,
+            @Nullable Executor executor) {
     }
+
 }

@@ -18,8 +18,8 @@ import dev.resilience.core.retry.RetryPolicy;
 /**
  * The named instances of an application: one shared circuit breaker per breaker name, the
  * retry policy and the {@link CallStatistics} of every protected operation. Instances are
- * created at startup, when annotated methods are compiled and configured instances are read,
- * and listeners hear of each one once. Thread-safe.
+ * created at startup, when annotated methods are compiled and configured instances are
+ * read, and listeners hear of each one once. Thread-safe.
  */
 public final class ResilienceRegistry {
 
@@ -52,8 +52,8 @@ public final class ResilienceRegistry {
     }
 
     /**
-     * Returns the breaker of a name, creating it with the configuration the supplier gives if
-     * it does not exist yet.
+     * Returns the breaker of a name, creating it with the configuration the supplier
+     * gives if it does not exist yet.
      * @param name the breaker's name
      * @param config the configuration of a new breaker
      * @return the one breaker of that name
@@ -109,8 +109,8 @@ public final class ResilienceRegistry {
     }
 
     /**
-     * Records the retry policy of a named retry instance; the first one recorded for a name
-     * is the one reported.
+     * Records the retry policy of a named retry instance; the first one recorded for a
+     * name is the one reported.
      * @param name the retry instance's name
      * @param policy its resolved policy
      */
@@ -143,4 +143,5 @@ public final class ResilienceRegistry {
     public SortedMap<String, CallStatistics> statistics() {
         return new TreeMap<>(this.statistics);
     }
+
 }

@@ -14,10 +14,10 @@ import org.jspecify.annotations.Nullable;
  * budgets, statistics and dead letters as the annotated methods of those names. A retry
  * instance that annotations name runs with their settings, under the YAML of
  * {@code resilience.retry.instances.<name>} as for the annotated methods; one that no
- * annotation names is configured under {@code resilience.retry} alone. Pipelines are built
- * once per pair of names, at first use, and reused: a name first used before the context has
- * created its singletons, when the annotated methods are compiled, is configured by the YAML
- * alone. Thread-safe.
+ * annotation names is configured under {@code resilience.retry} alone. Pipelines are
+ * built once per pair of names, at first use, and reused: a name first used before the
+ * context has created its singletons, when the annotated methods are compiled, is
+ * configured by the YAML alone. Thread-safe.
  *
  * <pre class="code">
  * ExecutionResult&lt;Quote&gt; quote = template.execute("quotes", "quote-service", () -&gt; client.fetchQuote(symbol));
@@ -39,8 +39,8 @@ public class ResilienceTemplate {
 
     /**
      * Runs an action with the retry instance of a name.
-     * @param retryName the retry instance: that of the annotated methods of the name, or one
-     * configured under {@code resilience.retry}
+     * @param retryName the retry instance: that of the annotated methods of the name, or
+     * one configured under {@code resilience.retry}
      * @param action the action
      * @param <T> the type of its value
      * @return the complete account of the call
@@ -51,10 +51,11 @@ public class ResilienceTemplate {
 
     /**
      * Runs an action with a retry instance and a circuit breaker.
-     * @param retryName the retry instance: that of the annotated methods of the name, or one
-     * configured under {@code resilience.retry}
+     * @param retryName the retry instance: that of the annotated methods of the name, or
+     * one configured under {@code resilience.retry}
      * @param circuitBreakerName the breaker: the one breaker of the name, shared with the
-     * annotated methods that name it, or one configured under {@code resilience.circuit-breaker}
+     * annotated methods that name it, or one configured under
+     * {@code resilience.circuit-breaker}
      * @param action the action
      * @param <T> the type of its value
      * @return the complete account of the call
@@ -64,8 +65,9 @@ public class ResilienceTemplate {
     }
 
     /**
-     * Returns the pipeline of a retry instance and, optionally, a breaker, for asynchronous
-     * calls and for call contexts with idempotency keys or dead-letter details.
+     * Returns the pipeline of a retry instance and, optionally, a breaker, for
+     * asynchronous calls and for call contexts with idempotency keys or dead-letter
+     * details.
      * @param retryName the retry instance
      * @param circuitBreakerName the breaker, or {@code null} for none
      * @return the shared pipeline
@@ -81,4 +83,5 @@ public class ResilienceTemplate {
             return builder.build();
         });
     }
+
 }

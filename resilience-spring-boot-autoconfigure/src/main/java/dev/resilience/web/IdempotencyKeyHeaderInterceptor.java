@@ -32,22 +32,26 @@ import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
  * Refuses a request to an {@link Idempotent @Idempotent} handler whose key is made of a
- * request header that is missing or blank, before Spring MVC resolves the handler's arguments:
- * it throws an {@link IdempotencyKeyException}, which {@link IdempotencyProblemAdvice} answers
- * with 400 {@value IdempotencyProblemAdvice#KEY_INVALID}.
+ * request header that is missing or blank, before Spring MVC resolves the handler's
+ * arguments: it throws an {@link IdempotencyKeyException}, which
+ * {@link IdempotencyProblemAdvice} answers with 400
+ * {@value IdempotencyProblemAdvice#KEY_INVALID}.
  *
- * <p>The headers checked are those of the handler's required {@link RequestHeader @RequestHeader}
- * parameters (no default value, not {@code Optional}) that the annotation's key expression
- * refers to, by name ({@code #key}) or by position ({@code #p0}, {@code #a0}). Each is found
- * where Spring MVC finds it: the annotation may be declared on the handler method or on the
- * method it implements (an interface generated from OpenAPI, say), and its name may hold
+ * <p>
+ * The headers checked are those of the handler's required
+ * {@link RequestHeader @RequestHeader} parameters (no default value, not
+ * {@code Optional}) that the annotation's key expression refers to, by name
+ * ({@code #key}) or by position ({@code #p0}, {@code #a0}). Each is found where Spring
+ * MVC finds it: the annotation may be declared on the handler method or on the method it
+ * implements (an interface generated from OpenAPI, say), and its name may hold
  * {@code ${...}} placeholders and {@code #{...}} expressions, resolved through the bean
- * factory on every request as Spring MVC resolves them. Without this check Spring MVC would
- * refuse such a request with a {@code MissingRequestHeaderException}, which is the
- * application's to answer: every other missing header, of an idempotent handler or not, is
- * left to the application's own exception handlers and to Boot's problem details.
+ * factory on every request as Spring MVC resolves them. Without this check Spring MVC
+ * would refuse such a request with a {@code MissingRequestHeaderException}, which is the
+ * application's to answer: every other missing header, of an idempotent handler or not,
+ * is left to the application's own exception handlers and to Boot's problem details.
  *
- * <p>What a handler's key is made of is worked out on its first request and kept.
+ * <p>
+ * What a handler's key is made of is worked out on its first request and kept.
  * Thread-safe.
  */
 public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor {
@@ -64,8 +68,8 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
 
     /**
      * Creates an interceptor that resolves header names through the given bean factory.
-     * @param beanFactory the application's bean factory, whose embedded value resolvers and
-     * expression resolver Spring MVC uses for {@code @RequestHeader} names
+     * @param beanFactory the application's bean factory, whose embedded value resolvers
+     * and expression resolver Spring MVC uses for {@code @RequestHeader} names
      */
     public IdempotencyKeyHeaderInterceptor(ConfigurableBeanFactory beanFactory) {
         this.beanFactory = beanFactory;
@@ -78,7 +82,8 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
      * @param response the response, not written to
      * @param handler the handler chosen for the request
      * @return {@code true}: a request that passes the check goes on
-     * @throws IdempotencyKeyException when a header the key is made of is missing or blank
+     * @throws IdempotencyKeyException when a header the key is made of is missing or
+     * blank
      */
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
@@ -112,8 +117,8 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
     private static void check(String header, @Nullable String value) {
         boolean keyHeader = IdempotencyProblemAdvice.IDEMPOTENCY_KEY_HEADER.equalsIgnoreCase(header);
         if (value == null) {
-            throw new IdempotencyKeyException("Idempotency key is missing: "
-                    + (keyHeader ? "send it in the " + header + " header" : "send the " + header + " header it is made of"));
+            throw new IdempotencyKeyException("Idempotency key is missing: " + (keyHeader
+                    ? "send it in the " + header + " header" : "send the " + header + " header it is made of"));
         }
         if (value.isBlank()) {
             String blank = value.isEmpty() ? "empty" : "blank";
@@ -124,13 +129,13 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
 
     /**
      * Returns the declared headers of the required {@code @RequestHeader} parameters of a
-     * handler that its {@code @Idempotent} key expression refers to, read as Spring MVC reads
-     * them: the annotations of the handler method merged with those of the methods it
-     * implements or overrides.
+     * handler that its {@code @Idempotent} key expression refers to, read as Spring MVC
+     * reads them: the annotations of the handler method merged with those of the methods
+     * it implements or overrides.
      * @param handlerMethod the handler method
      * @return the header names as declared, placeholders and expressions unresolved; none
-     * when the handler is not idempotent or its expression does not parse (which fails the
-     * start of a protected bean)
+     * when the handler is not idempotent or its expression does not parse (which fails
+     * the start of a protected bean)
      */
     static List<String> keyHeaders(HandlerMethod handlerMethod) {
         Idempotent idempotent = handlerMethod.getMethodAnnotation(Idempotent.class);
@@ -160,8 +165,9 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
 
     private static @Nullable String requiredHeader(MethodParameter parameter, @Nullable String parameterName) {
         RequestHeader annotation = parameter.getParameterAnnotation(RequestHeader.class);
-        if (annotation == null || !annotation.required() || !ValueConstants.DEFAULT_NONE.equals(annotation.defaultValue())
-                || parameter.isOptional() || Map.class.isAssignableFrom(parameter.getParameterType())
+        if (annotation == null || !annotation.required()
+                || !ValueConstants.DEFAULT_NONE.equals(annotation.defaultValue()) || parameter.isOptional()
+                || Map.class.isAssignableFrom(parameter.getParameterType())
                 || HttpHeaders.class.isAssignableFrom(parameter.getParameterType())) {
             return null;
         }
@@ -169,4 +175,5 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
                 : StringUtils.hasText(annotation.value()) ? annotation.value() : parameterName;
         return StringUtils.hasText(name) ? name : null;
     }
+
 }

@@ -23,25 +23,50 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * Answers refused idempotent requests with RFC 9457 problem responses
  * ({@code application/problem+json}; type {@code about:blank}, which RFC 9457 writes by
- * leaving {@code type} out; the status's reason phrase as {@code title}, as that type asks;
- * a {@code detail} that quotes at most the first 40 characters of the key; the request path
- * as {@code instance}; and a {@value #PROBLEM_PROPERTY} property naming the problem):
+ * leaving {@code type} out; the status's reason phrase as {@code title}, as that type
+ * asks; a {@code detail} that quotes at most the first 40 characters of the key; the
+ * request path as {@code instance}; and a {@value #PROBLEM_PROPERTY} property naming the
+ * problem):
  *
  * <table>
  * <caption>Problems</caption>
- * <tr><th>exception</th><th>status</th><th>{@value #PROBLEM_PROPERTY}</th></tr>
- * <tr><td>{@link IdempotencyKeyException}, which {@link IdempotencyKeyHeaderInterceptor} also
+ * <tr>
+ * <th>exception</th>
+ * <th>status</th>
+ * <th>{@value #PROBLEM_PROPERTY}</th>
+ * </tr>
+ * <tr>
+ * <td>{@link IdempotencyKeyException}, which {@link IdempotencyKeyHeaderInterceptor} also
  * throws for a missing or blank header that the key of an {@link Idempotent @Idempotent}
- * handler is made of</td><td>400</td><td>{@value #KEY_INVALID}</td></tr>
- * <tr><td>{@link IdempotencyInProgressException}</td><td>409, {@code Retry-After}: the seconds
- * until the running request's lease expires, at least 1</td><td>{@value #KEY_IN_PROGRESS}</td></tr>
- * <tr><td>{@link IdempotencyResultUnavailableException}</td><td>409</td><td>{@value #RESULT_UNAVAILABLE}</td></tr>
- * <tr><td>{@link IdempotencyKeyMismatchException}</td><td>422</td><td>{@value #KEY_MISMATCH}</td></tr>
- * <tr><td>{@link IdempotencyStoreException}</td><td>503, {@code Retry-After}:
- * {@value #STORE_RETRY_AFTER_SECONDS}</td><td>{@value #STORE_UNAVAILABLE}</td></tr>
+ * handler is made of</td>
+ * <td>400</td>
+ * <td>{@value #KEY_INVALID}</td>
+ * </tr>
+ * <tr>
+ * <td>{@link IdempotencyInProgressException}</td>
+ * <td>409, {@code Retry-After}: the seconds until the running request's lease expires, at
+ * least 1</td>
+ * <td>{@value #KEY_IN_PROGRESS}</td>
+ * </tr>
+ * <tr>
+ * <td>{@link IdempotencyResultUnavailableException}</td>
+ * <td>409</td>
+ * <td>{@value #RESULT_UNAVAILABLE}</td>
+ * </tr>
+ * <tr>
+ * <td>{@link IdempotencyKeyMismatchException}</td>
+ * <td>422</td>
+ * <td>{@value #KEY_MISMATCH}</td>
+ * </tr>
+ * <tr>
+ * <td>{@link IdempotencyStoreException}</td>
+ * <td>503, {@code Retry-After}: {@value #STORE_RETRY_AFTER_SECONDS}</td>
+ * <td>{@value #STORE_UNAVAILABLE}</td>
+ * </tr>
  * </table>
  *
- * <p>Ordered first among the controller advice, so that an application's catch-all advice
+ * <p>
+ * Ordered first among the controller advice, so that an application's catch-all advice
  * does not answer these first; replace the bean to answer otherwise. It answers only the
  * exceptions of the idempotency support listed above: every other exception, a missing
  * request header or a failed conversion among them, goes on to the application's own
@@ -113,9 +138,9 @@ public class IdempotencyProblemAdvice {
     }
 
     /**
-     * Answers a key whose request was processed, but whose response could not be stored or
-     * cannot be read back. No {@code Retry-After}: retrying with the key gets the same answer
-     * until the stored entry expires.
+     * Answers a key whose request was processed, but whose response could not be stored
+     * or cannot be read back. No {@code Retry-After}: retrying with the key gets the same
+     * answer until the stored entry expires.
      * @param ex the refusal, whose message is not shown
      * @return 409
      */
@@ -157,10 +182,12 @@ public class IdempotencyProblemAdvice {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setTitle(status.getReasonPhrase());
         problem.setProperty(PROBLEM_PROPERTY, name);
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(status)
+            .contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (retryAfterSeconds > 0) {
             response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         }
         return response.body(problem);
     }
+
 }

@@ -18,13 +18,15 @@ import org.springframework.web.servlet.HandlerMapping;
  * Adds {@value #HEADER}{@code : true} to the response of a request whose
  * {@link Idempotent @Idempotent} handler method was replayed from the idempotency store.
  *
- * <p>As an {@link ExecutionListener} bean it is told of every idempotent call. It acts only
+ * <p>
+ * As an {@link ExecutionListener} bean it is told of every idempotent call. It acts only
  * when the call is made on a thread that is serving a Spring MVC request, the request's
- * handler method is {@code @Idempotent}, and the replayed policy is that method's (by name:
- * {@code @Idempotent(name)}, or {@code SimpleClassName#method}); a replay of another
- * idempotent method called from the handler, or of any call outside a request, changes
- * nothing. The header is set on the response before the replayed value is written, so the
- * status and body are those of the replayed value. Stateless and thread-safe.
+ * handler method is {@code @Idempotent}, and the replayed policy is that method's (by
+ * name: {@code @Idempotent(name)}, or {@code SimpleClassName#method}); a replay of
+ * another idempotent method called from the handler, or of any call outside a request,
+ * changes nothing. The header is set on the response before the replayed value is
+ * written, so the status and body are those of the replayed value. Stateless and
+ * thread-safe.
  */
 public final class IdempotentReplayHeaderListener implements ExecutionListener {
 
@@ -62,4 +64,5 @@ public final class IdempotentReplayHeaderListener implements ExecutionListener {
         }
         return InstanceNames.idempotencyName(method.getBeanType(), method.getMethod(), idempotent);
     }
+
 }

@@ -1,6 +1,7 @@
 /**
- * Idempotent Spring MVC endpoints: RFC 9457 problem responses for refused idempotency keys,
- * the check of the headers a key is made of, and the header that marks a replayed response.
+ * Idempotent Spring MVC endpoints: RFC 9457 problem responses for refused idempotency
+ * keys, the check of the headers a key is made of, and the header that marks a replayed
+ * response.
  */
 @NullMarked
 package dev.resilience.web;

@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * The write operations of {@code circuitbreakers} and {@code deadletters} exposed over HTTP
- * without {@code management.endpoint.<id>.access=unrestricted}: read-only, so a write is
- * refused and changes nothing, while the reads work.
+ * The write operations of {@code circuitbreakers} and {@code deadletters} exposed over
+ * HTTP without {@code management.endpoint.<id>.access=unrestricted}: read-only, so a
+ * write is refused and changes nothing, while the reads work.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=circuitbreakers,deadletters",
@@ -61,10 +61,10 @@ class ActuatorWriteAccessWebTests {
         String id = this.store.list(1).get(0).id();
         Http http = new Http(this.port);
 
-        assertThat(http.delete("/actuator/deadletters/" + id).getStatusCode())
-            .isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
+        assertThat(http.delete("/actuator/deadletters/" + id).getStatusCode()).isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
         assertThat(this.store.find(id)).isPresent();
         assertThat(JsonPath.parse(http.get("/actuator/deadletters").getBody()).read("$.deadLetters[*].id", List.class))
             .contains(id);
     }
+
 }

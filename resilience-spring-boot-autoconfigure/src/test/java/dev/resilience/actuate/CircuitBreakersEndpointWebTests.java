@@ -22,8 +22,8 @@ import org.springframework.test.annotation.DirtiesContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code /actuator/circuitbreakers} over HTTP, its write operation opted in. Each test uses its own
- * configured breaker.
+ * {@code /actuator/circuitbreakers} over HTTP, its write operation opted in. Each test
+ * uses its own configured breaker.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=circuitbreakers",
@@ -59,10 +59,10 @@ class CircuitBreakersEndpointWebTests {
 
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
         DocumentContext json = JsonPath.parse(response.getBody());
-        assertThat(json.read("$.circuitBreakers.listed", Map.class)).containsExactlyInAnyOrderEntriesOf(
-                Map.of("state", "CLOSED", "failureRate", 12.5, "slowCallRate", 0.0, "failureRateThreshold", 50.0,
-                        "slowCallRateThreshold", 100.0, "bufferedCalls", 8, "failedCalls", 1, "slowCalls", 0,
-                        "notPermittedCalls", 0));
+        assertThat(json.read("$.circuitBreakers.listed", Map.class))
+            .containsExactlyInAnyOrderEntriesOf(Map.of("state", "CLOSED", "failureRate", 12.5, "slowCallRate", 0.0,
+                    "failureRateThreshold", 50.0, "slowCallRateThreshold", 100.0, "bufferedCalls", 8, "failedCalls", 1,
+                    "slowCalls", 0, "notPermittedCalls", 0));
         assertThat(json.read("$.circuitBreakers['payment-gateway'].failureRate", Double.class)).isEqualTo(-1.0);
         assertThat(json.read("$.circuitBreakers", Map.class)).containsKeys("moved", "refused", "detailed");
     }
@@ -130,8 +130,7 @@ class CircuitBreakersEndpointWebTests {
         ResponseEntity<String> response = http().post("/actuator/circuitbreakers/refused", "{\"state\": \"OPEN\"}");
 
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-        assertThat(JsonPath.parse(response.getBody()).read("$.message", String.class))
-            .contains("'OPEN'")
+        assertThat(JsonPath.parse(response.getBody()).read("$.message", String.class)).contains("'OPEN'")
             .contains("CLOSED, FORCED_OPEN, DISABLED");
         assertThat(this.registry.findCircuitBreaker("refused").orElseThrow().state())
             .isEqualTo(CircuitBreakerState.CLOSED);
@@ -140,4 +139,5 @@ class CircuitBreakersEndpointWebTests {
     private Http http() {
         return new Http(this.port);
     }
+
 }

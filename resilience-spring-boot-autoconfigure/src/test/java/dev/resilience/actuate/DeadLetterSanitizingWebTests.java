@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * {@code /actuator/deadletters} over HTTP with Spring Security and the default
- * {@code show-values=when-authorized}: arguments shown sanitized, kept whole in the store,
- * bounded in size and expiring.
+ * {@code show-values=when-authorized}: arguments shown sanitized, kept whole in the
+ * store, bounded in size and expiring.
  */
 @SpringBootTest(classes = SecuredDeadLettersTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=deadletters", "management.health.redis.enabled=false",
@@ -57,8 +57,9 @@ class DeadLetterSanitizingWebTests {
         String id = payWithSecrets();
 
         DocumentContext listed = argument(get("/actuator/deadletters", "operator", "operator-pw"), id);
-        DocumentContext found = JsonPath.parse(JsonPath.parse(get("/actuator/deadletters/" + id, "operator",
-                "operator-pw").getBody()).read("$.arguments[0]", String.class));
+        DocumentContext found = JsonPath
+            .parse(JsonPath.parse(get("/actuator/deadletters/" + id, "operator", "operator-pw").getBody())
+                .read("$.arguments[0]", String.class));
 
         for (DocumentContext argument : List.of(listed, found)) {
             assertThat(argument.read("$.orderId", String.class)).isEqualTo("o-1");
@@ -80,8 +81,9 @@ class DeadLetterSanitizingWebTests {
         ResponseEntity<String> found = get("/actuator/deadletters/" + id, null, null);
 
         assertThat(list.getStatusCode()).isEqualTo(HttpStatus.OK);
-        assertThat(JsonPath.parse(list.getBody()).read("$.deadLetters[?(@.id == '" + id + "')].arguments[0]",
-                List.class)).containsExactly(MASK);
+        assertThat(
+                JsonPath.parse(list.getBody()).read("$.deadLetters[?(@.id == '" + id + "')].arguments[0]", List.class))
+            .containsExactly(MASK);
         assertThat(JsonPath.parse(found.getBody()).read("$.arguments", List.class)).containsExactly(MASK);
         assertThat(JsonPath.parse(found.getBody()).read("$.errorMessage", String.class)).isEqualTo(MASK);
         assertThat(list.getBody() + found.getBody()).doesNotContain("o-1", "hunter2", "4111111111111111", "Ann");
@@ -135,8 +137,8 @@ class DeadLetterSanitizingWebTests {
     }
 
     private String payWithSecrets() {
-        return deadLetterId(() -> this.checkout.pay(new Payment("o-1", "hunter2", new Card("4111111111111111", "Ann"),
-                new Customer("Ann", "tok-9"))));
+        return deadLetterId(() -> this.checkout
+            .pay(new Payment("o-1", "hunter2", new Card("4111111111111111", "Ann"), new Customer("Ann", "tok-9"))));
     }
 
     private String deadLetterId(Runnable call) {
@@ -152,17 +154,12 @@ class DeadLetterSanitizingWebTests {
     }
 
     private ResponseEntity<String> get(String path, @Nullable String user, @Nullable String password) {
-        return RestClient.create("http://localhost:" + this.port)
-            .get()
-            .uri(path)
-            .headers((headers) -> {
-                if (user != null && password != null) {
-                    headers.setBasicAuth(user, password);
-                }
-            })
-            .retrieve()
-            .onStatus((status) -> true, (request, response) -> {
-            })
-            .toEntity(String.class);
+        return RestClient.create("http://localhost:" + this.port).get().uri(path).headers((headers) -> {
+            if (user != null && password != null) {
+                headers.setBasicAuth(user, password);
+            }
+        }).retrieve().onStatus((status) -> true, (request, response) -> {
+        }).toEntity(String.class);
     }
+
 }

@@ -23,13 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * {@code /actuator/deadletters} and the {@code circuitBreakers} health contributor over HTTP.
+ * {@code /actuator/deadletters} and the {@code circuitBreakers} health contributor over
+ * HTTP.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=health,deadletters",
                 "management.endpoint.deadletters.access=unrestricted", "resilience.dead-letter.show-values=always",
-                "management.health.redis.enabled=false",
-                "management.endpoint.health.show-details=always", "resilience.retry.instances.shipping.max-attempts=3",
+                "management.health.redis.enabled=false", "management.endpoint.health.show-details=always",
+                "resilience.retry.instances.shipping.max-attempts=3",
                 "resilience.circuit-breaker.instances.inventory.minimum-calls=4" })
 @DirtiesContext
 class DeadLettersAndHealthWebTests {
@@ -100,4 +101,5 @@ class DeadLettersAndHealthWebTests {
     private Http http() {
         return new Http(this.port);
     }
+
 }

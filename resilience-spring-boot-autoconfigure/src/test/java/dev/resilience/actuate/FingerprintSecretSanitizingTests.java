@@ -20,10 +20,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The fingerprint secret is masked at {@code /actuator/configprops} and {@code /actuator/env}
- * even when they show values ({@code show-values=always} or {@code when-authorized}), since Boot
- * masks no key by itself once values are shown: whoever reads it could test guessed arguments
- * against the fingerprints in the store. Other values stay shown.
+ * The fingerprint secret is masked at {@code /actuator/configprops} and
+ * {@code /actuator/env} even when they show values ({@code show-values=always} or
+ * {@code when-authorized}), since Boot masks no key by itself once values are shown:
+ * whoever reads it could test guessed arguments against the fingerprints in the store.
+ * Other values stay shown.
  */
 class FingerprintSecretSanitizingTests {
 
@@ -32,8 +33,8 @@ class FingerprintSecretSanitizingTests {
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, JacksonAutoConfiguration.class,
                 ResilienceAutoConfiguration.class, EndpointAutoConfiguration.class,
-                ConfigurationPropertiesReportEndpointAutoConfiguration.class, EnvironmentEndpointAutoConfiguration.class,
-                ResilienceEndpointsAutoConfiguration.class))
+                ConfigurationPropertiesReportEndpointAutoConfiguration.class,
+                EnvironmentEndpointAutoConfiguration.class, ResilienceEndpointsAutoConfiguration.class))
         .withBean(VirtualTimeSource.class)
         .withPropertyValues("management.endpoints.web.exposure.include=configprops,env",
                 "management.endpoint.configprops.show-values=always", "management.endpoint.env.show-values=always",
@@ -61,13 +62,11 @@ class FingerprintSecretSanitizingTests {
 
     @Test
     void envMasksTheSecretGivenAsAnEnvironmentVariable() {
-        this.contextRunner
-            .withSystemProperties("RESILIENCE_IDEMPOTENCY_FINGERPRINTSECRET=" + SECRET)
-            .run((context) -> {
-                assertThat(json(context.getBean(EnvironmentEndpoint.class).environment(null))).doesNotContain(SECRET)
-                    .contains("RESILIENCE_IDEMPOTENCY_FINGERPRINTSECRET");
-                assertThat(configprops(context)).doesNotContain(SECRET);
-            });
+        this.contextRunner.withSystemProperties("RESILIENCE_IDEMPOTENCY_FINGERPRINTSECRET=" + SECRET).run((context) -> {
+            assertThat(json(context.getBean(EnvironmentEndpoint.class).environment(null))).doesNotContain(SECRET)
+                .contains("RESILIENCE_IDEMPOTENCY_FINGERPRINTSECRET");
+            assertThat(configprops(context)).doesNotContain(SECRET);
+        });
     }
 
     private static String configprops(AssertableApplicationContext context) {
@@ -77,4 +76,5 @@ class FingerprintSecretSanitizingTests {
     private static String json(Object descriptor) {
         return JsonMapper.builder().build().writeValueAsString(descriptor);
     }
+
 }

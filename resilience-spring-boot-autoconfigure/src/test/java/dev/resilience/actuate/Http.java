@@ -5,7 +5,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
 
 /**
- * Real HTTP calls to the application under test, answering every status instead of throwing.
+ * Real HTTP calls to the application under test, answering every status instead of
+ * throwing.
  */
 final class Http {
 
@@ -35,4 +36,5 @@ final class Http {
         return this.client.delete().uri(path).retrieve().onStatus((status) -> true, (request, response) -> {
         }).toEntity(String.class);
     }
+
 }

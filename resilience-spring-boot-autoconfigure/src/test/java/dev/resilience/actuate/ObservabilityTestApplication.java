@@ -12,8 +12,8 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * A web application with every endpoint exposed, a virtual clock, and annotated methods whose
- * outcomes are known in advance.
+ * A web application with every endpoint exposed, a virtual clock, and annotated methods
+ * whose outcomes are known in advance.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -30,8 +30,8 @@ class ObservabilityTestApplication {
     }
 
     /**
-     * {@code pay} fails on its first attempt only, {@code quote} always fails and falls back,
-     * {@code ship} always fails and has no fallback.
+     * {@code pay} fails on its first attempt only, {@code quote} always fails and falls
+     * back, {@code ship} always fails and has no fallback.
      */
     static class Payments {
 
@@ -70,6 +70,7 @@ class ObservabilityTestApplication {
         public String refund(Refund refund) {
             throw new IllegalStateException("refunds down");
         }
+
     }
 
     record Refund(String orderId, String password, Card card) {
@@ -77,4 +78,5 @@ class ObservabilityTestApplication {
 
     record Card(String number) {
     }
+
 }

@@ -37,52 +37,63 @@ class PrometheusMetricsWebTests {
     void everyMeterExistsBeforeTheFirstCallAndCountsTheCallsAfterwards() {
         String before = scrape();
         assertThat(sample(before, "resilience_calls_seconds_count", "name=\"payment\"", "status=\"success\"",
-                "fallback=\"false\"")).isZero();
+                "fallback=\"false\""))
+            .isZero();
         assertThat(sample(before, "resilience_calls_seconds_count", "name=\"payment\"", "status=\"rejected\"",
-                "fallback=\"false\"")).isZero();
+                "fallback=\"false\""))
+            .isZero();
         assertThat(sample(before, "resilience_calls_seconds_count", "name=\"quote\"", "status=\"success\"",
-                "fallback=\"true\"")).isZero();
+                "fallback=\"true\""))
+            .isZero();
         assertThat(sample(before, "resilience_retries_total", "name=\"payment\"")).isZero();
         assertThat(sample(before, "resilience_retry_budget_refused_total", "name=\"payment\"")).isZero();
         assertThat(sample(before, "resilience_deadletters_total", "name=\"payment\"")).isZero();
         assertThat(sample(before, "resilience_fallbacks_total", "name=\"payment\"", "fallback=\"payLater\"",
-                "outcome=\"success\"")).isZero();
+                "outcome=\"success\""))
+            .isZero();
         assertThat(sample(before, "resilience_fallbacks_total", "name=\"quote\"", "fallback=\"cachedQuote\"",
-                "outcome=\"failure\"")).isZero();
+                "outcome=\"failure\""))
+            .isZero();
         assertThat(sample(before, "resilience_circuitbreaker_state", "name=\"payment-gateway\"", "state=\"closed\""))
             .isEqualTo(1);
         assertThat(sample(before, "resilience_circuitbreaker_state", "name=\"payment-gateway\"", "state=\"open\""))
             .isZero();
-        assertThat(sample(before, "resilience_circuitbreaker_failure_rate", "name=\"payment-gateway\""))
-            .isEqualTo(-1);
+        assertThat(sample(before, "resilience_circuitbreaker_failure_rate", "name=\"payment-gateway\"")).isEqualTo(-1);
         assertThat(sample(before, "resilience_circuitbreaker_calls_total", "name=\"payment-gateway\"",
-                "kind=\"not_permitted\"")).isZero();
+                "kind=\"not_permitted\""))
+            .isZero();
 
         assertThat(this.payments.pay("order-1")).isEqualTo("paid order-1");
         assertThat(this.payments.quote("EUR")).isEqualTo("42 EUR");
 
         String after = scrape();
         assertThat(sample(after, "resilience_calls_seconds_count", "name=\"payment\"", "status=\"success\"",
-                "fallback=\"false\"")).isEqualTo(1);
+                "fallback=\"false\""))
+            .isEqualTo(1);
         assertThat(sample(after, "resilience_calls_seconds_count", "name=\"payment\"", "status=\"error\"",
-                "fallback=\"false\"")).isZero();
+                "fallback=\"false\""))
+            .isZero();
         assertThat(sample(after, "resilience_retries_total", "name=\"payment\"")).isEqualTo(1);
         assertThat(sample(after, "resilience_fallbacks_total", "name=\"payment\"", "fallback=\"payLater\"",
-                "outcome=\"success\"")).isZero();
+                "outcome=\"success\""))
+            .isZero();
+        assertThat(
+                sample(after, "resilience_circuitbreaker_calls_total", "name=\"payment-gateway\"", "kind=\"failed\""))
+            .isEqualTo(1);
         assertThat(sample(after, "resilience_circuitbreaker_calls_total", "name=\"payment-gateway\"",
-                "kind=\"failed\"")).isEqualTo(1);
-        assertThat(sample(after, "resilience_circuitbreaker_calls_total", "name=\"payment-gateway\"",
-                "kind=\"successful\"")).isEqualTo(1);
+                "kind=\"successful\""))
+            .isEqualTo(1);
         assertThat(sample(after, "resilience_calls_seconds_count", "name=\"quote\"", "status=\"success\"",
-                "fallback=\"true\"")).isEqualTo(1);
+                "fallback=\"true\""))
+            .isEqualTo(1);
         assertThat(sample(after, "resilience_retries_total", "name=\"quote\"")).isEqualTo(1);
         assertThat(sample(after, "resilience_fallbacks_total", "name=\"quote\"", "fallback=\"cachedQuote\"",
-                "outcome=\"success\"")).isEqualTo(1);
+                "outcome=\"success\""))
+            .isEqualTo(1);
         assertThat(after).doesNotContain("resilience_calls_retry")
             .doesNotContain("resilience_calls_fallback")
             .doesNotContain("resilience_calls_active");
-        assertThat(after.lines().filter((line) -> line.startsWith("resilience_calls_seconds")))
-            .isNotEmpty()
+        assertThat(after.lines().filter((line) -> line.startsWith("resilience_calls_seconds"))).isNotEmpty()
             .noneMatch((line) -> line.contains("error=\""));
     }
 
@@ -101,4 +112,5 @@ class PrometheusMetricsWebTests {
         String line = matches.get(0);
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
     }
+
 }

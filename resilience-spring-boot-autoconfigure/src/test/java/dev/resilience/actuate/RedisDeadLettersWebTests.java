@@ -68,11 +68,11 @@ class RedisDeadLettersWebTests {
 
         assertThat(list.getStatusCode()).isEqualTo(HttpStatus.OK);
         List<Map<String, Object>> deadLetters = JsonPath.parse(list.getBody()).read("$.deadLetters");
-        assertThat(deadLetters).singleElement().satisfies((deadLetter) -> assertThat(deadLetter)
-            .containsEntry("name", "shipping")
-            .containsEntry("method", "Payments#ship")
-            .containsEntry("errorMessage", "carrier down for order-7")
-            .containsEntry("attempts", 2));
+        assertThat(deadLetters).singleElement()
+            .satisfies((deadLetter) -> assertThat(deadLetter).containsEntry("name", "shipping")
+                .containsEntry("method", "Payments#ship")
+                .containsEntry("errorMessage", "carrier down for order-7")
+                .containsEntry("attempts", 2));
         String id = (String) deadLetters.get(0).get("id");
         assertThat(redis.command("HEXISTS {resilience:deadletters}:entries " + id)).isEqualTo(":1");
         ResponseEntity<String> found = new Http(this.port).get("/actuator/deadletters/" + id);
@@ -92,10 +92,12 @@ class RedisDeadLettersWebTests {
         assertThat(JsonPath.parse(shown).read("$.orderId", String.class)).isEqualTo("order-9");
         assertThat(JsonPath.parse(shown).read("$.password", String.class)).isEqualTo("******");
         assertThat(shown).doesNotContain("hunter2", "4111111111111111");
-        assertThat(redis.command("EVAL \"return string.find(redis.call('HGET', KEYS[1], ARGV[1]), ARGV[2], 1, true)\" 1 "
-                + "{resilience:deadletters}:entries " + id + " hunter2")).startsWith(":");
-        assertThat(JsonPath.parse(this.store.find(id).orElseThrow().arguments().get(0)).read("$.card.number",
-                String.class)).isEqualTo("4111111111111111");
+        assertThat(
+                redis.command("EVAL \"return string.find(redis.call('HGET', KEYS[1], ARGV[1]), ARGV[2], 1, true)\" 1 "
+                        + "{resilience:deadletters}:entries " + id + " hunter2"))
+            .startsWith(":");
+        assertThat(JsonPath.parse(this.store.find(id).orElseThrow().arguments().get(0))
+            .read("$.card.number", String.class)).isEqualTo("4111111111111111");
     }
 
     @Test
@@ -113,4 +115,5 @@ class RedisDeadLettersWebTests {
         assertThat(redis.command("HEXISTS {resilience:deadletters}:entries " + id)).isEqualTo(":0");
         assertThat(redis.command("ZSCORE {resilience:deadletters}:order " + id)).isEqualTo("$-1");
     }
+
 }

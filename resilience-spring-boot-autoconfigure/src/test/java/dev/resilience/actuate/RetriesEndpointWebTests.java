@@ -24,8 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=retries",
-                "resilience.retry.instances.payment.max-attempts=4",
-                "resilience.retry.instances.quote.max-attempts=2",
+                "resilience.retry.instances.payment.max-attempts=4", "resilience.retry.instances.quote.max-attempts=2",
                 "resilience.retry.instances.quote.abort-on=java.lang.IllegalArgumentException",
                 "resilience.retry.instances.quote.attempt-timeout=1500ms",
                 "resilience.retry.instances.quote.max-duration=1m",
@@ -77,4 +76,5 @@ class RetriesEndpointWebTests {
         assertThat(json.read("$.retries.shipping.calls.error", Integer.class)).isEqualTo(1);
         assertThat(json.read("$.retries.shipping.retries", Integer.class)).isEqualTo(2);
     }
+
 }

@@ -61,6 +61,7 @@ class SecuredDeadLettersTestApplication {
         public String remark(String text) {
             throw new IllegalStateException("notes down");
         }
+
     }
 
     record Payment(String orderId, String password, Card card, Customer customer) {
@@ -71,4 +72,5 @@ class SecuredDeadLettersTestApplication {
 
     record Customer(String name, String apiToken) {
     }
+
 }

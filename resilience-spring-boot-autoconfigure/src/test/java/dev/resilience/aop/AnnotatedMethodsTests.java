@@ -67,8 +67,7 @@ class AnnotatedMethodsTests {
 
         assertThat(this.service.pay("o-1")).isEqualTo("receipt:o-1");
         assertThat(this.service.downstreamCalls()).isEqualTo(4);
-        assertThat(sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200),
-                Duration.ofMillis(400));
+        assertThat(sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
     }
 
     @Test
@@ -180,7 +179,8 @@ class AnnotatedMethodsTests {
 
         assertThat(this.deadLetters.list(10)).filteredOn((letter) -> letter.name().equals("dead-lettered"))
             .singleElement()
-            .satisfies((letter) -> assertThat(letter.arguments()).containsExactly("{\"amountCents\":900,\"orderId\":\"o-9\"}"));
+            .satisfies((letter) -> assertThat(letter.arguments())
+                .containsExactly("{\"amountCents\":900,\"orderId\":\"o-9\"}"));
     }
 
     @Test
@@ -220,4 +220,5 @@ class AnnotatedMethodsTests {
         }
 
     }
+
 }

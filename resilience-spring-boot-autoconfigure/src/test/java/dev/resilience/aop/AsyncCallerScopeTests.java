@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code @Async} hands a call to an executor before {@code @Idempotent} sees it, so the
  * caller's scope would be resolved on the executor's thread, where the caller's security
- * context is not: with a scope resolver, an {@code @Async} idempotent method fails the start
- * instead of letting one caller receive another's replay.
+ * context is not: with a scope resolver, an {@code @Async} idempotent method fails the
+ * start instead of letting one caller receive another's replay.
  */
 class AsyncCallerScopeTests {
 
@@ -88,7 +88,8 @@ class AsyncCallerScopeTests {
 
     private static void as(String name) {
         SecurityContextHolder.getContext()
-            .setAuthentication(UsernamePasswordAuthenticationToken.authenticated(name, "n/a", AuthorityUtils.NO_AUTHORITIES));
+            .setAuthentication(
+                    UsernamePasswordAuthenticationToken.authenticated(name, "n/a", AuthorityUtils.NO_AUTHORITIES));
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -106,6 +107,7 @@ class AsyncCallerScopeTests {
         public CompletableFuture<String> charge(String key) {
             return CompletableFuture.completedFuture("charge-" + this.runs.incrementAndGet());
         }
+
     }
 
     @Async
@@ -115,6 +117,7 @@ class AsyncCallerScopeTests {
         public CompletableFuture<String> charge(String key) {
             return CompletableFuture.completedFuture("charge");
         }
+
     }
 
     static class FutureCharges {
@@ -129,5 +132,7 @@ class AsyncCallerScopeTests {
         public int runs() {
             return this.runs.get();
         }
+
     }
+
 }

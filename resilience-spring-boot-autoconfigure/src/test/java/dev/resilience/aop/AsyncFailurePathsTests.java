@@ -36,9 +36,9 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The failure paths of annotated methods returning a {@code CompletableFuture}, through the
- * proxy, on the virtual clock with an executor that runs each step on the thread that moves
- * the clock.
+ * The failure paths of annotated methods returning a {@code CompletableFuture}, through
+ * the proxy, on the virtual clock with an executor that runs each step on the thread that
+ * moves the clock.
  */
 @SpringBootTest(classes = AsyncFailurePathsTests.TestApplication.class,
         properties = { "resilience.retry.defaults.jitter=none", "resilience.async.executor=callerRunsExecutor",
@@ -213,6 +213,7 @@ class AsyncFailurePathsTests {
         AsyncQuotes asyncQuotes() {
             return new AsyncQuotes();
         }
+
     }
 
     /**
@@ -239,6 +240,7 @@ class AsyncFailurePathsTests {
             this.names.clear();
             this.results.clear();
         }
+
     }
 
     /**
@@ -310,5 +312,7 @@ class AsyncFailurePathsTests {
             this.attempts.incrementAndGet();
             return CompletableFuture.failedFuture(new IOException("refused"));
         }
+
     }
+
 }

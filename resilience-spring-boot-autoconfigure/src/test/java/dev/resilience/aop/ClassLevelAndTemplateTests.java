@@ -94,7 +94,9 @@ class ClassLevelAndTemplateTests {
                 ResilienceTemplate template = context.getBean(ResilienceTemplate.class);
                 template.execute("quotes", "quote-service", () -> "one");
 
-                assertThat(context.getBean(ResilienceRegistry.class).findCircuitBreaker("quote-service").orElseThrow()
+                assertThat(context.getBean(ResilienceRegistry.class)
+                    .findCircuitBreaker("quote-service")
+                    .orElseThrow()
                     .metrics()
                     .bufferedCalls()).isEqualTo(1);
             });
@@ -130,6 +132,7 @@ class ClassLevelAndTemplateTests {
             }
             return outcome + " after 2";
         }
+
     }
 
     /**
@@ -147,6 +150,7 @@ class ClassLevelAndTemplateTests {
             this.auditCalls.incrementAndGet();
             throw new IOException("audit failed");
         }
+
     }
 
     @Retryable(maxAttempts = 2, delay = "1ms")
@@ -182,6 +186,7 @@ class ClassLevelAndTemplateTests {
         public int hashCode() {
             return 1;
         }
+
     }
 
     static class SpringRetryableBean {
@@ -190,5 +195,7 @@ class ClassLevelAndTemplateTests {
         public String call() {
             return "called";
         }
+
     }
+
 }

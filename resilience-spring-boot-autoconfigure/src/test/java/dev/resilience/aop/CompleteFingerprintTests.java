@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The default fingerprint covers the arguments' full values, not the application's JSON view
- * of them: two calls with one key that differ only in a field the view hides are a mismatch,
- * never a replay of the other call's result.
+ * The default fingerprint covers the arguments' full values, not the application's JSON
+ * view of them: two calls with one key that differ only in a field the view hides are a
+ * mismatch, never a replay of the other call's result.
  */
 class CompleteFingerprintTests {
 
@@ -104,6 +104,7 @@ class CompleteFingerprintTests {
         int runs() {
             return this.runs.get();
         }
+
     }
 
     public static final class Login {
@@ -126,6 +127,7 @@ class CompleteFingerprintTests {
         public String getPassword() {
             return this.password;
         }
+
     }
 
     public record Card(String holder, @JsonProperty(access = JsonProperty.Access.WRITE_ONLY) String number) {
@@ -140,5 +142,7 @@ class CompleteFingerprintTests {
         public void serialize(String value, JsonGenerator generator, SerializationContext context) {
             generator.writeString("****");
         }
+
     }
+
 }

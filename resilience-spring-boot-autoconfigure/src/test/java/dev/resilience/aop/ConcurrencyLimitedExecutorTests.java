@@ -25,18 +25,20 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
- * With {@code spring.threads.virtual.enabled=true}, Boot's {@code applicationTaskExecutor} is a
- * {@link SimpleAsyncTaskExecutor}, and {@code spring.task.execution.simple.concurrency-limit}
- * bounds it the usual way to cap virtual threads. At the limit, its {@code execute} blocks the
- * submitting thread until a task ends. A fired timer hands its step to that executor, so the
- * hand-off of a retry blocks; DESIGN section 11: "One timer thread only fires timers ... A
- * blocked application method never delays another call's timeout": the blocked hand-off must
- * not hold up the one {@code resilience-timer} thread, so another call's attempt timeout still
- * fires.
+ * With {@code spring.threads.virtual.enabled=true}, Boot's
+ * {@code applicationTaskExecutor} is a {@link SimpleAsyncTaskExecutor}, and
+ * {@code spring.task.execution.simple.concurrency-limit} bounds it the usual way to cap
+ * virtual threads. At the limit, its {@code execute} blocks the submitting thread until a
+ * task ends. A fired timer hands its step to that executor, so the hand-off of a retry
+ * blocks; DESIGN section 11: "One timer thread only fires timers ... A blocked
+ * application method never delays another call's timeout": the blocked hand-off must not
+ * hold up the one {@code resilience-timer} thread, so another call's attempt timeout
+ * still fires.
  *
- * <p>The executor is declared here as Boot declares it under virtual threads (the build runs
- * on Java 17, where Boot would not), with a limit of one, held by a task that waits for the
- * test. The blocked thread is observed through its stack, not a sleep.
+ * <p>
+ * The executor is declared here as Boot declares it under virtual threads (the build runs
+ * on Java 17, where Boot would not), with a limit of one, held by a task that waits for
+ * the test. The blocked thread is observed through its stack, not a sleep.
  */
 @SpringBootTest(classes = ConcurrencyLimitedExecutorTests.TestApplication.class,
         properties = { "resilience.retry.defaults.jitter=none", "resilience.retry.defaults.budget.enabled=false" })
@@ -60,7 +62,8 @@ class ConcurrencyLimitedExecutorTests {
         try {
             assertThat(busy.await(5, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<String> retrying = this.downstream.retryLater();
-            await().atMost(Duration.ofSeconds(5)).until(ConcurrencyLimitedExecutorTests::timerHandOffWaitsForTheExecutor);
+            await().atMost(Duration.ofSeconds(5))
+                .until(ConcurrencyLimitedExecutorTests::timerHandOffWaitsForTheExecutor);
 
             long start = System.nanoTime();
             Throwable outcome = catchThrowable(() -> this.downstream.slow());
@@ -110,6 +113,7 @@ class ConcurrencyLimitedExecutorTests {
         Downstream downstream() {
             return new Downstream();
         }
+
     }
 
     static class Downstream {
@@ -129,5 +133,7 @@ class ConcurrencyLimitedExecutorTests {
             Thread.sleep(2000);
             return "done";
         }
+
     }
+
 }

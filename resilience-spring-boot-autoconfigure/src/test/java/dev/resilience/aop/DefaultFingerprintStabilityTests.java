@@ -24,15 +24,15 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * The default fingerprint must be equal for equal arguments ({@code JsonArgumentRenderer}:
- * "equal arguments give equal idempotency fingerprints on every instance of an application").
- * It is a digest of the arguments' JSON in their iteration order, so two equal maps or sets
- * that iterate in another order give different fingerprints, and the retry of a request gets
- * {@code IdempotencyKeyMismatchException} (HTTP 422) instead of its replay. A JSON object's
- * members have no order (RFC 8259), so a client that re-serializes its body on a retry sends
- * an equal {@code Map} in another order; {@code Set.of} and {@code Map.of} iterate in an order
- * drawn at random per JVM, so the same call made on two instances sharing a Redis store
- * differs too.
+ * The default fingerprint must be equal for equal arguments
+ * ({@code JsonArgumentRenderer}: "equal arguments give equal idempotency fingerprints on
+ * every instance of an application"). It is a digest of the arguments' JSON in their
+ * iteration order, so two equal maps or sets that iterate in another order give different
+ * fingerprints, and the retry of a request gets {@code IdempotencyKeyMismatchException}
+ * (HTTP 422) instead of its replay. A JSON object's members have no order (RFC 8259), so
+ * a client that re-serializes its body on a retry sends an equal {@code Map} in another
+ * order; {@code Set.of} and {@code Map.of} iterate in an order drawn at random per JVM,
+ * so the same call made on two instances sharing a Redis store differs too.
  */
 class DefaultFingerprintStabilityTests {
 
@@ -138,5 +138,7 @@ class DefaultFingerprintStabilityTests {
         int runs() {
             return this.runs.get();
         }
+
     }
+
 }

@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Map keys count in a fingerprint by their full field values, as the values do, never by
  * their {@code toString()}: a key that masks itself in {@code toString()} hides no
  * difference, and a key with no {@code toString()} of its own (an identity hash) does not
- * make two equal calls differ. Keys Jackson writes as text of their own (strings, numbers,
- * enums, UUIDs) count as before.
+ * make two equal calls differ. Keys Jackson writes as text of their own (strings,
+ * numbers, enums, UUIDs) count as before.
  */
 class FingerprintMapKeysTests {
 
@@ -89,6 +89,7 @@ class FingerprintMapKeysTests {
         public String toString() {
             return "****" + this.number.substring(this.number.length() - 4);
         }
+
     }
 
     /** A key with the toString(), equals and hashCode of Object: an identity hash. */
@@ -99,5 +100,7 @@ class FingerprintMapKeysTests {
         PlainKey(String id) {
             this.id = id;
         }
+
     }
+
 }

@@ -26,10 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Keys and fingerprints worked out through the proxy. Expressions that fail at run time refuse
- * the call with an {@link IdempotencyKeyException}: the method does not run, the call's
- * observation ends, and a payload never takes another payload's result. Arguments that cannot
- * be rendered as JSON still give equal fingerprints for equal calls.
+ * Keys and fingerprints worked out through the proxy. Expressions that fail at run time
+ * refuse the call with an {@link IdempotencyKeyException}: the method does not run, the
+ * call's observation ends, and a payload never takes another payload's result. Arguments
+ * that cannot be rendered as JSON still give equal fingerprints for equal calls.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class IdempotencyKeyExpressionsTests {
@@ -93,9 +93,9 @@ class IdempotencyKeyExpressionsTests {
     }
 
     /**
-     * A parcel Jackson cannot write, neither by its getters (one throws) nor by its fields
-     * (they make a cycle), without {@code toString()}: each instance's identity must stay out
-     * of fingerprints.
+     * A parcel Jackson cannot write, neither by its getters (one throws) nor by its
+     * fields (they make a cycle), without {@code toString()}: each instance's identity
+     * must stay out of fingerprints.
      */
     static final class Parcel {
 
@@ -114,6 +114,7 @@ class IdempotencyKeyExpressionsTests {
         public String getWeight() {
             throw new UnsupportedOperationException("not weighed yet");
         }
+
     }
 
     /**
@@ -126,6 +127,7 @@ class IdempotencyKeyExpressionsTests {
         Box(Parcel parcel) {
             this.parcel = parcel;
         }
+
     }
 
     /**
@@ -169,6 +171,7 @@ class IdempotencyKeyExpressionsTests {
             this.runs.incrementAndGet();
             return "shipped " + order.item();
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -185,6 +188,7 @@ class IdempotencyKeyExpressionsTests {
             registry.observationConfig().observationHandler(openObservations);
             return registry;
         }
+
     }
 
     /**
@@ -219,5 +223,7 @@ class IdempotencyKeyExpressionsTests {
         Set<Observation.Context> open() {
             return Set.copyOf(this.open);
         }
+
     }
+
 }

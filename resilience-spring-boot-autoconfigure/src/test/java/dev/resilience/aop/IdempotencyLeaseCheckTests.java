@@ -15,8 +15,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Startup warns of an idempotent method whose calls may outlive the in-progress lease, after
- * which another call with the same key could run the method again.
+ * Startup warns of an idempotent method whose calls may outlive the in-progress lease,
+ * after which another call with the same key could run the method again.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class IdempotencyLeaseCheckTests {
@@ -80,6 +80,7 @@ class IdempotencyLeaseCheckTests {
         public String pay(String key) {
             return key;
         }
+
     }
 
     static class UnboundedPayments {
@@ -88,6 +89,7 @@ class IdempotencyLeaseCheckTests {
         public String pay(String key) {
             return key;
         }
+
     }
 
     static class RetriedPayments {
@@ -97,6 +99,7 @@ class IdempotencyLeaseCheckTests {
         public String pay(String key) {
             return key;
         }
+
     }
 
     static class QuickPayments {
@@ -106,5 +109,7 @@ class IdempotencyLeaseCheckTests {
         public String pay(String key) {
             return key;
         }
+
     }
+
 }

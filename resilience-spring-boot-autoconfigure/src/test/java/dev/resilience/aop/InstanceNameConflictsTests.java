@@ -87,8 +87,7 @@ class InstanceNameConflictsTests {
     void retryInstanceNamedByTwoAnnotationsWithDifferentDelaysFailsTheStartShowingTheDelayAsWritten() {
         this.contextRunner.withBean("ledger", SecondsLedger.class)
             .withBean("journal", SlowerJournal.class)
-            .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("Setting: @Retryable(delay)")
+            .run((context) -> assertThat(describe(context.getStartupFailure())).contains("Setting: @Retryable(delay)")
                 .contains("retry instance 'books' is also configured by bean '")
                 .containsAnyOf("with delay = 1s", "with delay = 1500ms")
                 .contains("resilience.retry.instances.books.delay"));
@@ -98,8 +97,7 @@ class InstanceNameConflictsTests {
     void durationThatDoesNotParseFailsTheStartAsNotADuration() {
         this.contextRunner.withBean("ledger", SecondsLedger.class)
             .withBean("journal", UnreadableJournal.class)
-            .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("Setting: @Retryable(delay)")
+            .run((context) -> assertThat(describe(context.getStartupFailure())).contains("Setting: @Retryable(delay)")
                 .contains("'one second' is not a duration"));
     }
 
@@ -133,8 +131,9 @@ class InstanceNameConflictsTests {
                 .contains(V2.OrderController.class.getName() + "#create(String, String)")
                 .contains("both leave their names empty, so both go by 'OrderController#create' and would share "
                         + "every instance and meter of that name")
-                .containsAnyOf("Action: Name the instances of one of the two methods, such as "
-                        + "@Idempotent(name = \"V2.OrderController#create\").",
+                .containsAnyOf(
+                        "Action: Name the instances of one of the two methods, such as "
+                                + "@Idempotent(name = \"V2.OrderController#create\").",
                         "Action: Name the instances of one of the two methods, such as "
                                 + "@Idempotent(name = \"V1.OrderController#create\")."));
     }
@@ -151,8 +150,7 @@ class InstanceNameConflictsTests {
     @Test
     void overloadsLeavingTheRetryNameEmptyFailTheStart() {
         this.contextRunner.withBean("ledger", OverloadedLedger.class)
-            .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("Setting: @Retryable(name)")
+            .run((context) -> assertThat(describe(context.getStartupFailure())).contains("Setting: @Retryable(name)")
                 .contains("Value: \"OverloadedLedger#post\"")
                 .contains("Action: Name the instances of one of the two methods, such as @Retryable(name = "));
     }
@@ -185,6 +183,7 @@ class InstanceNameConflictsTests {
         public String charge(String orderId) {
             return orderId;
         }
+
     }
 
     static class CaptureGateway {
@@ -194,6 +193,7 @@ class InstanceNameConflictsTests {
         public String capture(String orderId) {
             return orderId;
         }
+
     }
 
     static class RefundGateway {
@@ -202,6 +202,7 @@ class InstanceNameConflictsTests {
         public String refund(String orderId) {
             return orderId;
         }
+
     }
 
     static class QuoteGateway {
@@ -210,6 +211,7 @@ class InstanceNameConflictsTests {
         public String quote(String symbol) {
             return symbol;
         }
+
     }
 
     static class SecondsLedger {
@@ -218,6 +220,7 @@ class InstanceNameConflictsTests {
         public String post(String entry) {
             return entry;
         }
+
     }
 
     static class MillisecondsJournal {
@@ -227,6 +230,7 @@ class InstanceNameConflictsTests {
         public String record(String entry) {
             return entry;
         }
+
     }
 
     static class SlowerJournal {
@@ -235,15 +239,16 @@ class InstanceNameConflictsTests {
         public String record(String entry) {
             return entry;
         }
+
     }
 
     static class UnreadableJournal {
 
-        @Retryable(value = "books", delay = "one second", maxDelay = "2s", jitter = "full",
-                retryOn = IOException.class)
+        @Retryable(value = "books", delay = "one second", maxDelay = "2s", jitter = "full", retryOn = IOException.class)
         public String record(String entry) {
             return entry;
         }
+
     }
 
     static class OverloadedLedger {
@@ -257,6 +262,7 @@ class InstanceNameConflictsTests {
         public String post(String entry, long amount) {
             return entry + amount;
         }
+
     }
 
     static class V1 {
@@ -267,6 +273,7 @@ class InstanceNameConflictsTests {
             public String create(String key, String item) {
                 return item;
             }
+
         }
 
         static class PriceClient {
@@ -275,6 +282,7 @@ class InstanceNameConflictsTests {
             public String price(String symbol) {
                 return symbol;
             }
+
         }
 
         static class NamedPriceClient {
@@ -284,7 +292,9 @@ class InstanceNameConflictsTests {
             public String price(String symbol) {
                 return symbol;
             }
+
         }
+
     }
 
     static class V2 {
@@ -295,6 +305,7 @@ class InstanceNameConflictsTests {
             public String create(String key, String item) {
                 return item;
             }
+
         }
 
         static class PriceClient {
@@ -303,6 +314,7 @@ class InstanceNameConflictsTests {
             public String price(String symbol) {
                 return symbol;
             }
+
         }
 
         static class NamedPriceClient {
@@ -312,6 +324,9 @@ class InstanceNameConflictsTests {
             public String price(String symbol) {
                 return symbol;
             }
+
         }
+
     }
+
 }

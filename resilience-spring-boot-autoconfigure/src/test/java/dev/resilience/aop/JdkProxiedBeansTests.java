@@ -26,11 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Beans the auto-proxy creator wraps in a JDK dynamic proxy: beans that already are JDK
- * proxies (Spring's HTTP interface clients, Spring Data repositories, OpenFeign clients) and,
- * under {@code spring.aop.proxy-target-class=false}, every bean that implements an interface.
- * The singleton is then a proxy class {@code $ProxyN}, whose methods are all final: the startup
- * checks read the class the proxy wraps, or the interfaces of a bean that is itself a JDK
- * proxy, as the pointcut and the interceptor do.
+ * proxies (Spring's HTTP interface clients, Spring Data repositories, OpenFeign clients)
+ * and, under {@code spring.aop.proxy-target-class=false}, every bean that implements an
+ * interface. The singleton is then a proxy class {@code $ProxyN}, whose methods are all
+ * final: the startup checks read the class the proxy wraps, or the interfaces of a bean
+ * that is itself a JDK proxy, as the pointcut and the interceptor do.
  */
 class JdkProxiedBeansTests {
 
@@ -56,10 +56,10 @@ class JdkProxiedBeansTests {
     }
 
     /**
-     * Under {@code spring.aop.proxy-target-class=false} (or wherever Boot's AOP auto-config is
-     * off, as the starter's own auto-proxy registrar then defaults to interface proxies) a
-     * fallback that does not exist must still fail the start, as DESIGN section 4 says:
-     * "Nothing of this is left to the first call in production".
+     * Under {@code spring.aop.proxy-target-class=false} (or wherever Boot's AOP
+     * auto-config is off, as the starter's own auto-proxy registrar then defaults to
+     * interface proxies) a fallback that does not exist must still fail the start, as
+     * DESIGN section 4 says: "Nothing of this is left to the first call in production".
      */
     @Test
     void missingFallbackOnAnInterfaceProxiedBeanFailsTheStart() {
@@ -69,7 +69,8 @@ class JdkProxiedBeansTests {
     }
 
     /**
-     * Every instance exists from the start (DESIGN section 4), JDK-proxied beans included.
+     * Every instance exists from the start (DESIGN section 4), JDK-proxied beans
+     * included.
      */
     @Test
     void retryInstanceOfAnInterfaceProxiedBeanExistsFromTheStart() {
@@ -83,9 +84,10 @@ class JdkProxiedBeansTests {
     }
 
     /**
-     * Spring's HTTP interface clients are JDK proxies that {@code ProxyFactory} builds without
-     * a target. The instance of a name left empty goes by the interface, as a class's goes by
-     * the class, never by the proxy class, and the call runs the instance the start created.
+     * Spring's HTTP interface clients are JDK proxies that {@code ProxyFactory} builds
+     * without a target. The instance of a name left empty goes by the interface, as a
+     * class's goes by the class, never by the proxy class, and the call runs the instance
+     * the start created.
      */
     @Test
     void interfaceClientBuiltByProxyFactoryGoesByItsInterfaceFromTheStart() {
@@ -106,8 +108,8 @@ class JdkProxiedBeansTests {
 
     /**
      * Under {@code spring.aop.proxy-target-class=false}, a final method that carries an
-     * annotation on a bean the proxy wraps by its interfaces fails the start, as it does on a
-     * bean wrapped by a subclass.
+     * annotation on a bean the proxy wraps by its interfaces fails the start, as it does
+     * on a bean wrapped by a subclass.
      */
     @Test
     void annotatedFinalMethodOfAnInterfaceProxiedBeanFailsTheStart() {
@@ -118,7 +120,8 @@ class JdkProxiedBeansTests {
     }
 
     /**
-     * A call through the interface proxy runs the instance the start created for the method.
+     * A call through the interface proxy runs the instance the start created for the
+     * method.
      */
     @Test
     void callOfAnInterfaceProxiedBeanRunsTheInstanceOfTheStart() {
@@ -136,11 +139,12 @@ class JdkProxiedBeansTests {
     }
 
     /**
-     * A Spring Data repository is the object of a {@code FactoryBean}: a Spring AOP proxy of
-     * the repository interface around a class that implements only part of it, which an advice
-     * of the proxy calls. The annotation the interface puts on a method it redeclares applies,
-     * and the instance of a name left empty goes by the interface, from the start, as the
-     * pointcut found the method there: never by the class behind the repository's proxy.
+     * A Spring Data repository is the object of a {@code FactoryBean}: a Spring AOP proxy
+     * of the repository interface around a class that implements only part of it, which
+     * an advice of the proxy calls. The annotation the interface puts on a method it
+     * redeclares applies, and the instance of a name left empty goes by the interface,
+     * from the start, as the pointcut found the method there: never by the class behind
+     * the repository's proxy.
      */
     @Test
     void repositoryInterfaceMethodGoesByTheInterfaceFromTheStart() {
@@ -194,17 +198,20 @@ class JdkProxiedBeansTests {
 
         @Retryable(value = "quote-client", maxAttempts = 3, delay = "10ms")
         String quote(String symbol) throws IOException;
+
     }
 
     interface Orders {
 
         String place(String order);
+
     }
 
     interface PriceClient {
 
         @Retryable(maxAttempts = 3, delay = "10ms")
         String price(String symbol) throws IOException;
+
     }
 
     static class BrokenOrders implements Orders {
@@ -214,6 +221,7 @@ class JdkProxiedBeansTests {
         public String place(String order) {
             return order;
         }
+
     }
 
     static class PlainOrders implements Orders {
@@ -223,6 +231,7 @@ class JdkProxiedBeansTests {
         public String place(String order) {
             return order;
         }
+
     }
 
     static class FinalOrders implements Orders {
@@ -237,11 +246,13 @@ class JdkProxiedBeansTests {
         public final String cancel(String order) {
             return order;
         }
+
     }
 
     interface Crud {
 
         String find(String id) throws IOException;
+
     }
 
     interface Customers extends Crud {
@@ -249,6 +260,7 @@ class JdkProxiedBeansTests {
         @Override
         @Retryable(maxAttempts = 3, delay = "10ms")
         String find(String id) throws IOException;
+
     }
 
     static class FlakyCrud implements Crud {
@@ -266,6 +278,7 @@ class JdkProxiedBeansTests {
             }
             return "customer " + id;
         }
+
     }
 
     static class CustomersFactoryBean implements FactoryBean<Customers> {
@@ -281,8 +294,9 @@ class JdkProxiedBeansTests {
             ProxyFactory factory = new ProxyFactory(new FlakyCrud(this.calls));
             factory.setInterfaces(Customers.class);
             factory.addAdvice((MethodInterceptor) (invocation) -> AopUtils.invokeJoinpointUsingReflection(
-                    invocation.getThis(), Crud.class.getMethod(invocation.getMethod().getName(),
-                            invocation.getMethod().getParameterTypes()), invocation.getArguments()));
+                    invocation.getThis(),
+                    Crud.class.getMethod(invocation.getMethod().getName(), invocation.getMethod().getParameterTypes()),
+                    invocation.getArguments()));
             return (Customers) factory.getProxy(Customers.class.getClassLoader());
         }
 
@@ -290,5 +304,7 @@ class JdkProxiedBeansTests {
         public Class<?> getObjectType() {
             return Customers.class;
         }
+
     }
+
 }

@@ -27,10 +27,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fingerprints are HMAC-SHA256 digests keyed by {@code resilience.idempotency.fingerprint-secret}:
- * whoever reads a fingerprint from the store cannot test guesses of the arguments against it
- * without the secret. A store other than the in-memory one needs the secret; the in-memory
- * store makes one per start.
+ * Fingerprints are HMAC-SHA256 digests keyed by
+ * {@code resilience.idempotency.fingerprint-secret}: whoever reads a fingerprint from the
+ * store cannot test guesses of the arguments against it without the secret. A store other
+ * than the in-memory one needs the secret; the in-memory store makes one per start.
  */
 class KeyedFingerprintTests {
 
@@ -70,7 +70,8 @@ class KeyedFingerprintTests {
     void fingerprintOfValuesIsTheDefaultFingerprintOfAMethodTakingThemAsArguments() {
         assertThat(IdempotencyFingerprints.withSecret(SECRET_A).fingerprint("key-1", new Card(CARD)))
             .isEqualTo(fingerprintOfCharge(SECRET_A))
-            .isNotEqualTo(IdempotencyFingerprints.withSecret(SECRET_A).fingerprint("key-1", new Card("4000000000000002")));
+            .isNotEqualTo(
+                    IdempotencyFingerprints.withSecret(SECRET_A).fingerprint("key-1", new Card("4000000000000002")));
     }
 
     @Test
@@ -103,7 +104,8 @@ class KeyedFingerprintTests {
         this.contextRunner.withPropertyValues("resilience.idempotency.fingerprint-secret=too-short").run((context) -> {
             assertThat(context).hasFailed();
             assertThat(FailureAnalyses.describe(context.getStartupFailure()))
-                .contains("resilience.idempotency.fingerprint-secret", "at least 32").doesNotContain("too-short");
+                .contains("resilience.idempotency.fingerprint-secret", "at least 32")
+                .doesNotContain("too-short");
         });
     }
 
@@ -144,6 +146,7 @@ class KeyedFingerprintTests {
         public String refund(String key, Card card) {
             return "refund-" + (++this.runs);
         }
+
     }
 
     public record Card(String number) {
@@ -175,5 +178,7 @@ class KeyedFingerprintTests {
         public boolean release(String key, String ownerToken) {
             return this.delegate.release(key, ownerToken);
         }
+
     }
+
 }

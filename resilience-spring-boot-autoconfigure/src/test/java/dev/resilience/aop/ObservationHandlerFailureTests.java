@@ -20,11 +20,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * An observation handler that throws when an observation stops (a tracing bridge or meter
- * handler with a bug, a registry that refuses a meter). DESIGN section 11: "Exceptions never
- * escape the machinery ... A returned future always completes." The interceptor stops the
- * call's observation inside the {@code whenComplete} callback that also completes the future
- * it returned, before completing it: the handler's exception is swallowed by that callback
- * and the caller's future never completes.
+ * handler with a bug, a registry that refuses a meter). DESIGN section 11: "Exceptions
+ * never escape the machinery ... A returned future always completes." The interceptor
+ * stops the call's observation inside the {@code whenComplete} callback that also
+ * completes the future it returned, before completing it: the handler's exception is
+ * swallowed by that callback and the caller's future never completes.
  */
 class ObservationHandlerFailureTests {
 
@@ -82,5 +82,7 @@ class ObservationHandlerFailureTests {
         public String quote(String symbol) {
             return "quote of " + symbol;
         }
+
     }
+
 }

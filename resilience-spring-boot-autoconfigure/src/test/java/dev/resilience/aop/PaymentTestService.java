@@ -15,8 +15,8 @@ import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 
 /**
- * A bean whose methods carry the annotations, over a scripted downstream: each call to the
- * downstream takes the next scripted failure, or succeeds when none is left.
+ * A bean whose methods carry the annotations, over a scripted downstream: each call to
+ * the downstream takes the next scripted failure, or succeeds when none is left.
  */
 class PaymentTestService {
 
@@ -144,5 +144,7 @@ class PaymentTestService {
         public long getAmountCents() {
             return this.amountCents;
         }
+
     }
+
 }

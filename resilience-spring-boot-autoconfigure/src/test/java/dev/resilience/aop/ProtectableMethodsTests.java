@@ -22,8 +22,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The start fails, with a failure analysis, for an annotated method the proxy cannot protect:
- * one it cannot intercept, or one whose return type hands its outcome back after the call.
+ * The start fails, with a failure analysis, for an annotated method the proxy cannot
+ * protect: one it cannot intercept, or one whose return type hands its outcome back after
+ * the call.
  */
 class ProtectableMethodsTests {
 
@@ -75,8 +76,7 @@ class ProtectableMethodsTests {
     @Test
     void completionStageSubtypeOtherThanCompletableFutureFailsTheStart() {
         this.contextRunner.withBean("quotes", OwnStageQuotes.class)
-            .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("method OwnStageQuotes#quote:")
+            .run((context) -> assertThat(describe(context.getStartupFailure())).contains("method OwnStageQuotes#quote:")
                 .contains("Value: \"dev.resilience.aop.ProtectableMethodsTests$QuoteFuture\"")
                 .contains("Reason: only CompletionStage and CompletableFuture are supported"));
     }
@@ -95,8 +95,7 @@ class ProtectableMethodsTests {
     @Test
     void circuitGuardedOnAFinalMethodFailsTheStart() {
         this.contextRunner.withBean("payments", FinalGuarded.class)
-            .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("method FinalGuarded#pay:")
+            .run((context) -> assertThat(describe(context.getStartupFailure())).contains("method FinalGuarded#pay:")
                 .contains("Setting: @CircuitGuarded")
                 .contains("Value: \"public final String pay(String)\"")
                 .contains("Reason: the Spring proxy cannot intercept a final method")
@@ -106,8 +105,7 @@ class ProtectableMethodsTests {
     @Test
     void idempotentOnAStaticMethodFailsTheStart() {
         this.contextRunner.withBean("payments", StaticIdempotent.class)
-            .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("method StaticIdempotent#pay:")
+            .run((context) -> assertThat(describe(context.getStartupFailure())).contains("method StaticIdempotent#pay:")
                 .contains("Setting: @Idempotent")
                 .contains("Value: \"public static String pay(String)\"")
                 .contains("Reason: the Spring proxy cannot intercept a static method")
@@ -142,6 +140,7 @@ class ProtectableMethodsTests {
         public Future<String> render() {
             return CompletableFuture.completedFuture("report");
         }
+
     }
 
     static class FutureTaskReports {
@@ -150,6 +149,7 @@ class ProtectableMethodsTests {
         public FutureTask<String> render() {
             return new FutureTask<>(() -> "report");
         }
+
     }
 
     static class MonoQuotes {
@@ -158,6 +158,7 @@ class ProtectableMethodsTests {
         public Mono<String> quote() {
             return Mono.just("42");
         }
+
     }
 
     static class SuspendingQuotes {
@@ -166,9 +167,11 @@ class ProtectableMethodsTests {
         public Object quote(String symbol, Continuation<? super String> continuation) {
             return symbol;
         }
+
     }
 
     static class QuoteFuture extends CompletableFuture<String> {
+
     }
 
     static class OwnStageQuotes {
@@ -177,6 +180,7 @@ class ProtectableMethodsTests {
         public QuoteFuture quote() {
             return new QuoteFuture();
         }
+
     }
 
     static class PrivateRetryable {
@@ -189,6 +193,7 @@ class ProtectableMethodsTests {
         private String pay(String orderId) {
             return orderId;
         }
+
     }
 
     static class FinalGuarded {
@@ -197,6 +202,7 @@ class ProtectableMethodsTests {
         public final String pay(String orderId) {
             return orderId;
         }
+
     }
 
     static class StaticIdempotent {
@@ -205,6 +211,7 @@ class ProtectableMethodsTests {
         public static String pay(String orderId) {
             return orderId;
         }
+
     }
 
     static class PrivateFallback {
@@ -218,6 +225,7 @@ class ProtectableMethodsTests {
         private String later(String orderId) {
             return "later:" + orderId;
         }
+
     }
 
     @Retryable
@@ -238,5 +246,7 @@ class ProtectableMethodsTests {
         private String audit(String orderId) {
             return orderId;
         }
+
     }
+
 }

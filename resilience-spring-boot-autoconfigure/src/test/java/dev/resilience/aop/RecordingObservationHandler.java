@@ -7,8 +7,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 
 /**
- * Records the observations started and stopped, so that a test can check each one is stopped
- * exactly once.
+ * Records the observations started and stopped, so that a test can check each one is
+ * stopped exactly once.
  */
 final class RecordingObservationHandler implements ObservationHandler<Observation.Context> {
 
@@ -43,4 +43,5 @@ final class RecordingObservationHandler implements ObservationHandler<Observatio
         this.started.clear();
         this.stopped.clear();
     }
+
 }

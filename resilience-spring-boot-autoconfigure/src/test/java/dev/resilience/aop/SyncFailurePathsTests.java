@@ -95,7 +95,8 @@ class SyncFailurePathsTests {
         assertThat(result.error()).isInstanceOf(CallNotPermittedException.class);
         assertThat(result.attempts()).isEqualTo(1);
         assertThat(sleeps()).isEmpty();
-        assertThat(this.registry.retryPolicies().get("nested-quote").budget().retriesInWindow()).isEqualTo(retriesBefore);
+        assertThat(this.registry.retryPolicies().get("nested-quote").budget().retriesInWindow())
+            .isEqualTo(retriesBefore);
     }
 
     @Test
@@ -110,7 +111,8 @@ class SyncFailurePathsTests {
     @Test
     void sharedExceptionThrownOnTheLastAttemptNeverCollectsOtherCallsErrors() {
         for (int call = 0; call < 1000; call++) {
-            assertThatExceptionOfType(IOException.class).isThrownBy(() -> this.ledger.post("order-" + this.ledger.runs()))
+            assertThatExceptionOfType(IOException.class)
+                .isThrownBy(() -> this.ledger.post("order-" + this.ledger.runs()))
                 .isSameAs(SHARED);
         }
 
@@ -163,6 +165,7 @@ class SyncFailurePathsTests {
         Quotes quotes(Oracle oracle) {
             return new Quotes(oracle);
         }
+
     }
 
     static class Ledger {
@@ -213,6 +216,7 @@ class SyncFailurePathsTests {
             }
             return "posted";
         }
+
     }
 
     static class Oracle {
@@ -221,6 +225,7 @@ class SyncFailurePathsTests {
         public String price(String symbol) {
             return "42 " + symbol;
         }
+
     }
 
     static class Quotes {
@@ -256,6 +261,7 @@ class SyncFailurePathsTests {
         String staleQuote(String symbol) {
             return "stale " + symbol;
         }
+
     }
 
     static class ThrottledException extends IOException implements RetryAfter {
@@ -271,5 +277,7 @@ class SyncFailurePathsTests {
         public Duration retryAfter() {
             return this.retryAfter;
         }
+
     }
+
 }

@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The timer thread only fires timers, on the system clock and Spring Boot's task executor: an
- * asynchronous retry blocked in its synchronous part holds a thread of the executor, not the
- * timer, so another call's attempt timeout still fires on time.
+ * The timer thread only fires timers, on the system clock and Spring Boot's task
+ * executor: an asynchronous retry blocked in its synchronous part holds a thread of the
+ * executor, not the timer, so another call's attempt timeout still fires on time.
  */
 @SpringBootTest(classes = TimerThreadTests.TestApplication.class)
 class TimerThreadTests {
@@ -58,6 +58,7 @@ class TimerThreadTests {
         Downstream downstream() {
             return new Downstream();
         }
+
     }
 
     static class Downstream {
@@ -103,5 +104,7 @@ class TimerThreadTests {
                 }
             }
         }
+
     }
+
 }

@@ -75,6 +75,7 @@ class TransactionalRetryTests {
         List<Object> transactionsSeen() {
             return List.copyOf(this.transactionsSeen);
         }
+
     }
 
     @SpringBootConfiguration
@@ -90,5 +91,7 @@ class TransactionalRetryTests {
         LedgerService ledgerService(JdbcTemplate jdbc, DataSource dataSource) {
             return new LedgerService(jdbc, dataSource);
         }
+
     }
+
 }

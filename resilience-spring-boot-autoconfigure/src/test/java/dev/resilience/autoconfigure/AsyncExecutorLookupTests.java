@@ -20,13 +20,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Which executor runs what follows a timer or an asynchronous completion, by the rule of
- * {@code resilience.async.executor}, observed by the thread a pipeline's executor runs a task
- * on.
+ * {@code resilience.async.executor}, observed by the thread a pipeline's executor runs a
+ * task on.
  */
 class AsyncExecutorLookupTests {
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, TaskExecutionAutoConfiguration.class));
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+            AutoConfigurations.of(ResilienceAutoConfiguration.class, TaskExecutionAutoConfiguration.class));
 
     private static String threadOf(AssertableApplicationContext context) {
         Executor executor = context.getBean(ResiliencePolicies.class).pipeline("lookup").build().executor();
@@ -106,4 +106,5 @@ class AsyncExecutorLookupTests {
             .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
                 .contains("resilience.async.executor", "notAnExecutor"));
     }
+
 }

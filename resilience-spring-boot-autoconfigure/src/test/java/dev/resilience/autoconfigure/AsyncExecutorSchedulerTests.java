@@ -21,11 +21,12 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An executor that wraps the tasks it is given (a {@code ThreadPoolTaskScheduler} puts each in
- * a {@code DelegatingErrorHandlingRunnable} inside a {@code ScheduledFutureTask}), chosen with
- * {@code resilience.async.executor}: at context close its {@code shutdownNow()} cancels its
- * wrappers, never the step inside, yet the call whose step it dropped still ends (DESIGN
- * section 11: "A returned future always completes").
+ * An executor that wraps the tasks it is given (a {@code ThreadPoolTaskScheduler} puts
+ * each in a {@code DelegatingErrorHandlingRunnable} inside a
+ * {@code ScheduledFutureTask}), chosen with {@code resilience.async.executor}: at context
+ * close its {@code shutdownNow()} cancels its wrappers, never the step inside, yet the
+ * call whose step it dropped still ends (DESIGN section 11: "A returned future always
+ * completes").
  */
 class AsyncExecutorSchedulerTests {
 
@@ -87,5 +88,7 @@ class AsyncExecutorSchedulerTests {
         public CompletableFuture<String> quote(String symbol) {
             return this.pending;
         }
+
     }
+
 }

@@ -19,14 +19,16 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The work that follows an asynchronous attempt runs on Boot's {@code applicationTaskExecutor}
- * (the default of {@code resilience.async.executor}). At context close Spring shuts that
- * executor down with {@code shutdownNow()}: a task it had queued is dropped, never run. DESIGN
- * section 11: "A returned future always completes." A caller still waiting on a protected
- * call when the application stops (a request thread in a graceful shutdown, a
- * {@code @PreDestroy} that joins pending work) must not wait forever.
+ * The work that follows an asynchronous attempt runs on Boot's
+ * {@code applicationTaskExecutor} (the default of {@code resilience.async.executor}). At
+ * context close Spring shuts that executor down with {@code shutdownNow()}: a task it had
+ * queued is dropped, never run. DESIGN section 11: "A returned future always completes."
+ * A caller still waiting on a protected call when the application stops (a request thread
+ * in a graceful shutdown, a {@code @PreDestroy} that joins pending work) must not wait
+ * forever.
  *
- * <p>Here the executor's only thread is busy (as when application methods block on a hung
+ * <p>
+ * Here the executor's only thread is busy (as when application methods block on a hung
  * downstream) past the shutdown phase timeout, shortened to 200ms; the completion of the
  * call's attempt is queued behind it, and dropped by {@code shutdownNow()}.
  */
@@ -34,8 +36,7 @@ class AsyncExecutorShutdownTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LifecycleAutoConfiguration.class,
-                TaskExecutionAutoConfiguration.class,
-                ResilienceAutoConfiguration.class))
+                TaskExecutionAutoConfiguration.class, ResilienceAutoConfiguration.class))
         .withBean(VirtualTimeSource.class)
         .withBean(SlowQuotes.class)
         .withPropertyValues("spring.task.execution.pool.core-size=1", "spring.task.execution.pool.max-size=1",
@@ -81,5 +82,7 @@ class AsyncExecutorShutdownTests {
         public CompletableFuture<String> quote(String symbol) {
             return this.pending;
         }
+
     }
+
 }

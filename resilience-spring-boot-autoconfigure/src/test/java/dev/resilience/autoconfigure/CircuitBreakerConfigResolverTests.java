@@ -23,8 +23,9 @@ class CircuitBreakerConfigResolverTests {
 
     @Test
     void withoutPropertiesOrAnnotationTheConfigHasTheBuiltInDefaults() {
-        this.contextRunner.run((context) -> assertThat(resolver(context.getBean(ResilienceProperties.class))
-            .resolve("payment-gateway", null)).hasToString(CircuitBreakerConfig.ofDefaults().toString()));
+        this.contextRunner.run((context) -> assertThat(
+                resolver(context.getBean(ResilienceProperties.class)).resolve("payment-gateway", null))
+            .hasToString(CircuitBreakerConfig.ofDefaults().toString()));
     }
 
     @Test
@@ -104,9 +105,8 @@ class CircuitBreakerConfigResolverTests {
 
     @Test
     void instanceExceptionListsWinOverTheAnnotation() {
-        this.contextRunner
-            .withPropertyValues(
-                    "resilience.circuit-breaker.instances.payment-gateway.record-on=java.util.concurrent.TimeoutException")
+        this.contextRunner.withPropertyValues(
+                "resilience.circuit-breaker.instances.payment-gateway.record-on=java.util.concurrent.TimeoutException")
             .run((context) -> assertThat(resolver(context.getBean(ResilienceProperties.class))
                 .resolve("payment-gateway", guarded("recordsIoFailures"))
                 .recordOn()).containsExactly(TimeoutException.class));
@@ -141,5 +141,7 @@ class CircuitBreakerConfigResolverTests {
         @CircuitGuarded(value = "payment-gateway", recordOn = IOException.class)
         void recordsIoFailures() {
         }
+
     }
+
 }

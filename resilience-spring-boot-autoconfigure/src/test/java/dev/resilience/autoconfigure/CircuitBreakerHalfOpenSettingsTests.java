@@ -103,18 +103,15 @@ class CircuitBreakerHalfOpenSettingsTests {
     @Test
     void onAVirtualClockTimedTransitionsRunOnTheThreadThatAdvancesItUnlessAnExecutorIsNamed() {
         List<Runnable> handedOver = new ArrayList<>();
-        this.contextRunner.withBean("applicationTaskExecutor", Executor.class, () -> handedOver::add)
-            .run((context) -> {
-                CircuitBreaker breaker = context.getBean(ResilienceRegistry.class)
-                    .circuitBreakers()
-                    .get("payment-gateway");
-                open(breaker);
+        this.contextRunner.withBean("applicationTaskExecutor", Executor.class, () -> handedOver::add).run((context) -> {
+            CircuitBreaker breaker = context.getBean(ResilienceRegistry.class).circuitBreakers().get("payment-gateway");
+            open(breaker);
 
-                this.clock.advance(Duration.ofSeconds(30));
+            this.clock.advance(Duration.ofSeconds(30));
 
-                assertThat(breaker.state()).isEqualTo(CircuitBreakerState.HALF_OPEN);
-                assertThat(handedOver).isEmpty();
-            });
+            assertThat(breaker.state()).isEqualTo(CircuitBreakerState.HALF_OPEN);
+            assertThat(handedOver).isEmpty();
+        });
     }
 
     private static void open(CircuitBreaker breaker) {
@@ -147,4 +144,5 @@ class CircuitBreakerHalfOpenSettingsTests {
             }
         };
     }
+
 }

@@ -32,8 +32,8 @@ class ConfigurationMetadataTests {
 
     @Test
     void everyPropertyHasADescription() {
-        assertThat(properties()).isNotEmpty().allSatisfy((name, property) -> assertThat(
-                property.path("description").asString()).as(name).isNotBlank());
+        assertThat(properties()).isNotEmpty()
+            .allSatisfy((name, property) -> assertThat(property.path("description").asString()).as(name).isNotBlank());
     }
 
     @Test
@@ -43,8 +43,7 @@ class ConfigurationMetadataTests {
             .removeIf((name) -> !name.startsWith("resilience.retry.defaults.")
                     && !name.startsWith("resilience.circuit-breaker.defaults."));
         assertThat(defaults).hasSize(25)
-            .allSatisfy((name, property) -> assertThat(property.has("defaultValue"))
-                .as(name)
+            .allSatisfy((name, property) -> assertThat(property.has("defaultValue")).as(name)
                 .isEqualTo(!name.endsWith(".attempt-timeout") && !name.endsWith(".max-duration")));
     }
 
@@ -90,9 +89,9 @@ class ConfigurationMetadataTests {
         expected.put("resilience.http-client.max-retry-after", ResilienceProperties.HttpClient.DEFAULT_MAX_RETRY_AFTER);
         expected.put("resilience.dead-letter.store-timeout", RedisDeadLetterStore.DEFAULT_TIMEOUT);
         Map<String, JsonNode> properties = properties();
-        expected.forEach((name, value) -> assertThat(documentedDefault(properties.get(name).get("defaultValue"), value))
-            .as(name)
-            .isEqualTo(value));
+        expected.forEach(
+                (name, value) -> assertThat(documentedDefault(properties.get(name).get("defaultValue"), value)).as(name)
+                    .isEqualTo(value));
     }
 
     @Test
@@ -140,11 +139,13 @@ class ConfigurationMetadataTests {
     }
 
     private static JsonNode read() {
-        try (InputStream input = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+        try (InputStream input = new ClassPathResource("META-INF/spring-configuration-metadata.json")
+            .getInputStream()) {
             return JsonMapper.builder().build().readTree(input);
         }
         catch (IOException ex) {
             throw new IllegalStateException("The configuration processor's metadata is missing", ex);
         }
     }
+
 }

@@ -12,8 +12,8 @@ import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
 
 /**
  * Renders a start failure as Spring Boot would report it: with the first failure analyzer
- * registered in {@code META-INF/spring.factories} that recognizes it. Analyzers whose optional
- * dependencies are missing are skipped, as Spring Boot skips them.
+ * registered in {@code META-INF/spring.factories} that recognizes it. Analyzers whose
+ * optional dependencies are missing are skipped, as Spring Boot skips them.
  */
 public final class FailureAnalyses {
 
@@ -38,4 +38,5 @@ public final class FailureAnalyses {
         }
         throw new AssertionError("No failure analyzer recognizes " + failure);
     }
+
 }

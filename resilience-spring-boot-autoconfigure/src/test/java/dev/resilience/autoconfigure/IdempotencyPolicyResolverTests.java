@@ -104,5 +104,7 @@ class IdempotencyPolicyResolverTests {
         @Idempotent(key = "#key", ttl = "-1m")
         void keptNegatively() {
         }
+
     }
+
 }

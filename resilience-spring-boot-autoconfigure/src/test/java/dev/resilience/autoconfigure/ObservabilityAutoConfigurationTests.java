@@ -147,5 +147,7 @@ class ObservabilityAutoConfigurationTests {
         HealthIndicator circuitBreakersHealthIndicator() {
             return () -> Health.up().build();
         }
+
     }
+
 }

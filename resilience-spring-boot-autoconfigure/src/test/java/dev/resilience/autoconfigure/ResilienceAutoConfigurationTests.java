@@ -76,7 +76,8 @@ class ResilienceAutoConfigurationTests {
             DeadLetterStore store = context.getBean(DeadLetterStore.class);
             for (int i = 0; i < 5; i++) {
                 store.write(new dev.resilience.core.deadletter.DeadLetter("id-" + i, "n", "m", java.util.List.of(), "E",
-                        null, 1, java.time.Instant.EPOCH, java.time.Instant.EPOCH, dev.resilience.core.ExecutionStatus.ERROR));
+                        null, 1, java.time.Instant.EPOCH, java.time.Instant.EPOCH,
+                        dev.resilience.core.ExecutionStatus.ERROR));
             }
             assertThat(store.size()).isEqualTo(3);
         });
@@ -172,6 +173,7 @@ class ResilienceAutoConfigurationTests {
         InMemoryDeadLetterStore userDeadLetterStore() {
             return new InMemoryDeadLetterStore(5);
         }
+
     }
 
     static class MissingFallback {
@@ -180,6 +182,7 @@ class ResilienceAutoConfigurationTests {
         public String pay(String orderId) {
             return orderId;
         }
+
     }
 
     static class IllTypedFallback {
@@ -192,6 +195,7 @@ class ResilienceAutoConfigurationTests {
         Integer payLater(String orderId) {
             return 0;
         }
+
     }
 
     static class FallbackWithWrongParameters {
@@ -205,6 +209,7 @@ class ResilienceAutoConfigurationTests {
         String payLater(long orderId) {
             return "later";
         }
+
     }
 
     static class UnparsableKey {
@@ -213,6 +218,7 @@ class ResilienceAutoConfigurationTests {
         public String pay(String orderId, String key) {
             return orderId;
         }
+
     }
 
     static class UnknownKeyParameter {
@@ -221,6 +227,7 @@ class ResilienceAutoConfigurationTests {
         public String pay(String orderId, String key) {
             return orderId;
         }
+
     }
 
     static class MalformedDelay {
@@ -229,5 +236,7 @@ class ResilienceAutoConfigurationTests {
         public String pay(String orderId) throws IOException {
             return orderId;
         }
+
     }
+
 }

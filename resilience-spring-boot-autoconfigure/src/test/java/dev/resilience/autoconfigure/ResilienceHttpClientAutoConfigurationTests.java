@@ -1,6 +1,7 @@
 package dev.resilience.autoconfigure;
 
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.http.HttpClientSettings;
 import dev.resilience.http.ResilientClientHttpRequestInterceptor;
 import dev.resilience.http.ResilientRestClientCustomizer;
 import dev.resilience.registry.ResiliencePolicies;
@@ -37,8 +38,8 @@ class ResilienceHttpClientAutoConfigurationTests {
     void whenEnabledTheCustomizerPutsTheInterceptorFirstAndTheRetryInstanceExistsFromTheStart() {
         this.runner.withPropertyValues("resilience.http-client.enabled=true").run((context) -> {
             assertThat(context).hasSingleBean(ResilientRestClientCustomizer.class);
-            RestClient.Builder builder = RestClient.builder().requestInterceptor((request, body, execution) -> execution
-                .execute(request, body));
+            RestClient.Builder builder = RestClient.builder()
+                .requestInterceptor((request, body, execution) -> execution.execute(request, body));
             context.getBean(ResilientRestClientCustomizer.class).customize(builder);
             builder.requestInterceptors((interceptors) -> assertThat(interceptors).hasSize(2)
                 .first()
@@ -77,9 +78,11 @@ class ResilienceHttpClientAutoConfigurationTests {
         @Bean
         ResilientClientHttpRequestInterceptor ownInterceptor(ResiliencePolicies policies, TimeSource timeSource) {
             return new ResilientClientHttpRequestInterceptor(policies, timeSource,
-                    new ResilientClientHttpRequestInterceptor.Settings(ResilienceProperties.HttpClient.DEFAULT_RETRY,
-                            true, ResilienceProperties.HttpClient.DEFAULT_MAX_HOSTS,
+                    new HttpClientSettings(ResilienceProperties.HttpClient.DEFAULT_RETRY, true,
+                            ResilienceProperties.HttpClient.DEFAULT_MAX_HOSTS,
                             ResilienceProperties.HttpClient.DEFAULT_MAX_RETRY_AFTER));
         }
+
     }
+
 }

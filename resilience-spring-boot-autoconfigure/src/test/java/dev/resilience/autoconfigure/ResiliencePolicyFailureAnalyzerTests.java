@@ -56,5 +56,7 @@ class ResiliencePolicyFailureAnalyzerTests {
         @Retryable(jitter = "wild")
         void pay() {
         }
+
     }
+
 }

@@ -81,7 +81,10 @@ class ResiliencePropertiesBindingTests {
             .withPropertyValues("resilience.retry.instances.payment.max-attempts=4",
                     "resilience.retry.instances.payment.budget.ratio=0.2")
             .run((context) -> {
-                RetrySettings payment = context.getBean(ResilienceProperties.class).getRetry().getInstances().get("payment");
+                RetrySettings payment = context.getBean(ResilienceProperties.class)
+                    .getRetry()
+                    .getInstances()
+                    .get("payment");
                 assertThat(payment.getMaxAttempts()).isEqualTo(4);
                 assertThat(payment.getBudget().getRatio()).isEqualTo(0.2);
                 assertThat(payment).hasAllNullFieldsOrPropertiesExcept("maxAttempts", "budget");
@@ -197,4 +200,5 @@ class ResiliencePropertiesBindingTests {
                 .contains("Property: resilience.retry.defaults.jitter")
                 .contains("NONE", "FULL", "EQUAL", "DECORRELATED"));
     }
+
 }

@@ -20,46 +20,47 @@ class ResiliencePropertiesValidationTests {
         .withUserConfiguration(PropertiesConfiguration.class);
 
     @ParameterizedTest(name = "{0}={1}")
-    @CsvSource(delimiter = '|', textBlock = """
-            retry.defaults.max-attempts                           | 0       | must be >= 1 (all attempts, the first included)
-            retry.defaults.delay                                  | -1s     | must be >= 0
-            retry.defaults.multiplier                             | 0.5     | must be a finite number >= 1.0
-            retry.defaults.attempt-timeout                        | 0s      | must be positive
-            retry.defaults.max-duration                           | -5s     | must be positive
-            retry.defaults.budget.ratio                           | 1001    | must be between 0 and 1000
-            retry.defaults.budget.ratio                           | -0.1    | must be between 0 and 1000
-            retry.defaults.budget.min-retries-per-second          | -1      | must be >= 0
-            retry.defaults.budget.window                          | 500ms   | must be between 1s and 1h
-            retry.defaults.budget.window                          | 2h      | must be between 1s and 1h
-            retry.instances[payment].max-attempts                 | -3      | must be >= 1 (all attempts, the first included)
-            retry.instances[payment].multiplier                   | 0.9     | must be a finite number >= 1.0
-            circuit-breaker.defaults.sliding-window-size          | 0       | must be between 1 and 1000000 calls for a count window
-            circuit-breaker.defaults.sliding-window-size          | 1000001 | must be between 1 and 1000000 calls for a count window
-            circuit-breaker.defaults.minimum-calls                | 0       | must be >= 1
-            circuit-breaker.defaults.failure-rate-threshold       | 0       | must be in (0, 100]
-            circuit-breaker.defaults.failure-rate-threshold       | 100.5   | must be in (0, 100]
-            circuit-breaker.defaults.slow-call-rate-threshold     | -1      | must be in (0, 100]
-            circuit-breaker.defaults.slow-call-duration           | 0ms     | must be positive
-            circuit-breaker.defaults.wait-in-open                 | -1s     | must be positive
-            circuit-breaker.defaults.half-open-calls              | 0       | must be between 1 and 1000000
-            circuit-breaker.instances[payment-gateway].half-open-calls | 0  | must be between 1 and 1000000
-            circuit-breaker.defaults.max-wait-in-half-open        | 0s      | must be positive
-            circuit-breaker.instances[payment-gateway].max-wait-in-half-open | -1s | must be positive
-            idempotency.ttl                                       | 0s      | must be positive
-            idempotency.in-progress-ttl                           | -1s     | must be positive
-            idempotency.max-entries                               | 0       | must be >= 1
-            idempotency.store-timeout                             | 0s      | must be positive
-            dead-letter.capacity                                  | 0       | must be >= 1
-            http-client.max-hosts                                 | 0       | must be >= 1
-            http-client.max-retry-after                           | -1s     | must be >= 0
-            dead-letter.store-timeout                             | -1s     | must be positive
-            dead-letter.max-argument-size                         | 10B     | must be between 64B and 2147483647B
-            dead-letter.max-argument-size                         | 4GB     | must be between 64B and 2147483647B
-            dead-letter.ttl                                       | 0s      | must be positive
-            dead-letter.key-prefix                                | ' '     | must not be blank (unset it for the default)
-            idempotency.max-result-size                           | 0B      | must be positive
-            idempotency.allowed-types[0]                          | com.example.-evil | must be a class name (com.example.Receipt) or a package name (com.example.orders)
-            """)
+    @CsvSource(delimiter = '|',
+            textBlock = """
+                    retry.defaults.max-attempts                           | 0       | must be >= 1 (all attempts, the first included)
+                    retry.defaults.delay                                  | -1s     | must be >= 0
+                    retry.defaults.multiplier                             | 0.5     | must be a finite number >= 1.0
+                    retry.defaults.attempt-timeout                        | 0s      | must be positive
+                    retry.defaults.max-duration                           | -5s     | must be positive
+                    retry.defaults.budget.ratio                           | 1001    | must be between 0 and 1000
+                    retry.defaults.budget.ratio                           | -0.1    | must be between 0 and 1000
+                    retry.defaults.budget.min-retries-per-second          | -1      | must be >= 0
+                    retry.defaults.budget.window                          | 500ms   | must be between 1s and 1h
+                    retry.defaults.budget.window                          | 2h      | must be between 1s and 1h
+                    retry.instances[payment].max-attempts                 | -3      | must be >= 1 (all attempts, the first included)
+                    retry.instances[payment].multiplier                   | 0.9     | must be a finite number >= 1.0
+                    circuit-breaker.defaults.sliding-window-size          | 0       | must be between 1 and 1000000 calls for a count window
+                    circuit-breaker.defaults.sliding-window-size          | 1000001 | must be between 1 and 1000000 calls for a count window
+                    circuit-breaker.defaults.minimum-calls                | 0       | must be >= 1
+                    circuit-breaker.defaults.failure-rate-threshold       | 0       | must be in (0, 100]
+                    circuit-breaker.defaults.failure-rate-threshold       | 100.5   | must be in (0, 100]
+                    circuit-breaker.defaults.slow-call-rate-threshold     | -1      | must be in (0, 100]
+                    circuit-breaker.defaults.slow-call-duration           | 0ms     | must be positive
+                    circuit-breaker.defaults.wait-in-open                 | -1s     | must be positive
+                    circuit-breaker.defaults.half-open-calls              | 0       | must be between 1 and 1000000
+                    circuit-breaker.instances[payment-gateway].half-open-calls | 0  | must be between 1 and 1000000
+                    circuit-breaker.defaults.max-wait-in-half-open        | 0s      | must be positive
+                    circuit-breaker.instances[payment-gateway].max-wait-in-half-open | -1s | must be positive
+                    idempotency.ttl                                       | 0s      | must be positive
+                    idempotency.in-progress-ttl                           | -1s     | must be positive
+                    idempotency.max-entries                               | 0       | must be >= 1
+                    idempotency.store-timeout                             | 0s      | must be positive
+                    dead-letter.capacity                                  | 0       | must be >= 1
+                    http-client.max-hosts                                 | 0       | must be >= 1
+                    http-client.max-retry-after                           | -1s     | must be >= 0
+                    dead-letter.store-timeout                             | -1s     | must be positive
+                    dead-letter.max-argument-size                         | 10B     | must be between 64B and 2147483647B
+                    dead-letter.max-argument-size                         | 4GB     | must be between 64B and 2147483647B
+                    dead-letter.ttl                                       | 0s      | must be positive
+                    dead-letter.key-prefix                                | ' '     | must not be blank (unset it for the default)
+                    idempotency.max-result-size                           | 0B      | must be positive
+                    idempotency.allowed-types[0]                          | com.example.-evil | must be a class name (com.example.Receipt) or a package name (com.example.orders)
+                    """)
     void outOfRangeValueFailsTheStartNamingThePropertyAndTheValidRange(String property, String value, String reason) {
         this.contextRunner.withPropertyValues("resilience." + property + "=" + value)
             .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
@@ -175,4 +176,5 @@ class ResiliencePropertiesValidationTests {
                 .contains("Reason: " + reason)
                 .contains(String.valueOf(limit)));
     }
+
 }

@@ -35,15 +35,16 @@ class ResilienceRedisAutoConfigurationTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withPropertyValues(FingerprintSecret.PROPERTY)
-        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
-                DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class));
+        .withConfiguration(
+                AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                        DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class));
 
     @Test
     void whenIdempotencyStoreIsRedisWithoutAFingerprintSecretThenTheStartFailsSayingHowToSetIt() {
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues("resilience.idempotency.store=redis", "spring.data.redis.port=" + redis.port())
             .run((context) -> {
                 assertThat(context).hasFailed();
@@ -71,9 +72,11 @@ class ResilienceRedisAutoConfigurationTests {
 
     @Test
     void whenStoresAreMemoryOrUnsetThenOnlyInMemoryStoresExist() {
-        this.contextRunner.run((context) -> assertOnlyInMemoryStores(context.getBeansOfType(IdempotencyStore.class)
-            .values(), context.getBeansOfType(DeadLetterStore.class).values()));
-        this.contextRunner.withPropertyValues("resilience.idempotency.store=memory", "resilience.dead-letter.store=memory")
+        this.contextRunner
+            .run((context) -> assertOnlyInMemoryStores(context.getBeansOfType(IdempotencyStore.class).values(),
+                    context.getBeansOfType(DeadLetterStore.class).values()));
+        this.contextRunner
+            .withPropertyValues("resilience.idempotency.store=memory", "resilience.dead-letter.store=memory")
             .run((context) -> assertOnlyInMemoryStores(context.getBeansOfType(IdempotencyStore.class).values(),
                     context.getBeansOfType(DeadLetterStore.class).values()));
     }
@@ -91,7 +94,8 @@ class ResilienceRedisAutoConfigurationTests {
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis",
                     "resilience.idempotency.key-prefix=pay:", "resilience.dead-letter.capacity=7")
             .run((context) -> {
-                assertThat(context.getBean(RedisIdempotencyStore.class)).hasFieldOrPropertyWithValue("keyPrefix", "pay:");
+                assertThat(context.getBean(RedisIdempotencyStore.class)).hasFieldOrPropertyWithValue("keyPrefix",
+                        "pay:");
                 assertThat(context.getBean(RedisDeadLetterStore.class)).hasFieldOrPropertyWithValue("capacity", "7");
             });
     }
@@ -100,8 +104,8 @@ class ResilienceRedisAutoConfigurationTests {
     void whenIdempotencyStoreIsRedisThenTheApplicationJsonMapperWritesResponseEntitiesAsWithoutTheStarter() {
         ResponseEntity<String> response = ResponseEntity.status(201).header("Set-Cookie", "SESSION=s-1").body("ok");
         AtomicReference<String> withoutRedisStore = new AtomicReference<>();
-        this.contextRunner.run((context) -> withoutRedisStore
-            .set(context.getBean(JsonMapper.class).writeValueAsString(response)));
+        this.contextRunner
+            .run((context) -> withoutRedisStore.set(context.getBean(JsonMapper.class).writeValueAsString(response)));
         this.contextRunner.withPropertyValues("resilience.idempotency.store=redis").run((context) -> {
             assertThat(context).doesNotHaveBean(ResponseEntityJacksonModule.class);
             assertThat(context.getBean(JsonMapper.class).writeValueAsString(response))
@@ -111,22 +115,25 @@ class ResilienceRedisAutoConfigurationTests {
 
     @Test
     void whenUserDefinesStoresThenRedisStoresBackOff() {
-        this.contextRunner.withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
+        this.contextRunner
+            .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
             .withUserConfiguration(UserStores.class)
             .run((context) -> {
                 assertThat(context.getBean(IdempotencyStore.class)).isSameAs(context.getBean("userIdempotencyStore"));
                 assertThat(context.getBean(DeadLetterStore.class)).isSameAs(context.getBean("userDeadLetterStore"));
-                assertThat(context).doesNotHaveBean(RedisIdempotencyStore.class).doesNotHaveBean(RedisDeadLetterStore.class);
+                assertThat(context).doesNotHaveBean(RedisIdempotencyStore.class)
+                    .doesNotHaveBean(RedisDeadLetterStore.class);
             });
     }
 
     @Test
     void whenSpringDataRedisIsAbsentThenNoRedisStoreExistsAndMemoryStoresRemain() {
-        this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.data.redis.")).run((context) -> {
-            assertThat(context).doesNotHaveBean(ResilienceRedisAutoConfiguration.class);
-            assertOnlyInMemoryStores(context.getBeansOfType(IdempotencyStore.class).values(),
-                    context.getBeansOfType(DeadLetterStore.class).values());
-        });
+        this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.data.redis."))
+            .run((context) -> {
+                assertThat(context).doesNotHaveBean(ResilienceRedisAutoConfiguration.class);
+                assertOnlyInMemoryStores(context.getBeansOfType(IdempotencyStore.class).values(),
+                        context.getBeansOfType(DeadLetterStore.class).values());
+            });
     }
 
     @Test
@@ -170,5 +177,7 @@ class ResilienceRedisAutoConfigurationTests {
         DeadLetterStore userDeadLetterStore() {
             return new InMemoryDeadLetterStore(5);
         }
+
     }
+
 }

@@ -20,8 +20,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN section 16, "Safe defaults say so": one INFO line at startup names the stores in use
- * and says that the in-memory ones are per instance.
+ * DESIGN section 16, "Safe defaults say so": one INFO line at startup names the stores in
+ * use and says that the in-memory ones are per instance.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ResilienceStoresReportTests {
@@ -32,9 +32,9 @@ class ResilienceStoresReportTests {
         .withPropertyValues(FingerprintSecret.PROPERTY);
 
     private final ApplicationContextRunner redisContextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                JacksonAutoConfiguration.class))
+        .withConfiguration(
+                AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                        DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
         .withBean(VirtualTimeSource.class)
         .withPropertyValues(FingerprintSecret.PROPERTY);
 
@@ -52,8 +52,9 @@ class ResilienceStoresReportTests {
     void storeOfTheApplicationIsNamedByItsClassAndNoneIsSaidWhereDeadLettersAreOff(CapturedOutput output) {
         this.contextRunner.withBean(IdempotencyStore.class, OwnStore::new)
             .withPropertyValues("resilience.dead-letter.store=none")
-            .run((context) -> assertThat(output.getOut()).containsOnlyOnce("Resilience stores: idempotency in "
-                    + OwnStore.class.getName() + ", dead letters none.")
+            .run((context) -> assertThat(output.getOut())
+                .containsOnlyOnce(
+                        "Resilience stores: idempotency in " + OwnStore.class.getName() + ", dead letters none.")
                 .doesNotContain("per instance"));
     }
 
@@ -70,10 +71,10 @@ class ResilienceStoresReportTests {
 
     @Test
     void storesInRedisSayNothingOfInstances(CapturedOutput output) {
-        this.redisContextRunner.withPropertyValues("resilience.idempotency.store=redis",
-                "resilience.dead-letter.store=redis")
-            .run((context) -> assertThat(output.getOut()).containsOnlyOnce("Resilience stores: idempotency in Redis "
-                    + "(RedisIdempotencyStore, key prefix '")
+        this.redisContextRunner
+            .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
+            .run((context) -> assertThat(output.getOut())
+                .containsOnlyOnce("Resilience stores: idempotency in Redis " + "(RedisIdempotencyStore, key prefix '")
                 .contains("), dead letters in Redis (RedisDeadLetterStore, key prefix '")
                 .doesNotContain("per instance"));
     }
@@ -99,5 +100,7 @@ class ResilienceStoresReportTests {
         public boolean release(String key, String ownerToken) {
             return false;
         }
+
     }
+
 }

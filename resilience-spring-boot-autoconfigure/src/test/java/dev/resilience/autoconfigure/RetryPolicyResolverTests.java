@@ -73,8 +73,8 @@ class RetryPolicyResolverTests {
                 RetryPolicy policy = resolver(context.getBean(ResilienceProperties.class)).resolve("payment",
                         retryable("named"));
                 assertThat(policy.maxAttempts()).isEqualTo(5);
-                assertThat(policy.backoff()).isEqualTo(
-                        Backoff.of(Duration.ofSeconds(1), Backoff.DEFAULT_MULTIPLIER, Duration.ofSeconds(8), Jitter.NONE));
+                assertThat(policy.backoff()).isEqualTo(Backoff.of(Duration.ofSeconds(1), Backoff.DEFAULT_MULTIPLIER,
+                        Duration.ofSeconds(8), Jitter.NONE));
                 assertThat(policy.abortOn()).containsExactly(IllegalArgumentException.class);
                 assertThat(policy.maxDuration()).isEqualTo(Duration.ofSeconds(30));
             });
@@ -117,9 +117,10 @@ class RetryPolicyResolverTests {
     @Test
     void emptyExceptionListOnAnInstanceWinsOverTheAnnotationsList() {
         this.contextRunner.withPropertyValues("resilience.retry.instances.payment.retry-on=")
-            .run((context) -> assertThat(resolver(context.getBean(ResilienceProperties.class))
-                .resolve("payment", retryable("everything"))
-                .retryOn()).isEmpty());
+            .run((context) -> assertThat(
+                    resolver(context.getBean(ResilienceProperties.class)).resolve("payment", retryable("everything"))
+                        .retryOn())
+                .isEmpty());
     }
 
     @Test
@@ -163,7 +164,8 @@ class RetryPolicyResolverTests {
     @Test
     void budgetTakesItsSettingsFromTheInstanceThenTheDefaultsAndCountsOnTheGivenClock() {
         this.contextRunner
-            .withPropertyValues("resilience.retry.defaults.budget.ratio=0", "resilience.retry.defaults.budget.window=2s",
+            .withPropertyValues("resilience.retry.defaults.budget.ratio=0",
+                    "resilience.retry.defaults.budget.window=2s",
                     "resilience.retry.instances.payment.budget.min-retries-per-second=1")
             .run((context) -> {
                 RetryBudget budget = resolver(context.getBean(ResilienceProperties.class)).resolve("payment", null)
@@ -181,15 +183,16 @@ class RetryPolicyResolverTests {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', textBlock = """
-            unparsableDelay        | @Retryable(delay)          | soon   | is not a duration                        | Use a duration such as "200ms" or "2s".
-            unparsableMaxDuration  | @Retryable(maxDuration)    | 1 hour | is not a duration                        | Use a duration such as "200ms" or "2s".
-            unknownJitter          | @Retryable(jitter)         | wild   | valid values are none, full, equal, decorrelated | Use one of none, full, equal or decorrelated.
-            multiplierBelowOne     | @Retryable(multiplier)     | 0.5    | multiplier must be a finite number >= 1.0 | Use 1.0 for a fixed delay
-            negativeMaxAttempts    | @Retryable(maxAttempts)    | -1     | maxAttempts must be >= 1                 | or 0 for the configured default.
-            zeroAttemptTimeout     | @Retryable(attemptTimeout) | 0s     | attemptTimeout must be positive          | Use a positive duration
-            maxDelayBelowTheDelay  | @Retryable(maxDelay)       | 100ms  | must be >= the delay of 200ms from the built-in default of resilience.retry.defaults.delay | Raise the maximum delay or lower the delay.
-            """)
+    @CsvSource(delimiter = '|',
+            textBlock = """
+                    unparsableDelay        | @Retryable(delay)          | soon   | is not a duration                        | Use a duration such as "200ms" or "2s".
+                    unparsableMaxDuration  | @Retryable(maxDuration)    | 1 hour | is not a duration                        | Use a duration such as "200ms" or "2s".
+                    unknownJitter          | @Retryable(jitter)         | wild   | valid values are none, full, equal, decorrelated | Use one of none, full, equal or decorrelated.
+                    multiplierBelowOne     | @Retryable(multiplier)     | 0.5    | multiplier must be a finite number >= 1.0 | Use 1.0 for a fixed delay
+                    negativeMaxAttempts    | @Retryable(maxAttempts)    | -1     | maxAttempts must be >= 1                 | or 0 for the configured default.
+                    zeroAttemptTimeout     | @Retryable(attemptTimeout) | 0s     | attemptTimeout must be positive          | Use a positive duration
+                    maxDelayBelowTheDelay  | @Retryable(maxDelay)       | 100ms  | must be >= the delay of 200ms from the built-in default of resilience.retry.defaults.delay | Raise the maximum delay or lower the delay.
+                    """)
     void invalidAnnotationValueIsReportedWithItsSettingValueReasonAndFix(String method, String setting, String value,
             String reason, String fix) {
         this.contextRunner.run((context) -> {
@@ -209,7 +212,8 @@ class RetryPolicyResolverTests {
     @Test
     void invalidCombinationAcrossLevelsIsReportedAgainstTheInstanceProperty() {
         this.contextRunner
-            .withPropertyValues("resilience.retry.defaults.delay=1s", "resilience.retry.instances.payment.max-delay=100ms")
+            .withPropertyValues("resilience.retry.defaults.delay=1s",
+                    "resilience.retry.instances.payment.max-delay=100ms")
             .run((context) -> assertThatExceptionOfType(InvalidResiliencePolicyException.class)
                 .isThrownBy(() -> resolver(context.getBean(ResilienceProperties.class)).resolve("payment", null))
                 .satisfies((ex) -> {
@@ -223,8 +227,8 @@ class RetryPolicyResolverTests {
     void instanceNamedAfterItsMethodIsReportedWithTheBracketedPropertyName() {
         this.contextRunner.withPropertyValues("resilience.retry.instances[PaymentService#pay].max-delay=100ms")
             .run((context) -> assertThatExceptionOfType(InvalidResiliencePolicyException.class)
-                .isThrownBy(() -> resolver(context.getBean(ResilienceProperties.class)).resolve("PaymentService#pay",
-                        null))
+                .isThrownBy(
+                        () -> resolver(context.getBean(ResilienceProperties.class)).resolve("PaymentService#pay", null))
                 .satisfies((ex) -> assertThat(ex.getSetting())
                     .isEqualTo("resilience.retry.instances[PaymentService#pay].max-delay")));
     }
@@ -276,5 +280,7 @@ class RetryPolicyResolverTests {
         @Retryable(maxDelay = "100ms")
         void maxDelayBelowTheDelay() {
         }
+
     }
+
 }

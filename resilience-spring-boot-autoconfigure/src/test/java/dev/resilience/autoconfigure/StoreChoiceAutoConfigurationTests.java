@@ -61,16 +61,18 @@ class StoreChoiceAutoConfigurationTests {
                     .hasSingleBean(ResilienceMeterBinder.class);
                 assertThat(context).getBean("circuitBreakersHealthIndicator")
                     .isInstanceOf(CircuitBreakersHealthIndicator.class);
-                assertThat(context.getBean(IdempotencyStore.class)).isInstanceOf(
-                        "redis".equals(idempotencyStore) ? RedisIdempotencyStore.class : InMemoryIdempotencyStore.class);
+                assertThat(context.getBean(IdempotencyStore.class)).isInstanceOf("redis".equals(idempotencyStore)
+                        ? RedisIdempotencyStore.class : InMemoryIdempotencyStore.class);
                 if ("none".equals(deadLetterStore)) {
-                    assertThat(context).doesNotHaveBean(DeadLetterStore.class).doesNotHaveBean(DeadLettersEndpoint.class);
+                    assertThat(context).doesNotHaveBean(DeadLetterStore.class)
+                        .doesNotHaveBean(DeadLettersEndpoint.class);
                 }
                 else {
                     assertThat(context).hasSingleBean(DeadLettersEndpoint.class);
-                    assertThat(context.getBean(DeadLetterStore.class)).isInstanceOf(
-                            "redis".equals(deadLetterStore) ? RedisDeadLetterStore.class : InMemoryDeadLetterStore.class);
+                    assertThat(context.getBean(DeadLetterStore.class)).isInstanceOf("redis".equals(deadLetterStore)
+                            ? RedisDeadLetterStore.class : InMemoryDeadLetterStore.class);
                 }
             });
     }
+
 }

@@ -82,13 +82,12 @@ class CircuitBreakerEventsTests {
         }
         breaker.transitionTo(CircuitBreakerState.CLOSED);
 
-        assertThat(events.events("payment")).satisfiesExactly(
-                (event) -> assertThat(event.to()).isEqualTo(CircuitBreakerState.CLOSED),
-                (event) -> {
-                    assertThat(event.type()).isEqualTo(CircuitBreakerEvent.Type.NOT_PERMITTED);
-                    assertThat(event.count()).isEqualTo(1000);
-                    assertThat(event.since()).isBefore(event.time());
-                }, (event) -> assertThat(event.to()).isEqualTo(CircuitBreakerState.FORCED_OPEN));
+        assertThat(events.events("payment"))
+            .satisfiesExactly((event) -> assertThat(event.to()).isEqualTo(CircuitBreakerState.CLOSED), (event) -> {
+                assertThat(event.type()).isEqualTo(CircuitBreakerEvent.Type.NOT_PERMITTED);
+                assertThat(event.count()).isEqualTo(1000);
+                assertThat(event.since()).isBefore(event.time());
+            }, (event) -> assertThat(event.to()).isEqualTo(CircuitBreakerState.FORCED_OPEN));
     }
 
     @Test
@@ -141,4 +140,5 @@ class CircuitBreakerEventsTests {
     void unknownBreakerHasNoEvents() {
         assertThat(events(10).events("unknown")).isEmpty();
     }
+
 }

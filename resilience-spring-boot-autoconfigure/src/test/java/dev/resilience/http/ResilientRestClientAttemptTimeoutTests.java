@@ -32,14 +32,16 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * An HTTP-client attempt that outlives the retry instance's {@code attempt-timeout} is a
- * timeout whatever it returns (DESIGN section 11). Its late response holds a connection: a
- * client whose read does not react to the interrupt (HttpURLConnection, a pooled Apache
- * client reading headers) returns it after the timer fired. The interceptor must close that
- * response, or every such timeout leaks a pooled connection until the pool is exhausted.
+ * timeout whatever it returns (DESIGN section 11). Its late response holds a connection:
+ * a client whose read does not react to the interrupt (HttpURLConnection, a pooled Apache
+ * client reading headers) returns it after the timer fired. The interceptor must close
+ * that response, or every such timeout leaks a pooled connection until the pool is
+ * exhausted.
  *
- * <p>The slow server is simulated on the virtual clock: an interceptor after ours moves the
- * clock past the attempt timeout once the response has arrived, which is what a slow server
- * and a non-interruptible read look like to the pipeline.
+ * <p>
+ * The slow server is simulated on the virtual clock: an interceptor after ours moves the
+ * clock past the attempt timeout once the response has arrived, which is what a slow
+ * server and a non-interruptible read look like to the pipeline.
  */
 class ResilientRestClientAttemptTimeoutTests {
 
@@ -85,8 +87,8 @@ class ResilientRestClientAttemptTimeoutTests {
     }
 
     /**
-     * A GET whose attempt timed out is the textbook retry: the request is idempotent and the
-     * server may just have been slow. The retry instance has two attempts.
+     * A GET whose attempt timed out is the textbook retry: the request is idempotent and
+     * the server may just have been slow. The retry instance has two attempts.
      */
     @Test
     void timedOutGetIsRetried() {
@@ -137,8 +139,8 @@ class ResilientRestClientAttemptTimeoutTests {
     }
 
     /**
-     * A failed response that arrives late is a timeout too: it is closed, not returned to the
-     * caller as the last response of the attempts.
+     * A failed response that arrives late is a timeout too: it is closed, not returned to
+     * the caller as the last response of the attempts.
      */
     @Test
     void lateServerErrorsAreClosedAndTheCallEndsOnTheTimeout() {
@@ -192,7 +194,8 @@ class ResilientRestClientAttemptTimeoutTests {
     }
 
     /**
-     * A client whose first {@code slowAttempts} responses arrive after the attempt timeout.
+     * A client whose first {@code slowAttempts} responses arrive after the attempt
+     * timeout.
      */
     private static RestClient client(AssertableApplicationContext context, List<TrackedResponse> responses,
             int slowAttempts) {
@@ -249,5 +252,7 @@ class ResilientRestClientAttemptTimeoutTests {
             this.closed = true;
             this.delegate.close();
         }
+
     }
+
 }

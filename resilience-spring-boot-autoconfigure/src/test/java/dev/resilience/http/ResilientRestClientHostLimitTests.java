@@ -38,15 +38,18 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The breakers per host are bounded by {@code resilience.http-client.max-hosts}: requests to
- * {@value #HOSTS} distinct hosts (ports of one local server) never give more breakers, meters
- * or event buffers than the bound allows.
+ * The breakers per host are bounded by {@code resilience.http-client.max-hosts}: requests
+ * to {@value #HOSTS} distinct hosts (ports of one local server) never give more breakers,
+ * meters or event buffers than the bound allows.
  */
 class ResilientRestClientHostLimitTests {
 
     private static final int HOSTS = 200;
 
-    /** Five state gauges, five call counters and the failure-rate gauge; no transition happens here. */
+    /**
+     * Five state gauges, five call counters and the failure-rate gauge; no transition
+     * happens here.
+     */
     private static final int METERS_PER_BREAKER = 11;
 
     private static final String OTHER = "http-client:other";
@@ -54,9 +57,9 @@ class ResilientRestClientHostLimitTests {
     private static ScriptedHttpServer server;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                ResilienceHttpClientAutoConfiguration.class, ResilienceMetricsAutoConfiguration.class,
-                CircuitBreakerEventsAutoConfiguration.class))
+        .withConfiguration(
+                AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceHttpClientAutoConfiguration.class,
+                        ResilienceMetricsAutoConfiguration.class, CircuitBreakerEventsAutoConfiguration.class))
         .withBean(SimpleMeterRegistry.class)
         .withBean(VirtualTimeSource.class)
         .withPropertyValues("resilience.http-client.enabled=true");
@@ -87,7 +90,8 @@ class ResilientRestClientHostLimitTests {
             assertThat(get(client, HOSTS - 1)).isEqualTo("ok");
 
             SortedMap<String, CircuitBreaker> breakers = context.getBean(ResilienceRegistry.class).circuitBreakers();
-            Set<String> expected = IntStream.range(0, 5).mapToObj(ResilientRestClientHostLimitTests::breakerName)
+            Set<String> expected = IntStream.range(0, 5)
+                .mapToObj(ResilientRestClientHostLimitTests::breakerName)
                 .collect(Collectors.toCollection(TreeSet::new));
             expected.add(OTHER);
             assertThat(breakers).hasSize(6).containsOnlyKeys(expected);
@@ -97,8 +101,7 @@ class ResilientRestClientHostLimitTests {
             assertThat(successes(breakers.get(OTHER))).isEqualTo(HOSTS - 5 + 1);
             assertThat(server.received()).hasSize(HOSTS + 2);
             assertOnlyTheseBreakersHaveMetersAndEvents(context, breakers.keySet());
-            assertThat(context.getBean(ResilientClientHttpRequestInterceptor.class).hostsWithOwnBreaker())
-                .hasSize(5);
+            assertThat(context.getBean(ResilientClientHttpRequestInterceptor.class).hostsWithOwnBreaker()).hasSize(5);
         });
     }
 
@@ -115,8 +118,7 @@ class ResilientRestClientHostLimitTests {
             IntStream.range(0, 50).forEach((host) -> assertThat(breakers).containsKey(breakerName(host)));
             assertThat(successes(breakers.get(OTHER))).isEqualTo(HOSTS - 50);
             assertOnlyTheseBreakersHaveMetersAndEvents(context, breakers.keySet());
-            assertThat(context.getBean(ResilientClientHttpRequestInterceptor.class).hostsWithOwnBreaker())
-                .hasSize(50);
+            assertThat(context.getBean(ResilientClientHttpRequestInterceptor.class).hostsWithOwnBreaker()).hasSize(50);
         });
     }
 
@@ -146,7 +148,8 @@ class ResilientRestClientHostLimitTests {
             }
 
             SortedMap<String, CircuitBreaker> breakers = context.getBean(ResilienceRegistry.class).circuitBreakers();
-            Set<String> requested = IntStream.range(0, threads).mapToObj(ResilientRestClientHostLimitTests::breakerName)
+            Set<String> requested = IntStream.range(0, threads)
+                .mapToObj(ResilientRestClientHostLimitTests::breakerName)
                 .collect(Collectors.toSet());
             assertThat(breakers).hasSize(maxHosts + 1).containsKey(OTHER);
             breakers.forEach((name, breaker) -> {
@@ -193,4 +196,5 @@ class ResilientRestClientHostLimitTests {
     private static long successes(CircuitBreaker breaker) {
         return breaker.metrics().successfulCallsTotal();
     }
+
 }

@@ -160,8 +160,8 @@ class ResilientRestClientRetryAfterTests {
         this.runner.withPropertyValues(property).run((context) -> {
             String outcome = client(context).get()
                 .uri(server.url() + "/prices")
-                .exchange((request, response) -> response.getStatusCode().value() + " "
-                        + response.bodyTo(String.class));
+                .exchange(
+                        (request, response) -> response.getStatusCode().value() + " " + response.bodyTo(String.class));
             assertion.accept(outcome, context.getBean(VirtualTimeSource.class));
         });
     }
@@ -180,5 +180,7 @@ class ResilientRestClientRetryAfterTests {
     private interface CallAssertion {
 
         void accept(String outcome, VirtualTimeSource clock);
+
     }
+
 }

@@ -152,12 +152,9 @@ class ResilientRestClientTests {
 
     @Test
     void deadLetterOfAFailedConnectionKeepsTheUrlWithoutUserInfoQueryOrFragment() {
-        RestClient failing = this.builder.clone()
-            .baseUrl("https://user:pw@host")
-            .requestFactory((uri, method) -> {
-                throw new IOException("Connect to " + uri + " failed");
-            })
-            .build();
+        RestClient failing = this.builder.clone().baseUrl("https://user:pw@host").requestFactory((uri, method) -> {
+            throw new IOException("Connect to " + uri + " failed");
+        }).build();
 
         assertThatExceptionOfType(ResourceAccessException.class)
             .isThrownBy(() -> failing.get().uri("/path?token=abc#part").retrieve().body(String.class));
@@ -188,12 +185,11 @@ class ResilientRestClientTests {
             .toEntity(String.class);
 
         assertThat(response.getStatusCode().value()).isEqualTo(200);
-        assertThat(server.received()).hasSize(3)
-            .allSatisfy((received) -> {
-                assertThat(received.method()).isEqualTo("POST");
-                assertThat(received.idempotencyKey()).isEqualTo("order-42");
-                assertThat(received.body()).isEqualTo("{\"item\":\"book\"}");
-            });
+        assertThat(server.received()).hasSize(3).allSatisfy((received) -> {
+            assertThat(received.method()).isEqualTo("POST");
+            assertThat(received.idempotencyKey()).isEqualTo("order-42");
+            assertThat(received.body()).isEqualTo("{\"item\":\"book\"}");
+        });
     }
 
     @Test
@@ -221,8 +217,10 @@ class ResilientRestClientTests {
             .isThrownBy(() -> closed.get().uri("/prices").retrieve().body(String.class))
             .withCauseInstanceOf(ConnectException.class);
         assertThat(sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
-        assertThat(this.registry.findCircuitBreaker("http-client:127.0.0.1:" + closedPort).orElseThrow()
-            .metrics().failedCalls()).isEqualTo(4);
+        assertThat(this.registry.findCircuitBreaker("http-client:127.0.0.1:" + closedPort)
+            .orElseThrow()
+            .metrics()
+            .failedCalls()).isEqualTo(4);
     }
 
     @Test
@@ -286,5 +284,7 @@ class ResilientRestClientTests {
         VirtualTimeSource virtualTimeSource() {
             return new VirtualTimeSource();
         }
+
     }
+
 }

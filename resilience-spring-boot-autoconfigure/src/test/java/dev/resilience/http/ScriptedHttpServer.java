@@ -17,10 +17,10 @@ import com.sun.net.httpserver.HttpServer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A downstream service on one or more random loopback ports that answers with the responses
- * it was scripted with, in order, then with 200 "ok"; it records every request it receives.
- * Its ports share the script and the record, so each port stands for a distinct host of one
- * service.
+ * A downstream service on one or more random loopback ports that answers with the
+ * responses it was scripted with, in order, then with 200 "ok"; it records every request
+ * it receives. Its ports share the script and the record, so each port stands for a
+ * distinct host of one service.
  */
 final class ScriptedHttpServer implements AutoCloseable {
 
@@ -117,4 +117,5 @@ final class ScriptedHttpServer implements AutoCloseable {
 
     record Received(String method, @Nullable String idempotencyKey, String body) {
     }
+
 }

@@ -153,7 +153,10 @@ class ResilienceMeterBinderTests {
     }
 
     private double stateGauge(String state) {
-        return this.meters.get("resilience.circuitbreaker.state").tags("name", "gateway", "state", state).gauge().value();
+        return this.meters.get("resilience.circuitbreaker.state")
+            .tags("name", "gateway", "state", state)
+            .gauge()
+            .value();
     }
 
     private double breakerCalls(String kind) {
@@ -162,4 +165,5 @@ class ResilienceMeterBinderTests {
             .functionCounter()
             .count();
     }
+
 }

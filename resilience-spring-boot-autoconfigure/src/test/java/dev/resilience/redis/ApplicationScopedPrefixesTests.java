@@ -31,9 +31,9 @@ class ApplicationScopedPrefixesTests {
 
     private ApplicationContextRunner application(String name) {
         return new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
             .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis",
@@ -79,15 +79,16 @@ class ApplicationScopedPrefixesTests {
     @Test
     void withoutAnApplicationNameTheDefaultPrefixesStay() {
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
             .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
             .withBean(PaymentService.class, () -> new PaymentService(this.executions))
             .run((context) -> {
-                assertThat(context.getBean(RedisIdempotencyStore.class)).hasFieldOrPropertyWithValue("keyPrefix", "idem:");
+                assertThat(context.getBean(RedisIdempotencyStore.class)).hasFieldOrPropertyWithValue("keyPrefix",
+                        "idem:");
                 assertThatExceptionOfType(IllegalStateException.class)
                     .isThrownBy(() -> context.getBean(PaymentService.class).notifyShipping("order-4"));
                 assertThat(redis.command("EXISTS {resilience:deadletters}:order")).isEqualTo(":1");
@@ -102,4 +103,5 @@ class ApplicationScopedPrefixesTests {
             assertThat(redis.command("EXISTS {shop:letters}:order")).isEqualTo(":1");
         });
     }
+
 }

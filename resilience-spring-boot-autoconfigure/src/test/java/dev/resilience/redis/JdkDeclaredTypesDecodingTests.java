@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Where the type declared at a position is a JDK type ({@code Object}, {@code Runnable}),
- * "its package" is the JDK's: stored data may choose a JDK value there (a number, a string),
- * never a JDK class built as a bean, such as a {@code java.lang.Thread}, unless
+ * "its package" is the JDK's: stored data may choose a JDK value there (a number, a
+ * string), never a JDK class built as a bean, such as a {@code java.lang.Thread}, unless
  * {@code resilience.idempotency.allowed-types} names it.
  */
 class JdkDeclaredTypesDecodingTests {
@@ -33,7 +33,8 @@ class JdkDeclaredTypesDecodingTests {
     @Test
     void storedJdkClassWhereAJdkInterfaceIsDeclaredIsRefused() {
         assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
-            .isThrownBy(() -> this.codec.read("k-1", "{\"name\":\"planted\"}", "java.lang.Thread").decode(Runnable.class))
+            .isThrownBy(
+                    () -> this.codec.read("k-1", "{\"name\":\"planted\"}", "java.lang.Thread").decode(Runnable.class))
             .withMessageContaining("resilience.idempotency.allowed-types");
     }
 
@@ -66,8 +67,10 @@ class JdkDeclaredTypesDecodingTests {
 
     /**
      * A result whose {@code Object} property the application types with class names.
+     *
      * @param payload any value
      */
     record Envelope(@JsonTypeInfo(use = JsonTypeInfo.Id.CLASS) Object payload) {
     }
+
 }

@@ -35,4 +35,5 @@ class LuaScriptTests {
             connections.destroy();
         }
     }
+
 }

@@ -54,7 +54,8 @@ public class PaymentService {
     }
 
     /**
-     * Makes the next charges block after they started until the returned latch is released.
+     * Makes the next charges block after they started until the returned latch is
+     * released.
      * @return the latch that lets them finish
      */
     public CountDownLatch holdCharges() {
@@ -70,4 +71,5 @@ public class PaymentService {
     public void awaitChargeStarted() throws InterruptedException {
         this.started.await();
     }
+
 }

@@ -4,6 +4,7 @@ import java.time.Instant;
 
 /**
  * What a test payment returns.
+ *
  * @param orderId the order paid
  * @param amountCents the amount charged
  * @param paidAt when it was charged

@@ -37,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Stored data never chooses a class outside the declared type's package or
- * {@code resilience.idempotency.allowed-types}: a planted entry naming one is refused before
- * the class is instantiated, while the subtypes the application returns still replay.
+ * {@code resilience.idempotency.allowed-types}: a planted entry naming one is refused
+ * before the class is instantiated, while the subtypes the application returns still
+ * replay.
  */
 class RedisBoundedDecodingTests {
 
@@ -108,7 +109,8 @@ class RedisBoundedDecodingTests {
     @Test
     void applicationDefaultTypingIsNotInheritedByTheStore() {
         JsonMapper application = JsonMapper.builder()
-            .activateDefaultTyping(BasicPolymorphicTypeValidator.builder().allowIfSubType(Object.class).build(), DefaultTyping.NON_FINAL)
+            .activateDefaultTyping(BasicPolymorphicTypeValidator.builder().allowIfSubType(Object.class).build(),
+                    DefaultTyping.NON_FINAL)
             .build();
         RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
         complete(store, "k-4", Map.of("a", "b"), Object.class);
@@ -132,9 +134,9 @@ class RedisBoundedDecodingTests {
     @Test
     void subtypeListedInAllowedTypesReplaysAndAnUnlistedOneIsRefused() {
         ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
             .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis")
@@ -179,4 +181,5 @@ class RedisBoundedDecodingTests {
             return ex;
         }
     }
+
 }

@@ -25,9 +25,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A charge that ran, then could not be stored because Redis refused writes (out of memory
- * under {@code noeviction}): the caller gets its value, the key stays in progress so that no
- * repeat runs it again, and the completion is retried until Redis takes it, after which the
- * key replays.
+ * under {@code noeviction}): the caller gets its value, the key stays in progress so that
+ * no repeat runs it again, and the completion is retried until Redis takes it, after
+ * which the key replays.
  */
 class RedisCompletionFailureTests {
 
@@ -38,8 +38,9 @@ class RedisCompletionFailureTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withPropertyValues(FingerprintSecret.PROPERTY)
-        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
+        .withConfiguration(
+                AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                        DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
         .withPropertyValues("resilience.idempotency.store=redis", "resilience.idempotency.in-progress-ttl=30s")
         .withPropertyValues(redis.springProperties().toArray(String[]::new))
         .withBean(Charges.class, () -> new Charges(this.charges));
@@ -57,8 +58,8 @@ class RedisCompletionFailureTests {
 
             assertThat(charges.charge("card-1")).isEqualTo("charge 1");
 
-            assertThat(registry.statistics("Charges#charge").idempotency("Charges#charge",
-                    IdempotencyOutcome.COMPLETE_FAILED)).isOne();
+            assertThat(registry.statistics("Charges#charge")
+                .idempotency("Charges#charge", IdempotencyOutcome.COMPLETE_FAILED)).isOne();
             assertThatExceptionOfType(IdempotencyInProgressException.class).isThrownBy(() -> charges.charge("card-1"));
             redis.command("CONFIG SET maxmemory 0");
             long writable = System.nanoTime();
@@ -68,8 +69,8 @@ class RedisCompletionFailureTests {
             System.out.printf("FIGURES completion: replayed %d ms after Redis took writes again, charges %d%n",
                     Duration.ofNanos(System.nanoTime() - writable).toMillis(), this.charges.get());
             assertThat(this.charges).hasValue(1);
-            assertThat(registry.statistics("Charges#charge").idempotency("Charges#charge",
-                    IdempotencyOutcome.REPLAYED)).isPositive();
+            assertThat(registry.statistics("Charges#charge").idempotency("Charges#charge", IdempotencyOutcome.REPLAYED))
+                .isPositive();
         });
     }
 
@@ -87,5 +88,7 @@ class RedisCompletionFailureTests {
             assertThat(redis.command("CONFIG SET maxmemory 1")).isEqualTo("+OK");
             return "charge " + charge;
         }
+
     }
+
 }

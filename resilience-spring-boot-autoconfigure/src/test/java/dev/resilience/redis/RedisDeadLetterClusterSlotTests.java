@@ -69,7 +69,8 @@ class RedisDeadLetterClusterSlotTests {
 
     @Test
     void aNameThatWouldEmptyTheHashTagIsRefusedRatherThanLosingEveryLetterOnACluster() {
-        // "{}shop:deadletters}:order": the hash tag "{}" is empty, so each key is hashed whole
+        // "{}shop:deadletters}:order": the hash tag "{}" is empty, so each key is hashed
+        // whole
         // and the four keys of one script land on four slots
         assertThatIllegalArgumentException().isThrownBy(() -> newStore("}shop:deadletters"))
             .withMessageContaining("'}'");
@@ -98,8 +99,8 @@ class RedisDeadLetterClusterSlotTests {
 
     private static DeadLetter deadLetter(String id) {
         Instant at = Instant.parse("2026-01-01T00:00:00Z");
-        return new DeadLetter(id, "payment", "PaymentService#pay", List.of("\"o-1\""), "java.io.IOException", "boom",
-                3, at, at.plusSeconds(1), ExecutionStatus.ERROR);
+        return new DeadLetter(id, "payment", "PaymentService#pay", List.of("\"o-1\""), "java.io.IOException", "boom", 3,
+                at, at.plusSeconds(1), ExecutionStatus.ERROR);
     }
 
     private static String clusterConfigFile() {
@@ -112,4 +113,5 @@ class RedisDeadLetterClusterSlotTests {
             throw new UncheckedIOException(ex);
         }
     }
+
 }

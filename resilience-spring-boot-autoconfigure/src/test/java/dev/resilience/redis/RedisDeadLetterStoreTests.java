@@ -138,8 +138,7 @@ class RedisDeadLetterStoreTests {
         assertThat(redis.command("ZCARD {resilience:deadletters}:order")).isEqualTo(":1");
         assertThat(redis.command("ZCARD {resilience:deadletters}:expiry")).isEqualTo(":1");
         assertThat(redis.command("HLEN {resilience:deadletters}:entries")).isEqualTo(":1");
-        assertThat(Long.parseLong(redis.command("PTTL {resilience:deadletters}:entries").substring(1)))
-            .isPositive()
+        assertThat(Long.parseLong(redis.command("PTTL {resilience:deadletters}:entries").substring(1))).isPositive()
             .isLessThanOrEqualTo(Duration.ofHours(1).toMillis());
         clock.advance(Duration.ofMinutes(30));
         assertThat(expiring.list(10)).isEmpty();
@@ -214,11 +213,12 @@ class RedisDeadLetterStoreTests {
     }
 
     private static DeadLetter deadLetter(String id) {
-        return new DeadLetter(id, "payment", "PaymentService#pay", List.of("\"o-1\""), "java.io.IOException", "boom",
-                3, FIRST_ATTEMPT, FIRST_ATTEMPT.plus(Duration.ofSeconds(1)), ExecutionStatus.ERROR);
+        return new DeadLetter(id, "payment", "PaymentService#pay", List.of("\"o-1\""), "java.io.IOException", "boom", 3,
+                FIRST_ATTEMPT, FIRST_ATTEMPT.plus(Duration.ofSeconds(1)), ExecutionStatus.ERROR);
     }
 
     private static List<String> ids(List<DeadLetter> deadLetters) {
         return deadLetters.stream().map(DeadLetter::id).toList();
     }
+
 }

@@ -22,8 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A Redis whose {@code maxmemory-policy} cannot be read (CONFIG renamed away, as managed
- * offers do, or a Redis that does not answer) neither fails nor holds up the start, and is
- * said to be unchecked once, not again on every command of the stores.
+ * offers do, or a Redis that does not answer) neither fails nor holds up the start, and
+ * is said to be unchecked once, not again on every command of the stores.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisEvictionPolicyUncheckableTests {
@@ -38,9 +38,9 @@ class RedisEvictionPolicyUncheckableTests {
 
     private static ApplicationContextRunner contextRunner() {
         return new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
             .withBean(PaymentService.class, () -> new PaymentService(new AtomicInteger()));
@@ -87,4 +87,5 @@ class RedisEvictionPolicyUncheckableTests {
         }
         return count;
     }
+
 }

@@ -22,7 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A Redis whose {@code maxmemory-policy} may evict the stores' keys is named in a WARN at
- * startup and again after a reconnection, once for both stores; one that never evicts is not.
+ * startup and again after a reconnection, once for both stores; one that never evicts is
+ * not.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisEvictionPolicyWarningTests {
@@ -37,9 +38,9 @@ class RedisEvictionPolicyWarningTests {
 
     private static ApplicationContextRunner contextRunner(RedisServer redis) {
         return new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
             .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
@@ -65,7 +66,9 @@ class RedisEvictionPolicyWarningTests {
             evicting.stop();
             assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> payments.pay("order-2", 100, "key-2"));
             evicting.start();
-            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(10))
+                .ignoreExceptions()
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> payments.pay("order-2", 100, "key-2") != null);
 
             await().atMost(Duration.ofSeconds(5))
@@ -89,4 +92,5 @@ class RedisEvictionPolicyWarningTests {
         }
         return count;
     }
+
 }

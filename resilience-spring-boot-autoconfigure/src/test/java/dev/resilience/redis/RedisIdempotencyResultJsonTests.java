@@ -92,7 +92,8 @@ class RedisIdempotencyResultJsonTests {
 
     @Test
     void optionalRoundTripsPresentAndEmpty() {
-        assertThat(roundTrip(Optional.of(RECEIPT), generic(Optional.class, Receipt.class))).isEqualTo(Optional.of(RECEIPT));
+        assertThat(roundTrip(Optional.of(RECEIPT), generic(Optional.class, Receipt.class)))
+            .isEqualTo(Optional.of(RECEIPT));
         assertThat(roundTrip(Optional.empty(), generic(Optional.class, Receipt.class))).isEqualTo(Optional.empty());
     }
 
@@ -198,8 +199,8 @@ class RedisIdempotencyResultJsonTests {
 
     private static EncodedResult stored(String json, String type) {
         String key = "k-" + System.nanoTime();
-        template.opsForHash().putAll("idem:" + key,
-                Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type));
+        template.opsForHash()
+            .putAll("idem:" + key, Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type));
         return (EncodedResult) ((ClaimResult.Completed) store.claim(key, "f", LEASE)).value();
     }
 
@@ -209,6 +210,7 @@ class RedisIdempotencyResultJsonTests {
 
     /**
      * A batch of items: an abstract generic type.
+     *
      * @param <T> the type of the items
      */
     public abstract static class Batch<T> {
@@ -222,12 +224,16 @@ class RedisIdempotencyResultJsonTests {
         public void setItems(List<T> items) {
             this.items = items;
         }
+
     }
 
     /**
      * A batch of a fixed size.
+     *
      * @param <T> the type of the items
      */
     public static class FixedBatch<T> extends Batch<T> {
+
     }
+
 }

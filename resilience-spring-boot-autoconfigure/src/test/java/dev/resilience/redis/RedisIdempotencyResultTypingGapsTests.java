@@ -22,12 +22,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Review of {@link ResultTyping}: the store's own default typing must not lose results that
- * the application's mapper writes and reads, nor results stored before the typing existed.
- * Types that the application's mapper reads although they are interfaces (a mapping a module
- * registers, a static {@code @JsonCreator}, a mix-in such as Boot's {@code @JsonMixin}) were
- * replayed before; a replay that fails is a 409 {@code idempotency-result-unavailable}, and
- * the key's method never runs again until the entry expires.
+ * Review of {@link ResultTyping}: the store's own default typing must not lose results
+ * that the application's mapper writes and reads, nor results stored before the typing
+ * existed. Types that the application's mapper reads although they are interfaces (a
+ * mapping a module registers, a static {@code @JsonCreator}, a mix-in such as Boot's
+ * {@code @JsonMixin}) were replayed before; a replay that fails is a 409
+ * {@code idempotency-result-unavailable}, and the key's method never runs again until the
+ * entry expires.
  */
 class RedisIdempotencyResultTypingGapsTests {
 
@@ -52,11 +53,12 @@ class RedisIdempotencyResultTypingGapsTests {
     }
 
     /**
-     * {@code SimpleModule.addAbstractTypeMapping} is how an application tells Jackson which
-     * class to build for an interface. Jackson then asks the default typing for
+     * {@code SimpleModule.addAbstractTypeMapping} is how an application tells Jackson
+     * which class to build for an interface. Jackson then asks the default typing for
      * {@code withDefaultImpl(Cents.class)}, which {@code ResultTyping} does not override:
      * {@code InvalidDefinitionException: Sub-class dev.resilience.redis.ResultTyping (of class
-     * DefaultTypeResolverBuilder) must override method 'withDefaultImpl'}. Every replay fails.
+     * DefaultTypeResolverBuilder) must override method 'withDefaultImpl'}. Every replay
+     * fails.
      */
     @Test
     void interfaceMappedToAClassByAModuleOfTheApplicationReplays() {
@@ -68,14 +70,15 @@ class RedisIdempotencyResultTypingGapsTests {
 
         String key = "k-mapped";
         ClaimResult claim = store.claim(key, "f", LEASE);
-        assertThat(store.complete(key, ((ClaimResult.Acquired) claim).ownerToken(), order, Order.class, LEASE)).isTrue();
+        assertThat(store.complete(key, ((ClaimResult.Acquired) claim).ownerToken(), order, Order.class, LEASE))
+            .isTrue();
 
         assertThat(replay(store, key, Order.class)).isEqualTo(order);
     }
 
     /**
-     * A result completed by the previous version (the application's JSON, no class ids) of a
-     * record whose interface component the application reads through a static
+     * A result completed by the previous version (the application's JSON, no class ids)
+     * of a record whose interface component the application reads through a static
      * {@code @JsonCreator}: the new typing demands an {@code @class} at that position
      * ({@code InvalidTypeIdException: ... missing type id property '@class' (for POJO property
      * 'total')}), so every key completed before a rolling upgrade stops replaying.
@@ -105,11 +108,14 @@ class RedisIdempotencyResultTypingGapsTests {
         assertThat(replay(store, key, Order.class)).isEqualTo(order);
     }
 
-    /** Writes an entry as the store wrote it before the typing: the application's JSON. */
+    /**
+     * Writes an entry as the store wrote it before the typing: the application's JSON.
+     */
     private static String storedAsBefore(String json, Class<?> type) {
         String key = "k-before-" + System.nanoTime();
         template.opsForHash()
-            .putAll("idem:" + key, Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type.getName()));
+            .putAll("idem:" + key,
+                    Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type.getName()));
         return key;
     }
 
@@ -120,6 +126,7 @@ class RedisIdempotencyResultTypingGapsTests {
     interface Amount {
 
         long cents();
+
     }
 
     record Cents(long cents) implements Amount {
@@ -130,6 +137,7 @@ class RedisIdempotencyResultTypingGapsTests {
 
     @JsonDeserialize(as = Cents.class)
     interface AmountMixIn {
+
     }
 
     /** A value type read from its text by a factory of the interface. */
@@ -142,6 +150,7 @@ class RedisIdempotencyResultTypingGapsTests {
         static Money of(String text) {
             return new Text(text);
         }
+
     }
 
     record Text(String text) implements Money {
@@ -149,4 +158,5 @@ class RedisIdempotencyResultTypingGapsTests {
 
     record Invoice(String id, Money total) {
     }
+
 }

@@ -34,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Results whose declared type holds interfaces or abstract classes, at any depth, go through
- * Redis with the classes their replays need and only those, and stored data never names a
- * class that the declared type does not allow at its position.
+ * Results whose declared type holds interfaces or abstract classes, at any depth, go
+ * through Redis with the classes their replays need and only those, and stored data never
+ * names a class that the declared type does not allow at its position.
  */
 class RedisIdempotencyResultTypingTests {
 
@@ -74,9 +74,8 @@ class RedisIdempotencyResultTypingTests {
         String key = complete(items, generic(List.class, Item.class));
 
         assertThat(storedJson(key)).isEqualTo("[{\"@class\":\"" + Book.class.getName()
-                + "\",\"id\":\"b-1\",\"pages\":320},"
-                + "{\"@class\":\"" + Voucher.class.getName() + "\",\"id\":\"v-1\",\"euros\":50},"
-                + "[\"" + Gift.class.getName() + "\",\"WRAPPING\"]]");
+                + "\",\"id\":\"b-1\",\"pages\":320}," + "{\"@class\":\"" + Voucher.class.getName()
+                + "\",\"id\":\"v-1\",\"euros\":50}," + "[\"" + Gift.class.getName() + "\",\"WRAPPING\"]]");
         assertThat(replay(key, generic(List.class, Item.class))).isEqualTo(items);
     }
 
@@ -95,7 +94,8 @@ class RedisIdempotencyResultTypingTests {
 
         assertThat(replay(complete(byId, mapType), mapType)).isEqualTo(byId);
         assertThat(replay(complete(Optional.of(Gift.RIBBON), generic(Optional.class, Item.class)),
-                generic(Optional.class, Item.class))).isEqualTo(Optional.of(Gift.RIBBON));
+                generic(Optional.class, Item.class)))
+            .isEqualTo(Optional.of(Gift.RIBBON));
     }
 
     @Test
@@ -103,8 +103,9 @@ class RedisIdempotencyResultTypingTests {
         ResponseEntity<List<Item>> response = ResponseEntity.status(201)
             .header("Location", "/baskets/1")
             .body(List.of(new Book("b-1", 320), new Voucher("v-1", 50)));
-        Type declared = ResolvableType.forClassWithGenerics(ResponseEntity.class,
-                ResolvableType.forClassWithGenerics(List.class, Item.class)).getType();
+        Type declared = ResolvableType
+            .forClassWithGenerics(ResponseEntity.class, ResolvableType.forClassWithGenerics(List.class, Item.class))
+            .getType();
 
         assertThat(replay(complete(response, declared), declared)).isEqualTo(response);
     }
@@ -167,8 +168,9 @@ class RedisIdempotencyResultTypingTests {
 
     private static String stored(String json) {
         String key = "k-" + System.nanoTime();
-        template.opsForHash().putAll("idem:" + key,
-                Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", List.class.getName()));
+        template.opsForHash()
+            .putAll("idem:" + key,
+                    Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", List.class.getName()));
         return key;
     }
 
@@ -200,6 +202,7 @@ class RedisIdempotencyResultTypingTests {
 
     /** Something in a basket: records and an enum. */
     sealed interface Item permits Book, Voucher, Gift {
+
     }
 
     record Book(String id, int pages) implements Item {
@@ -223,6 +226,7 @@ class RedisIdempotencyResultTypingTests {
         String currency();
 
         long cents();
+
     }
 
     record Euros(long cents) implements Money {
@@ -236,11 +240,15 @@ class RedisIdempotencyResultTypingTests {
     record Price(String id, Money amount) {
     }
 
-    /** Not an {@code Item}: initializing it would be a side effect chosen by stored data. */
+    /**
+     * Not an {@code Item}: initializing it would be a side effect chosen by stored data.
+     */
     static final class Tripwire {
 
         static {
             initialized.set(true);
         }
+
     }
+
 }

@@ -61,7 +61,8 @@ class RedisIdempotencyStoreTests {
 
     @Test
     void claimOfNewKeyIsAcquiredWithATokenNoOtherClaimOrStoreHands() {
-        RedisIdempotencyStore otherStore = new RedisIdempotencyStore(this.template, JsonMapper.builder().build(), "idem:");
+        RedisIdempotencyStore otherStore = new RedisIdempotencyStore(this.template, JsonMapper.builder().build(),
+                "idem:");
 
         String first = acquire("k1", LEASE);
         String second = acquire("k2", LEASE);
@@ -77,10 +78,12 @@ class RedisIdempotencyStoreTests {
         String token = acquire("k", LEASE);
 
         Map<Object, Object> entry = this.template.opsForHash().entries("idem:k");
-        assertThat(entry).containsEntry("state", "IN_PROGRESS").containsEntry("owner", token)
-            .containsEntry("fingerprint", "f").containsOnlyKeys("state", "owner", "fingerprint");
-        assertThat(this.template.getExpire("idem:k", TimeUnit.MILLISECONDS))
-            .isBetween(LEASE.toMillis() - 5_000, LEASE.toMillis());
+        assertThat(entry).containsEntry("state", "IN_PROGRESS")
+            .containsEntry("owner", token)
+            .containsEntry("fingerprint", "f")
+            .containsOnlyKeys("state", "owner", "fingerprint");
+        assertThat(this.template.getExpire("idem:k", TimeUnit.MILLISECONDS)).isBetween(LEASE.toMillis() - 5_000,
+                LEASE.toMillis());
     }
 
     @Test
@@ -90,7 +93,8 @@ class RedisIdempotencyStoreTests {
         assertThat(this.store.complete("k", token, "paid", Duration.ofHours(1))).isTrue();
 
         Map<Object, Object> entry = this.template.opsForHash().entries("idem:k");
-        assertThat(entry).containsEntry("state", "COMPLETED").containsEntry("value", "\"paid\"")
+        assertThat(entry).containsEntry("state", "COMPLETED")
+            .containsEntry("value", "\"paid\"")
             .containsEntry("type", "java.lang.String");
         assertThat(this.template.getExpire("idem:k", TimeUnit.MILLISECONDS))
             .isBetween(Duration.ofHours(1).toMillis() - 5_000, Duration.ofHours(1).toMillis());
@@ -105,8 +109,8 @@ class RedisIdempotencyStoreTests {
         ClaimResult result = this.store.claim("k", "f", LEASE);
 
         assertThat(result).isInstanceOf(ClaimResult.InProgress.class);
-        assertThat(((ClaimResult.InProgress) result).leaseExpiresAt())
-            .isBetween(before.plus(LEASE).minusSeconds(1), after.plus(LEASE).plusSeconds(1));
+        assertThat(((ClaimResult.InProgress) result).leaseExpiresAt()).isBetween(before.plus(LEASE).minusSeconds(1),
+                after.plus(LEASE).plusSeconds(1));
     }
 
     @Test
@@ -191,7 +195,8 @@ class RedisIdempotencyStoreTests {
         assertThat(this.store.release("k", "wrong")).isFalse();
         assertThat(this.store.complete("k", "wrong", "v", LEASE)).isFalse();
         assertThat(this.template.opsForHash().entries("idem:k")).containsEntry("state", "IN_PROGRESS")
-            .containsEntry("owner", token).doesNotContainKey("value");
+            .containsEntry("owner", token)
+            .doesNotContainKey("value");
     }
 
     @Test
@@ -214,7 +219,8 @@ class RedisIdempotencyStoreTests {
     @Test
     void nonPositiveDurationsAreRefused() {
         assertThatIllegalArgumentException().isThrownBy(() -> this.store.claim("k", "f", Duration.ZERO));
-        assertThatIllegalArgumentException().isThrownBy(() -> this.store.complete("k", "t", "v", Duration.ofMillis(-1)));
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> this.store.complete("k", "t", "v", Duration.ofMillis(-1)));
     }
 
     @Test
@@ -232,7 +238,8 @@ class RedisIdempotencyStoreTests {
         assertThatThrownBy(() -> this.store.claim("k", "f", LEASE)).isInstanceOf(IdempotencyStoreException.class)
             .hasMessageContaining("claim key 'k'");
         assertThatThrownBy(() -> this.store.complete("k", "t", "v", LEASE))
-            .isInstanceOf(IdempotencyStoreException.class).hasMessageContaining("complete key 'k'");
+            .isInstanceOf(IdempotencyStoreException.class)
+            .hasMessageContaining("complete key 'k'");
         assertThatThrownBy(() -> this.store.release("k", "t")).isInstanceOf(IdempotencyStoreException.class)
             .hasMessageContaining("release key 'k'");
     }
@@ -240,8 +247,9 @@ class RedisIdempotencyStoreTests {
     @Test
     void garbageInAnEntryIsAStoreExceptionAndNeverAReplay() {
         this.template.opsForHash().putAll("idem:k", Map.of("state", "COMPLETED", "fingerprint", "f"));
-        this.template.opsForHash().putAll("idem:j", Map.of("state", "COMPLETED", "fingerprint", "f", "value", "{oops",
-                "type", "java.lang.String"));
+        this.template.opsForHash()
+            .putAll("idem:j",
+                    Map.of("state", "COMPLETED", "fingerprint", "f", "value", "{oops", "type", "java.lang.String"));
 
         assertThatThrownBy(() -> this.store.claim("k", "f", LEASE)).isInstanceOf(IdempotencyStoreException.class)
             .hasMessageContaining("unexpected reply");
@@ -260,7 +268,8 @@ class RedisIdempotencyStoreTests {
             .hasMessage("a " + Unwritable.class.getName() + " cannot be written as JSON")
             .hasRootCauseMessage("not loaded");
         assertThat(this.template.opsForHash().entries("idem:k")).containsEntry("state", "IN_PROGRESS")
-            .containsEntry("owner", token).doesNotContainKey("value");
+            .containsEntry("owner", token)
+            .doesNotContainKey("value");
     }
 
     @Test
@@ -270,9 +279,10 @@ class RedisIdempotencyStoreTests {
         assertThat(this.store.complete("k", token, new NotReplayableResult("too large"), LEASE)).isTrue();
 
         assertThat(this.template.opsForHash().entries("idem:k")).containsEntry("state", "COMPLETED")
-            .containsEntry("value", "too large").containsEntry("type", RedisIdempotencyStore.NOT_REPLAYABLE_TYPE);
-        assertThat(this.store.claim("k", "f", LEASE)).isEqualTo(new ClaimResult.Completed(
-                new NotReplayableResult("too large")));
+            .containsEntry("value", "too large")
+            .containsEntry("type", RedisIdempotencyStore.NOT_REPLAYABLE_TYPE);
+        assertThat(this.store.claim("k", "f", LEASE))
+            .isEqualTo(new ClaimResult.Completed(new NotReplayableResult("too large")));
     }
 
     @Test
@@ -307,6 +317,7 @@ class RedisIdempotencyStoreTests {
         public String getCard() {
             throw new IllegalStateException("not loaded");
         }
+
     }
 
     private String acquire(String key, Duration lease) {
@@ -322,7 +333,9 @@ class RedisIdempotencyStoreTests {
     }
 
     private void awaitGone(String redisKey) {
-        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(3))
+            .pollInterval(Duration.ofMillis(20))
             .until(() -> ":0".equals(redis.command("EXISTS " + redisKey)));
     }
+
 }

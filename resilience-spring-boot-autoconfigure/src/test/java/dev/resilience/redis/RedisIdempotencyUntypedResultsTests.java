@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Results without classes in their JSON: interfaces that the application's mapper reads as
- * declared are stored as the application writes them, and JSON stored before the store kept
- * classes is read as the application wrote it, never with a default typing of the
+ * Results without classes in their JSON: interfaces that the application's mapper reads
+ * as declared are stored as the application writes them, and JSON stored before the store
+ * kept classes is read as the application wrote it, never with a default typing of the
  * application's.
  */
 class RedisIdempotencyUntypedResultsTests {
@@ -73,10 +73,9 @@ class RedisIdempotencyUntypedResultsTests {
     @Test
     void interfaceMappedByAModuleOrAMixInIsStoredAsTheApplicationWritesIt() {
         Order order = new Order("o-1", new Cents(1250));
-        for (JsonMapper application : List.of(
-                JsonMapper.builder().addModule(new SimpleModule().addAbstractTypeMapping(Amount.class, Cents.class))
-                    .build(),
-                JsonMapper.builder().addMixIn(Amount.class, AmountMixIn.class).build())) {
+        for (JsonMapper application : List.of(JsonMapper.builder()
+            .addModule(new SimpleModule().addAbstractTypeMapping(Amount.class, Cents.class))
+            .build(), JsonMapper.builder().addMixIn(Amount.class, AmountMixIn.class).build())) {
             RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
 
             String key = complete(store, order, Order.class);
@@ -107,12 +106,14 @@ class RedisIdempotencyUntypedResultsTests {
                     DefaultTyping.JAVA_LANG_OBJECT)
             .build();
         RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
-        String key = storedAsBefore("{\"id\":\"t-1\",\"amount\":{\"cents\":990},\"note\":[\""
-                + Tripwire.class.getName() + "\",{}]}", Transfer.class);
+        String key = storedAsBefore(
+                "{\"id\":\"t-1\",\"amount\":{\"cents\":990},\"note\":[\"" + Tripwire.class.getName() + "\",{}]}",
+                Transfer.class);
 
         Object replayed = replay(store, key, Transfer.class);
 
-        assertThat(replayed).isEqualTo(new Transfer("t-1", new Cents(990), List.of(Tripwire.class.getName(), Map.of())));
+        assertThat(replayed)
+            .isEqualTo(new Transfer("t-1", new Cents(990), List.of(Tripwire.class.getName(), Map.of())));
         assertThat(initialized).isFalse();
     }
 
@@ -136,11 +137,14 @@ class RedisIdempotencyUntypedResultsTests {
         return key;
     }
 
-    /** Writes an entry as the store wrote it before the typing: the application's JSON. */
+    /**
+     * Writes an entry as the store wrote it before the typing: the application's JSON.
+     */
     private static String storedAsBefore(String json, Class<?> type) {
         String key = "k-before-" + System.nanoTime();
         template.opsForHash()
-            .putAll("idem:" + key, Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type.getName()));
+            .putAll("idem:" + key,
+                    Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type.getName()));
         return key;
     }
 
@@ -155,6 +159,7 @@ class RedisIdempotencyUntypedResultsTests {
     interface Amount {
 
         long cents();
+
     }
 
     record Cents(long cents) implements Amount {
@@ -165,6 +170,7 @@ class RedisIdempotencyUntypedResultsTests {
 
     @JsonDeserialize(as = Cents.class)
     interface AmountMixIn {
+
     }
 
     /** An amount read as {@code Cents} because its property says so, not its type. */
@@ -181,6 +187,7 @@ class RedisIdempotencyUntypedResultsTests {
         static Money of(String text) {
             return new Text(text);
         }
+
     }
 
     record Text(String text) implements Money {
@@ -189,8 +196,12 @@ class RedisIdempotencyUntypedResultsTests {
     record Invoice(String id, Money total) {
     }
 
-    /** An interface that neither the application's mapper nor the store's reads as declared. */
+    /**
+     * An interface that neither the application's mapper nor the store's reads as
+     * declared.
+     */
     sealed interface Parcel permits Crate {
+
     }
 
     record Crate(int weight) implements Parcel {
@@ -205,5 +216,7 @@ class RedisIdempotencyUntypedResultsTests {
         static {
             initialized.set(true);
         }
+
     }
+
 }

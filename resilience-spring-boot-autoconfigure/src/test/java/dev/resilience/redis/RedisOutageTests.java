@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Redis fails under a running application: calls fail closed while it is down, and the keys
- * work again once it is back.
+ * Redis fails under a running application: calls fail closed while it is down, and the
+ * keys work again once it is back.
  */
 class RedisOutageTests {
 
@@ -39,8 +39,9 @@ class RedisOutageTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withPropertyValues(FingerprintSecret.PROPERTY)
-        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
+        .withConfiguration(
+                AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                        DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
         .withPropertyValues("resilience.idempotency.store=redis", "resilience.idempotency.in-progress-ttl=1s")
         .withPropertyValues(redis.springProperties().toArray(String[]::new))
         .withBean(PaymentService.class, () -> new PaymentService(this.executions));
@@ -118,4 +119,5 @@ class RedisOutageTests {
             }
         });
     }
+
 }

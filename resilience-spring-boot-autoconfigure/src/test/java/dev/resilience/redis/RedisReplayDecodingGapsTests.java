@@ -26,12 +26,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * Replays from the Redis store of results whose declared type is a generic container of a
  * sealed type.
  *
- * <p>DESIGN section 11: "A replay decodes into the stored concrete class when it is assignable
- * to the declared return type (interfaces, sealed and abstract types, generic containers)".
- * Only the outermost class is stored, so the elements of a {@code List<Parcel>}, the body of
- * a {@code ResponseEntity<Parcel>} or the content of an {@code Optional<Parcel>} are read as
- * the sealed interface, which Jackson cannot build: the first call ran, and every retry of
- * its key gets 409 "result unavailable" instead of its result, until the ttl ends.
+ * <p>
+ * DESIGN section 11: "A replay decodes into the stored concrete class when it is
+ * assignable to the declared return type (interfaces, sealed and abstract types, generic
+ * containers)". Only the outermost class is stored, so the elements of a
+ * {@code List<Parcel>}, the body of a {@code ResponseEntity<Parcel>} or the content of an
+ * {@code Optional<Parcel>} are read as the sealed interface, which Jackson cannot build:
+ * the first call ran, and every retry of its key gets 409 "result unavailable" instead of
+ * its result, until the ttl ends.
  */
 class RedisReplayDecodingGapsTests {
 
@@ -112,5 +114,7 @@ class RedisReplayDecodingGapsTests {
         int runs() {
             return this.runs.get();
         }
+
     }
+
 }

@@ -35,9 +35,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Results whose declared type does not say what to build (a sealed interface, an abstract
- * class, a generic container) are replayed from Redis as the class the first call returned;
- * a result that cannot be decoded, or could not be stored, is unavailable, and the method
- * never runs twice for its key.
+ * class, a generic container) are replayed from Redis as the class the first call
+ * returned; a result that cannot be decoded, or could not be stored, is unavailable, and
+ * the method never runs twice for its key.
  */
 class RedisReplayedResultTypesTests {
 
@@ -62,7 +62,8 @@ class RedisReplayedResultTypesTests {
             Parcel first = shipments.parcel("key-1");
             Parcel replayed = shipments.parcel("key-1");
 
-            assertThat(replayed).isInstanceOf(Parcel.Letter.class).isEqualTo(first)
+            assertThat(replayed).isInstanceOf(Parcel.Letter.class)
+                .isEqualTo(first)
                 .isEqualTo(new Parcel.Letter("L-key-1", 20));
             assertThat(shipments.runs()).isOne();
             assertOutcomes(context, "Shipments#parcel", 1, 1, 0);
@@ -137,8 +138,10 @@ class RedisReplayedResultTypesTests {
 
             assertThat(shipments.runs()).isOne();
             assertOutcomes(context, "Shipments#label", 1, 0, 2);
-            assertThat(redis.command("HGET idem:" + IdempotencyPolicy
-                .of("Shipments#label", context.getBean(RedisIdempotencyStore.class)).storeKey("", "key-1") + " type")).isEqualTo("$15");
+            assertThat(redis.command(
+                    "HGET idem:" + IdempotencyPolicy.of("Shipments#label", context.getBean(RedisIdempotencyStore.class))
+                        .storeKey("", "key-1") + " type"))
+                .isEqualTo("$15");
         });
     }
 
@@ -164,9 +167,15 @@ class RedisReplayedResultTypesTests {
             pipeline.execute(CallContext.idempotent("not-a-parcel", "fp"), () -> new Parcel.Letter("L-1", 20));
             pipeline.execute(CallContext.idempotent("unknown-class", "fp"), () -> new Parcel.Letter("L-2", 20));
             pipeline.execute(CallContext.idempotent("bad-json", "fp"), () -> new Parcel.Letter("L-3", 20));
-            pipelines.template.opsForHash().put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "not-a-parcel"), "type", Receipt.class.getName());
-            pipelines.template.opsForHash().put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "unknown-class"), "type", "com.example.Gone");
-            pipelines.template.opsForHash().put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "bad-json"), "value", "{\"id\":");
+            pipelines.template.opsForHash()
+                .put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "not-a-parcel"), "type",
+                        Receipt.class.getName());
+            pipelines.template.opsForHash()
+                .put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "unknown-class"), "type",
+                        "com.example.Gone");
+            pipelines.template.opsForHash()
+                .put("idem:" + IdempotencyPolicy.of("parcels", pipelines.store).storeKey("", "bad-json"), "value",
+                        "{\"id\":");
 
             for (String key : List.of("not-a-parcel", "unknown-class", "bad-json")) {
                 ExecutionResult<Parcel> result = pipeline.execute(CallContext.idempotent(key, "fp"), () -> {
@@ -192,11 +201,16 @@ class RedisReplayedResultTypesTests {
     }
 
     private static double count(MeterRegistry meters, String name, String outcome) {
-        return meters.get("resilience.idempotency.requests").tags("name", name, "outcome", outcome).functionCounter()
+        return meters.get("resilience.idempotency.requests")
+            .tags("name", name, "outcome", outcome)
+            .functionCounter()
             .count();
     }
 
-    /** Pipelines on a Redis store built by hand, as an application calling the engine does. */
+    /**
+     * Pipelines on a Redis store built by hand, as an application calling the engine
+     * does.
+     */
     private static final class Pipelines implements AutoCloseable {
 
         private final LettuceConnectionFactory connections = redis.connectionFactory();
@@ -216,5 +230,7 @@ class RedisReplayedResultTypesTests {
         public void close() {
             this.connections.destroy();
         }
+
     }
+
 }

@@ -31,14 +31,15 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real {@code redis-server} process on a free port of 127.0.0.1, without persistence, as a
- * JUnit extension: started before a test class, flushed and running before each test,
- * stopped after the class. Tests stop, restart (on the same port, empty), pause and resume it
- * to play outages.
+ * A real {@code redis-server} process on a free port of 127.0.0.1, without persistence,
+ * as a JUnit extension: started before a test class, flushed and running before each
+ * test, stopped after the class. Tests stop, restart (on the same port, empty), pause and
+ * resume it to play outages.
  *
- * <p>The binary is the one that the {@code com.github.codemonstur:embedded-redis} test
- * dependency ships for this platform, copied to a temporary file; where it ships none, the
- * {@code redis-server} on the path (Debian: {@code apt-get install -y redis-server}).
+ * <p>
+ * The binary is the one that the {@code com.github.codemonstur:embedded-redis} test
+ * dependency ships for this platform, copied to a temporary file; where it ships none,
+ * the {@code redis-server} on the path (Debian: {@code apt-get install -y redis-server}).
  */
 public final class RedisServer implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
 
@@ -62,7 +63,8 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
     }
 
     /**
-     * A server with more command-line settings, such as {@code --maxmemory-policy volatile-lru}.
+     * A server with more command-line settings, such as
+     * {@code --maxmemory-policy volatile-lru}.
      * @param arguments the settings, passed on every start
      */
     public RedisServer(String... arguments) {
@@ -149,7 +151,8 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
     }
 
     /**
-     * Freezes the server ({@code SIGSTOP}): connections stay open but nothing is answered.
+     * Freezes the server ({@code SIGSTOP}): connections stay open but nothing is
+     * answered.
      */
     public void pause() {
         signal("-STOP");
@@ -249,11 +252,12 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
     }
 
     /**
-     * The properties that point a Spring Boot application at this server, with timeouts short
-     * enough for outage tests.
+     * The properties that point a Spring Boot application at this server, with timeouts
+     * short enough for outage tests.
      */
     public List<String> springProperties() {
         return List.of("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + this.port,
                 "spring.data.redis.timeout=500ms", "spring.data.redis.connect-timeout=500ms");
     }
+
 }

@@ -35,13 +35,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * A Redis that stops answering (frozen with {@code SIGSTOP}) holds a store call no longer than
- * the store's timeout, although the client's own command timeout is a minute: the call fails
- * closed as a store error within ten times that timeout, and the method does not run.
+ * A Redis that stops answering (frozen with {@code SIGSTOP}) holds a store call no longer
+ * than the store's timeout, although the client's own command timeout is a minute: the
+ * call fails closed as a store error within ten times that timeout, and the method does
+ * not run.
  */
 class RedisStoreTimeoutTests {
 
@@ -60,8 +60,9 @@ class RedisStoreTimeoutTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
         .withPropertyValues(FingerprintSecret.PROPERTY)
-        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
+        .withConfiguration(
+                AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                        DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
         .withPropertyValues("resilience.idempotency.store=redis", "resilience.idempotency.store-timeout=250ms",
                 "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
                 "spring.data.redis.timeout=60s")
@@ -89,8 +90,8 @@ class RedisStoreTimeoutTests {
             payments.pay("order-1", 100, "key-1");
 
             redis.pause();
-            IdempotencyStoreException error = within(BOUND, () -> catchStoreError(
-                    () -> payments.pay("order-2", 200, "key-2")));
+            IdempotencyStoreException error = within(BOUND,
+                    () -> catchStoreError(() -> payments.pay("order-2", 200, "key-2")));
             redis.resume();
 
             assertThat(error).hasMessageContaining("claim key").hasMessageContaining("did not answer within 250 ms");
@@ -124,10 +125,10 @@ class RedisStoreTimeoutTests {
         IdempotencyStoreException release = within(BOUND,
                 () -> catchStoreError(() -> store.release("releasing", releasing)));
 
-        assertThat(completion).hasMessageContaining("complete key 'completing'").hasCauseInstanceOf(
-                QueryTimeoutException.class);
-        assertThat(release).hasMessageContaining("release key 'releasing'").hasCauseInstanceOf(
-                QueryTimeoutException.class);
+        assertThat(completion).hasMessageContaining("complete key 'completing'")
+            .hasCauseInstanceOf(QueryTimeoutException.class);
+        assertThat(release).hasMessageContaining("release key 'releasing'")
+            .hasCauseInstanceOf(QueryTimeoutException.class);
     }
 
     @Test
@@ -224,5 +225,7 @@ class RedisStoreTimeoutTests {
         public @Nullable DataAccessException translateExceptionIfPossible(RuntimeException ex) {
             return this.delegate.translateExceptionIfPossible(ex);
         }
+
     }
+
 }

@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A replayed date-time is the one the first call returned, in both stores alike: with its
- * offset and zone, and its nanoseconds, whatever the application's mapper does with dates.
+ * offset and zone, and its nanoseconds, whatever the application's mapper does with
+ * dates.
  */
 class ReplayedDateTimesTests {
 
@@ -33,9 +34,9 @@ class ReplayedDateTimesTests {
 
     private ApplicationContextRunner contextRunner(String store) {
         return new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
             .withPropertyValues(FingerprintSecret.PROPERTY, "resilience.idempotency.store=" + store)
             .withBean(Bookings.class);
@@ -88,7 +89,8 @@ class ReplayedDateTimesTests {
 
         static final Instant INSTANT = Instant.parse("2024-03-31T01:30:00.123456789Z");
 
-        static final Slot SLOT = new Slot("r-1", List.of(ZONED, ZonedDateTime.parse("2024-07-01T09:00-04:00[America/New_York]")));
+        static final Slot SLOT = new Slot("r-1",
+                List.of(ZONED, ZonedDateTime.parse("2024-07-01T09:00-04:00[America/New_York]")));
 
         private final AtomicInteger runs = new AtomicInteger();
 
@@ -125,5 +127,7 @@ class ReplayedDateTimesTests {
             this.runs.incrementAndGet();
             return ResponseEntity.ok(SLOT);
         }
+
     }
+
 }

@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Which positions {@link ResultTyping} types, as the mapper it is built from decides, and the
- * copies of the rule that Jackson asks for.
+ * Which positions {@link ResultTyping} types, as the mapper it is built from decides, and
+ * the copies of the rule that Jackson asks for.
  */
 class ResultTypingTests {
 
@@ -89,8 +89,8 @@ class ResultTypingTests {
         assertThat(this.typing.getTypeProperty()).isEqualTo("@class");
         assertThat(json).isEqualTo("[{\"type\":\"" + Letter.class.getName() + "\",\"id\":\"L-1\"}]");
         assertThat(mapper.<List<Parcel>>readValue(json, parcels)).containsExactly(new Letter("L-1"));
-        assertThatExceptionOfType(RuntimeException.class).isThrownBy(
-                () -> mapper.readValue("[{\"type\":\"" + Size.class.getName() + "\"}]", parcels));
+        assertThatExceptionOfType(RuntimeException.class)
+            .isThrownBy(() -> mapper.readValue("[{\"type\":\"" + Size.class.getName() + "\"}]", parcels));
     }
 
     @Test
@@ -114,6 +114,7 @@ class ResultTypingTests {
     }
 
     sealed interface Parcel permits Letter {
+
     }
 
     record Letter(String id) implements Parcel, Mapped, Read, MixedIn, Annotated, Created {
@@ -124,6 +125,7 @@ class ResultTypingTests {
 
         Shape() {
         }
+
     }
 
     enum Size {
@@ -133,20 +135,25 @@ class ResultTypingTests {
     }
 
     interface Mapped {
+
     }
 
     interface Read {
+
     }
 
     interface MixedIn {
+
     }
 
     @JsonDeserialize(as = Letter.class)
     interface AsLetter {
+
     }
 
     @JsonDeserialize(as = Letter.class)
     interface Annotated {
+
     }
 
     interface Created {
@@ -155,5 +162,7 @@ class ResultTypingTests {
         static Created of(String id) {
             return new Letter(id);
         }
+
     }
+
 }

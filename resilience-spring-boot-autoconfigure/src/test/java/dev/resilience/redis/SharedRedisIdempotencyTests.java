@@ -32,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two application contexts, as two instances of one application, share one Redis: a payment
- * is charged once per key whichever instance each duplicate reaches.
+ * Two application contexts, as two instances of one application, share one Redis: a
+ * payment is charged once per key whichever instance each duplicate reaches.
  */
 class SharedRedisIdempotencyTests {
 
@@ -48,11 +48,10 @@ class SharedRedisIdempotencyTests {
 
     @BeforeEach
     void describeInstance() {
-        this.instance = new ApplicationContextRunner()
-        .withPropertyValues(FingerprintSecret.PROPERTY)
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+        this.instance = new ApplicationContextRunner().withPropertyValues(FingerprintSecret.PROPERTY)
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues("resilience.idempotency.store=redis", "resilience.dead-letter.store=redis")
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
             .withBean(PaymentService.class, () -> new PaymentService(this.executions));
@@ -89,9 +88,11 @@ class SharedRedisIdempotencyTests {
                 try {
                     Future<Receipt> stale = executor.submit(() -> owner.pay("order-2", 500, "key-2"));
                     owner.awaitChargeStarted();
-                    await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20))
-                        .until(() -> ":0".equals(redis.command("EXISTS idem:" + IdempotencyPolicy
-                            .of("PaymentService#pay", first.getBean(IdempotencyStore.class)).storeKey("", "key-2"))));
+                    await().atMost(Duration.ofSeconds(3))
+                        .pollInterval(Duration.ofMillis(20))
+                        .until(() -> ":0".equals(redis.command("EXISTS idem:"
+                                + IdempotencyPolicy.of("PaymentService#pay", first.getBean(IdempotencyStore.class))
+                                    .storeKey("", "key-2"))));
 
                     Receipt fresh = second.getBean(PaymentService.class).pay("order-2", 500, "key-2");
                     release.countDown();
@@ -172,4 +173,5 @@ class SharedRedisIdempotencyTests {
             return this.errors.stream().filter((error) -> !(error instanceof IdempotencyInProgressException)).toList();
         }
     }
+
 }

@@ -13,9 +13,9 @@ import org.springframework.data.domain.PageRequest;
 
 /**
  * An idempotent bean whose methods declare the return types an application uses for
- * results that come in several shapes: a sealed interface, an abstract class, a Spring Data
- * page, an {@code ExecutionResult} envelope, and a result no JSON mapper can write. Counts
- * how often each method body runs.
+ * results that come in several shapes: a sealed interface, an abstract class, a Spring
+ * Data page, an {@code ExecutionResult} envelope, and a result no JSON mapper can write.
+ * Counts how often each method body runs.
  */
 public class Shipments {
 
@@ -92,6 +92,7 @@ public class Shipments {
 
         /**
          * A letter.
+         *
          * @param id its id
          * @param grams its weight
          */
@@ -100,11 +101,13 @@ public class Shipments {
 
         /**
          * A crate.
+         *
          * @param id its id
          * @param pallets its size
          */
         record Crate(String id, int pallets) implements Parcel {
         }
+
     }
 
     /** A carrier booking: an abstract class with a JavaBean subclass. */
@@ -119,6 +122,7 @@ public class Shipments {
         public void setReference(String reference) {
             this.reference = reference;
         }
+
     }
 
     /** A booking of a truck. */
@@ -133,9 +137,12 @@ public class Shipments {
         public void setPlate(String plate) {
             this.plate = plate;
         }
+
     }
 
-    /** A shipping label whose tracking number getter fails, as a detached lazy proxy does. */
+    /**
+     * A shipping label whose tracking number getter fails, as a detached lazy proxy does.
+     */
     public static final class Label {
 
         private final String id;
@@ -151,5 +158,7 @@ public class Shipments {
         public String getTrackingNumber() {
             throw new IllegalStateException("tracking number is not loaded");
         }
+
     }
+
 }

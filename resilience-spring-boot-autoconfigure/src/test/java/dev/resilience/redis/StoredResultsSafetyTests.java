@@ -32,9 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Both stores keep results alike: as data, so a replay is a fresh copy no caller can change;
- * bounded in bytes by {@code resilience.idempotency.max-result-size}; and without the
- * credentials of an HTTP response.
+ * Both stores keep results alike: as data, so a replay is a fresh copy no caller can
+ * change; bounded in bytes by {@code resilience.idempotency.max-result-size}; and without
+ * the credentials of an HTTP response.
  */
 class StoredResultsSafetyTests {
 
@@ -45,9 +45,9 @@ class StoredResultsSafetyTests {
 
     private ApplicationContextRunner contextRunner(String store) {
         return new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    ResilienceRedisAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    JacksonAutoConfiguration.class))
+            .withConfiguration(
+                    AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                            DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
             .withPropertyValues(FingerprintSecret.PROPERTY)
             .withPropertyValues("resilience.idempotency.store=" + store)
@@ -78,8 +78,8 @@ class StoredResultsSafetyTests {
             IdempotencyStore idempotencyStore = context.getBean(IdempotencyStore.class);
             ClaimResult.Acquired claim = (ClaimResult.Acquired) idempotencyStore.claim("direct", "fp", LEASE);
             assertThatExceptionOfType(IdempotencyResultNotStorableException.class)
-                .isThrownBy(() -> idempotencyStore.complete("direct", claim.ownerToken(), "x".repeat(2000), String.class,
-                        Duration.ofMinutes(1)))
+                .isThrownBy(() -> idempotencyStore.complete("direct", claim.ownerToken(), "x".repeat(2000),
+                        String.class, Duration.ofMinutes(1)))
                 .withMessageContaining("2002 bytes")
                 .withMessageContaining("1KB")
                 .withMessageContaining("resilience.idempotency.max-result-size");
@@ -134,9 +134,11 @@ class StoredResultsSafetyTests {
             }.getType();
             idempotencyStore.complete("direct-2", claim.ownerToken(), Results.session(), type, Duration.ofMinutes(1));
             if ("redis".equals(store)) {
-                assertThat(redis.command("HGET " + context.getEnvironment()
-                    .getProperty("resilience.idempotency.key-prefix", "idem:") + "direct-2 value"))
-                    .doesNotContainIgnoringCase("s3cr3t").doesNotContainIgnoringCase("t0ken");
+                assertThat(redis.command(
+                        "HGET " + context.getEnvironment().getProperty("resilience.idempotency.key-prefix", "idem:")
+                                + "direct-2 value"))
+                    .doesNotContainIgnoringCase("s3cr3t")
+                    .doesNotContainIgnoringCase("t0ken");
             }
             Object stored = ((ClaimResult.Completed) idempotencyStore.claim("direct-2", "fp", LEASE)).value();
             ResponseEntity<?> replay = (ResponseEntity<?>) ((stored instanceof EncodedResult encoded)
@@ -184,5 +186,7 @@ class StoredResultsSafetyTests {
                 .header("X-Session-Count", "1")
                 .body("{\"session\":1}");
         }
+
     }
+
 }

@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * An {@code @Idempotent} method whose declared result is {@code Object} or a bare type
- * variable declares no type for a replay to be read into: with the Redis store, whose stored
- * data would then choose the class, the start fails saying what to fix; the memory store,
- * which keeps the class the method returned, starts.
+ * variable declares no type for a replay to be read into: with the Redis store, whose
+ * stored data would then choose the class, the start fails saying what to fix; the memory
+ * store, which keeps the class the method returned, starts.
  */
 class UntypedIdempotentResultsStartTests {
 
@@ -32,8 +32,9 @@ class UntypedIdempotentResultsStartTests {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
-                DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
+        .withConfiguration(
+                AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
+                        DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
         .withPropertyValues(redis.springProperties().toArray(String[]::new))
         .withPropertyValues(FingerprintSecret.PROPERTY);
 
@@ -88,6 +89,7 @@ class UntypedIdempotentResultsStartTests {
             this.runs.incrementAndGet();
             return new Receipt(key, 1, java.time.Instant.EPOCH);
         }
+
     }
 
     static class FutureLookups {
@@ -96,6 +98,7 @@ class UntypedIdempotentResultsStartTests {
         public CompletableFuture<Object> find(String key) {
             return CompletableFuture.completedFuture(key);
         }
+
     }
 
     static class OptionalLookups {
@@ -104,5 +107,7 @@ class UntypedIdempotentResultsStartTests {
         public <T> Optional<T> find(String key) {
             return Optional.empty();
         }
+
     }
+
 }

@@ -23,10 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A result whose writing as JSON fails with an error rather than an exception (a getter that
- * recurses without end, a class whose initialization fails) is a result that cannot be
- * stored, in both stores alike: the first caller gets its value, the key is completed as not
- * replayable, and the method never runs again for it.
+ * A result whose writing as JSON fails with an error rather than an exception (a getter
+ * that recurses without end, a class whose initialization fails) is a result that cannot
+ * be stored, in both stores alike: the first caller gets its value, the key is completed
+ * as not replayable, and the method never runs again for it.
  */
 class UnwritableResultsTests {
 
@@ -84,7 +84,9 @@ class UnwritableResultsTests {
     }
 
     private static double count(MeterRegistry meters, String name, String outcome) {
-        return meters.get("resilience.idempotency.requests").tags("name", name, "outcome", outcome).functionCounter()
+        return meters.get("resilience.idempotency.requests")
+            .tags("name", name, "outcome", outcome)
+            .functionCounter()
             .count();
     }
 
@@ -93,6 +95,7 @@ class UnwritableResultsTests {
         public int getDepth() {
             return getDepth() + 1;
         }
+
     }
 
     public static class Broken {
@@ -100,6 +103,7 @@ class UnwritableResultsTests {
         public int getRate() {
             return Rates.RATE;
         }
+
     }
 
     static final class Rates {
@@ -108,6 +112,7 @@ class UnwritableResultsTests {
 
         private Rates() {
         }
+
     }
 
     static class Tickets {
@@ -129,5 +134,7 @@ class UnwritableResultsTests {
             this.runs.incrementAndGet();
             return new Broken();
         }
+
     }
+
 }

@@ -18,8 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Arguments render as canonical JSON: equal arguments alike whatever order their maps, sets
- * and objects iterate in, different arguments differently.
+ * Arguments render as canonical JSON: equal arguments alike whatever order their maps,
+ * sets and objects iterate in, different arguments differently.
  */
 class JsonArgumentRendererTests {
 
@@ -52,12 +52,15 @@ class JsonArgumentRendererTests {
 
     @Test
     void equalRecordsWithNestedMapsAndSetsInAnotherOrderRenderAlike() {
-        Order order = new Order("o-1", linked("sku-1", new Line(2, Set.of("fragile", "boxed")), "sku-2",
-                new Line(1, Set.of())), new LinkedHashSet<>(List.of(linked("zone", "eu", "lane", "b"),
-                        linked("zone", "us", "lane", "a"))), List.of(3, 1, 2));
-        Order sameOrder = new Order("o-1", linked("sku-2", new Line(1, new HashSet<>()), "sku-1",
-                new Line(2, new TreeSet<>(List.of("boxed", "fragile")))), new LinkedHashSet<>(List.of(
-                        linked("lane", "a", "zone", "us"), linked("lane", "b", "zone", "eu"))), List.of(3, 1, 2));
+        Order order = new Order("o-1",
+                linked("sku-1", new Line(2, Set.of("fragile", "boxed")), "sku-2", new Line(1, Set.of())),
+                new LinkedHashSet<>(List.of(linked("zone", "eu", "lane", "b"), linked("zone", "us", "lane", "a"))),
+                List.of(3, 1, 2));
+        Order sameOrder = new Order("o-1",
+                linked("sku-2", new Line(1, new HashSet<>()), "sku-1",
+                        new Line(2, new TreeSet<>(List.of("boxed", "fragile")))),
+                new LinkedHashSet<>(List.of(linked("lane", "a", "zone", "us"), linked("lane", "b", "zone", "eu"))),
+                List.of(3, 1, 2));
 
         assertThat(this.renderer.render(sameOrder)).isEqualTo(this.renderer.render(order))
             .isEqualTo("{\"id\":\"o-1\",\"lines\":{\"sku-1\":{\"labels\":[\"boxed\",\"fragile\"],\"quantity\":2},"
@@ -70,8 +73,9 @@ class JsonArgumentRendererTests {
         Order order = new Order("o-1", Map.of("sku-1", new Line(2, Set.of("fragile"))), Set.of(Map.of("zone", "eu")),
                 List.of(1, 2));
 
-        assertThat(this.renderer.render(order)).isNotEqualTo(this.renderer.render(new Order("o-1",
-                Map.of("sku-1", new Line(3, Set.of("fragile"))), Set.of(Map.of("zone", "eu")), List.of(1, 2))))
+        assertThat(this.renderer.render(order))
+            .isNotEqualTo(this.renderer.render(new Order("o-1", Map.of("sku-1", new Line(3, Set.of("fragile"))),
+                    Set.of(Map.of("zone", "eu")), List.of(1, 2))))
             .isNotEqualTo(this.renderer.render(new Order("o-1", Map.of("sku-1", new Line(2, Set.of("boxed"))),
                     Set.of(Map.of("zone", "eu")), List.of(1, 2))))
             .isNotEqualTo(this.renderer.render(new Order("o-1", Map.of("sku-1", new Line(2, Set.of("fragile"))),
@@ -128,5 +132,7 @@ class JsonArgumentRendererTests {
         public String getValue() {
             throw new IllegalStateException("not loaded");
         }
+
     }
+
 }

@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A catalogue of bad inputs, one row per test: each must end in a clear error, at the start
- * when it is configuration, at the call when it is data.
+ * A catalogue of bad inputs, one row per test: each must end in a clear error, at the
+ * start when it is configuration, at the call when it is data.
  */
 @SpringBootTest(classes = BadInputCatalogueTests.TestApplication.class,
         properties = "resilience.retry.defaults.jitter=none")
@@ -239,7 +239,8 @@ class BadInputCatalogueTests {
         assertThat(this.service.runs()).isEqualTo(1);
         assertThat(thrown.get()).isInstanceOf(CallInterruptedException.class)
             .hasCauseInstanceOf(InterruptedException.class)
-            .satisfies((ex) -> assertThat(ex.getSuppressed()).extracting(Throwable::getMessage).containsExactly("down"));
+            .satisfies(
+                    (ex) -> assertThat(ex.getSuppressed()).extracting(Throwable::getMessage).containsExactly("down"));
     }
 
     private static FailureAnalysis analyze(Throwable failure) {
@@ -267,6 +268,7 @@ class BadInputCatalogueTests {
         CatalogueService catalogueService() {
             return new CatalogueService();
         }
+
     }
 
     static class LedgerException extends Exception {
@@ -274,6 +276,7 @@ class BadInputCatalogueTests {
         LedgerException(String message) {
             super(message);
         }
+
     }
 
     /**
@@ -366,6 +369,7 @@ class BadInputCatalogueTests {
             Thread.currentThread().interrupt();
             throw new IOException("down");
         }
+
     }
 
     static class MissingFallback {
@@ -374,6 +378,7 @@ class BadInputCatalogueTests {
         public String call(String id) {
             return id;
         }
+
     }
 
     static class IllTypedFallback {
@@ -386,5 +391,7 @@ class BadInputCatalogueTests {
         Integer later(String id) {
             return 0;
         }
+
     }
+
 }

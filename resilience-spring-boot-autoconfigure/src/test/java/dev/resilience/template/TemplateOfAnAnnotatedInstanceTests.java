@@ -16,9 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link ResilienceTemplate}: "the same policies, breakers, budgets, statistics and dead
- * letters as the annotated methods of those names". An instance that annotations configure
- * runs with their settings through the template too, those that {@code /actuator/retries}
- * reports for the name, not with the YAML's alone.
+ * letters as the annotated methods of those names". An instance that annotations
+ * configure runs with their settings through the template too, those that
+ * {@code /actuator/retries} reports for the name, not with the YAML's alone.
  */
 class TemplateOfAnAnnotatedInstanceTests {
 
@@ -48,5 +48,7 @@ class TemplateOfAnAnnotatedInstanceTests {
         public String quote(String symbol) {
             return "quote of " + symbol;
         }
+
     }
+
 }

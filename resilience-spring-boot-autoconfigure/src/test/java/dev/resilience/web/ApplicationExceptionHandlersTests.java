@@ -32,13 +32,13 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * DESIGN section 16: "The idempotency advice handles only failures of @Idempotent handlers;
- * every other 400 reaches the application's own handlers and Boot's problem details." The
- * starter's advice once declared an {@code @ExceptionHandler} for every
- * {@link MissingRequestHeaderException}, first in order, and rethrew it for handlers that are
- * not idempotent; Spring MVC does not go on to the next advice after a rethrow, so the
- * application's own handler never answered. An {@code @Idempotent} handler's missing key
- * stays the starter's problem, whatever handlers the application has.
+ * DESIGN section 16: "The idempotency advice handles only failures of @Idempotent
+ * handlers; every other 400 reaches the application's own handlers and Boot's problem
+ * details." The starter's advice once declared an {@code @ExceptionHandler} for every
+ * {@link MissingRequestHeaderException}, first in order, and rethrew it for handlers that
+ * are not idempotent; Spring MVC does not go on to the next advice after a rethrow, so
+ * the application's own handler never answered. An {@code @Idempotent} handler's missing
+ * key stays the starter's problem, whatever handlers the application has.
  */
 @SpringBootTest(classes = ApplicationExceptionHandlersTests.TestApplication.class)
 @AutoConfigureMockMvc
@@ -76,6 +76,7 @@ class ApplicationExceptionHandlersTests {
         public String create(@RequestHeader("Idempotency-Key") String key) {
             return key;
         }
+
     }
 
     @RestControllerAdvice
@@ -86,6 +87,7 @@ class ApplicationExceptionHandlersTests {
             return ResponseEntity.status(HttpStatus.BAD_REQUEST)
                 .body(Map.of("error", "missing header " + ex.getHeaderName()));
         }
+
     }
 
     @SpringBootConfiguration
@@ -97,5 +99,7 @@ class ApplicationExceptionHandlersTests {
         VirtualTimeSource virtualTimeSource() {
             return new VirtualTimeSource();
         }
+
     }
+
 }

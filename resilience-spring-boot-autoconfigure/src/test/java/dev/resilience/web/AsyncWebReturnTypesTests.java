@@ -44,10 +44,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * DESIGN section 16: a method with an annotation of ours that returns a task Spring MVC runs
- * after the method has returned fails the start. Before this check an {@code @Idempotent}
- * controller returning a {@code Callable} stored the task: three requests with one key ran
- * the charge three times, the second and third marked {@code Idempotent-Replayed: true}.
+ * DESIGN section 16: a method with an annotation of ours that returns a task Spring MVC
+ * runs after the method has returned fails the start. Before this check an
+ * {@code @Idempotent} controller returning a {@code Callable} stored the task: three
+ * requests with one key ran the charge three times, the second and third marked
+ * {@code Idempotent-Replayed: true}.
  */
 class AsyncWebReturnTypesTests {
 
@@ -58,8 +59,8 @@ class AsyncWebReturnTypesTests {
     @Test
     void idempotentControllerReturningCallableFailsTheStartNamingTheMethodAndTheFix() {
         this.contextRunner.withBean("chargeController", CallableChargeController.class)
-            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
-                .contains("Invalid resilience setting of bean 'chargeController', method CallableChargeController#charge:")
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure())).contains(
+                    "Invalid resilience setting of bean 'chargeController', method CallableChargeController#charge:")
                 .contains("Setting: return type")
                 .contains("Value: \"java.util.concurrent.Callable<java.lang.String>\"")
                 .contains("Reason: a Callable does its work after the method has returned: the annotations would "
@@ -70,15 +71,16 @@ class AsyncWebReturnTypesTests {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', textBlock = """
-            WebAsyncTaskController       | org.springframework.web.context.request.async.WebAsyncTask<java.lang.String>  | WebAsyncTask
-            DeferredResultController     | org.springframework.web.context.request.async.DeferredResult<java.lang.String> | DeferredResult
-            StreamingController          | org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody | StreamingResponseBody
-            EmitterController            | org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter | ResponseBodyEmitter
-            SseController                | org.springframework.web.servlet.mvc.method.annotation.SseEmitter | SseEmitter
-            StreamingEntityController    | org.springframework.http.ResponseEntity<org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody> | StreamingResponseBody
-            FutureOfDeferredController   | java.util.concurrent.CompletableFuture<org.springframework.web.context.request.async.DeferredResult<java.lang.String>> | DeferredResult
-            """)
+    @CsvSource(delimiter = '|',
+            textBlock = """
+                    WebAsyncTaskController       | org.springframework.web.context.request.async.WebAsyncTask<java.lang.String>  | WebAsyncTask
+                    DeferredResultController     | org.springframework.web.context.request.async.DeferredResult<java.lang.String> | DeferredResult
+                    StreamingController          | org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody | StreamingResponseBody
+                    EmitterController            | org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter | ResponseBodyEmitter
+                    SseController                | org.springframework.web.servlet.mvc.method.annotation.SseEmitter | SseEmitter
+                    StreamingEntityController    | org.springframework.http.ResponseEntity<org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody> | StreamingResponseBody
+                    FutureOfDeferredController   | java.util.concurrent.CompletableFuture<org.springframework.web.context.request.async.DeferredResult<java.lang.String>> | DeferredResult
+                    """)
     void eachAsyncWebReturnTypeFailsTheStart(String controller, String returnType, String task) throws Exception {
         Class<?> type = Class.forName(AsyncWebReturnTypesTests.class.getName() + "$" + controller);
         this.contextRunner.withBean("controller", type)
@@ -130,6 +132,7 @@ class AsyncWebReturnTypesTests {
         public Callable<String> charge(@RequestHeader("Idempotency-Key") String key) {
             return () -> "charge-" + this.charges.incrementAndGet();
         }
+
     }
 
     @RestController
@@ -146,6 +149,7 @@ class AsyncWebReturnTypesTests {
         int charges() {
             return this.charges.get();
         }
+
     }
 
     @RestController
@@ -156,6 +160,7 @@ class AsyncWebReturnTypesTests {
         public WebAsyncTask<String> charge() {
             return new WebAsyncTask<>(() -> "charged");
         }
+
     }
 
     @RestController
@@ -166,6 +171,7 @@ class AsyncWebReturnTypesTests {
         public DeferredResult<String> charge() {
             return new DeferredResult<>();
         }
+
     }
 
     @RestController
@@ -180,6 +186,7 @@ class AsyncWebReturnTypesTests {
         StreamingResponseBody none() {
             return (out) -> out.write(0);
         }
+
     }
 
     @RestController
@@ -190,6 +197,7 @@ class AsyncWebReturnTypesTests {
         public ResponseBodyEmitter charge(@RequestHeader("Idempotency-Key") String key) {
             return new ResponseBodyEmitter();
         }
+
     }
 
     @RestController
@@ -200,6 +208,7 @@ class AsyncWebReturnTypesTests {
         public SseEmitter charge(@RequestHeader("Idempotency-Key") String key) {
             return new SseEmitter();
         }
+
     }
 
     @RestController
@@ -210,6 +219,7 @@ class AsyncWebReturnTypesTests {
         public ResponseEntity<StreamingResponseBody> charge(@RequestHeader("Idempotency-Key") String key) {
             return ResponseEntity.ok((out) -> out.write(1));
         }
+
     }
 
     @RestController
@@ -220,6 +230,7 @@ class AsyncWebReturnTypesTests {
         public CompletableFuture<DeferredResult<String>> charge() {
             return CompletableFuture.completedFuture(new DeferredResult<>());
         }
+
     }
 
     static class CallableReports {
@@ -228,5 +239,7 @@ class AsyncWebReturnTypesTests {
         public Callable<String> render() {
             return () -> "report";
         }
+
     }
+
 }

@@ -25,12 +25,13 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * With {@code spring.mvc.problemdetails.enabled=true}, Boot answers a missing request header
- * with an RFC 9457 problem. DESIGN section 16: every 400 that is not an idempotency failure
- * "reaches the application's own handlers and Boot's problem details", while an
- * {@code @Idempotent} handler's missing key is still the starter's problem. The starter's
- * advice once caught the {@code MissingRequestHeaderException} of every handler, first in
- * order, and Boot's {@code ProblemDetailsExceptionHandler} never answered it.
+ * With {@code spring.mvc.problemdetails.enabled=true}, Boot answers a missing request
+ * header with an RFC 9457 problem. DESIGN section 16: every 400 that is not an
+ * idempotency failure "reaches the application's own handlers and Boot's problem
+ * details", while an {@code @Idempotent} handler's missing key is still the starter's
+ * problem. The starter's advice once caught the {@code MissingRequestHeaderException} of
+ * every handler, first in order, and Boot's {@code ProblemDetailsExceptionHandler} never
+ * answered it.
  */
 @SpringBootTest(classes = BootProblemDetailsForOtherHandlersTests.TestApplication.class,
         properties = "spring.mvc.problemdetails.enabled=true")
@@ -59,8 +60,7 @@ class BootProblemDetailsForOtherHandlersTests {
             .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
             .andExpect(jsonPath("$.title").value("Bad Request"))
             .andExpect(jsonPath("$.status").value(400))
-            .andExpect(jsonPath("$.detail")
-                .value("Idempotency key is missing: send it in the Idempotency-Key header"))
+            .andExpect(jsonPath("$.detail").value("Idempotency key is missing: send it in the Idempotency-Key header"))
             .andExpect(jsonPath("$.problem").value(IdempotencyProblemAdvice.KEY_INVALID));
     }
 
@@ -77,6 +77,7 @@ class BootProblemDetailsForOtherHandlersTests {
         public String create(@RequestHeader("Idempotency-Key") String key) {
             return key;
         }
+
     }
 
     @SpringBootConfiguration
@@ -88,5 +89,7 @@ class BootProblemDetailsForOtherHandlersTests {
         VirtualTimeSource virtualTimeSource() {
             return new VirtualTimeSource();
         }
+
     }
+
 }

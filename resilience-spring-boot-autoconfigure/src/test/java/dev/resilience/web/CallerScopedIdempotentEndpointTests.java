@@ -39,9 +39,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Idempotency keys belong to the authenticated caller: another caller who sends the same key
- * reaches an entry of their own, so neither a replay of the first caller's response nor a 422
- * telling that the key is in use reaches them.
+ * Idempotency keys belong to the authenticated caller: another caller who sends the same
+ * key reaches an entry of their own, so neither a replay of the first caller's response
+ * nor a 422 telling that the key is in use reaches them.
  */
 @SpringBootTest(classes = CallerScopedIdempotentEndpointTests.TestApplication.class)
 class CallerScopedIdempotentEndpointTests {
@@ -138,6 +138,7 @@ class CallerScopedIdempotentEndpointTests {
         public CardRequest add(@RequestHeader("Idempotency-Key") String key, @RequestBody CardRequest card) {
             return card;
         }
+
     }
 
     @SpringBootConfiguration
@@ -165,5 +166,7 @@ class CallerScopedIdempotentEndpointTests {
                     User.withUsername("alice").password("{noop}password").roles("USER").build(),
                     User.withUsername("mallory").password("{noop}password").roles("USER").build());
         }
+
     }
+
 }

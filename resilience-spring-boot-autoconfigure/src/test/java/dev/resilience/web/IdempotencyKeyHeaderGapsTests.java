@@ -29,10 +29,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Review of {@link IdempotencyKeyHeaderInterceptor}, which replaced the advice's handling of a
- * missing {@code Idempotency-Key} header (DESIGN section 7: "400 for a missing or bad key"):
- * the interceptor must find the key's header wherever Spring MVC finds it, and must name the
- * header Spring MVC reads.
+ * Review of {@link IdempotencyKeyHeaderInterceptor}, which replaced the advice's handling
+ * of a missing {@code Idempotency-Key} header (DESIGN section 7: "400 for a missing or
+ * bad key"): the interceptor must find the key's header wherever Spring MVC finds it, and
+ * must name the header Spring MVC reads.
  */
 @SpringBootTest(classes = IdempotencyKeyHeaderGapsTests.TestApplication.class,
         properties = { "spring.mvc.problemdetails.enabled=true", "parcels.key-header=Idempotency-Key" })
@@ -55,9 +55,10 @@ class IdempotencyKeyHeaderGapsTests {
     }
 
     /**
-     * Controllers generated from OpenAPI ({@code interfaceOnly}) declare {@code @RequestHeader}
-     * on the interface; Spring MVC reads it there. An interceptor that read the parameter
-     * annotations of the implementing method only let the request through to Boot's generic 400.
+     * Controllers generated from OpenAPI ({@code interfaceOnly}) declare
+     * {@code @RequestHeader} on the interface; Spring MVC reads it there. An interceptor
+     * that read the parameter annotations of the implementing method only let the request
+     * through to Boot's generic 400.
      */
     @Test
     void missingKeyHeaderDeclaredOnTheControllerInterfaceIsTheKeyProblem() throws Exception {
@@ -69,14 +70,13 @@ class IdempotencyKeyHeaderGapsTests {
     }
 
     /**
-     * Spring MVC resolves placeholders in a {@code @RequestHeader} name. An interceptor that
-     * looked for a header literally named {@code ${parcels.key-header}}, which no request has,
-     * refused every request to the handler, key included.
+     * Spring MVC resolves placeholders in a {@code @RequestHeader} name. An interceptor
+     * that looked for a header literally named {@code ${parcels.key-header}}, which no
+     * request has, refused every request to the handler, key included.
      */
     @Test
     void keyHeaderNamedByAPlaceholderIsReadAsSpringMvcReadsIt() throws Exception {
-        this.mvc.perform(post("/configured-parcels").header("Idempotency-Key", "k-1"))
-            .andExpect(status().isCreated());
+        this.mvc.perform(post("/configured-parcels").header("Idempotency-Key", "k-1")).andExpect(status().isCreated());
         assertThat(this.configuredController.runs()).isOne();
     }
 
@@ -85,6 +85,7 @@ class IdempotencyKeyHeaderGapsTests {
         @PostMapping("/api-parcels")
         @ResponseStatus(HttpStatus.CREATED)
         String send(@RequestHeader("Idempotency-Key") String idempotencyKey);
+
     }
 
     @RestController
@@ -105,6 +106,7 @@ class IdempotencyKeyHeaderGapsTests {
         public void reset() {
             this.runs.set(0);
         }
+
     }
 
     @RestController
@@ -126,6 +128,7 @@ class IdempotencyKeyHeaderGapsTests {
         public void reset() {
             this.runs.set(0);
         }
+
     }
 
     @SpringBootConfiguration
@@ -137,5 +140,7 @@ class IdempotencyKeyHeaderGapsTests {
         VirtualTimeSource virtualTimeSource() {
             return new VirtualTimeSource();
         }
+
     }
+
 }

@@ -34,8 +34,8 @@ class IdempotencyKeyHeaderInterceptorTests {
 
     @Test
     void keyMadeOfHeaderParametersByPositionChecksThoseHeaders() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("byPosition")))
-            .containsExactly("X-Tenant", "Idempotency-Key");
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("byPosition"))).containsExactly("X-Tenant",
+                "Idempotency-Key");
     }
 
     @Test
@@ -45,7 +45,8 @@ class IdempotencyKeyHeaderInterceptorTests {
 
     @Test
     void headersTheKeyIsNotMadeOfAreNotChecked() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("otherHeader"))).containsExactly("Idempotency-Key");
+        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("otherHeader")))
+            .containsExactly("Idempotency-Key");
     }
 
     @Test
@@ -102,8 +103,9 @@ class IdempotencyKeyHeaderInterceptorTests {
     @Test
     void requestToAHandlerThatIsNotIdempotentOrNotAMethodGoesOn() throws Exception {
         assertThat(preHandle("notIdempotent", new MockHttpServletRequest())).isTrue();
-        assertThat(this.interceptor.preHandle(new MockHttpServletRequest(), new MockHttpServletResponse(),
-                new Object())).isTrue();
+        assertThat(
+                this.interceptor.preHandle(new MockHttpServletRequest(), new MockHttpServletResponse(), new Object()))
+            .isTrue();
     }
 
     @Test
@@ -150,7 +152,8 @@ class IdempotencyKeyHeaderInterceptorTests {
     }
 
     /**
-     * A bean factory that resolves placeholders and expressions as an application context's.
+     * A bean factory that resolves placeholders and expressions as an application
+     * context's.
      */
     private static ConfigurableBeanFactory beanFactory() {
         MockEnvironment environment = new MockEnvironment().withProperty("parcels.key-header", "X-Parcel-Key");
@@ -172,6 +175,7 @@ class IdempotencyKeyHeaderInterceptorTests {
     interface HandlersApi {
 
         void declaredOnTheInterface(@RequestHeader("Idempotency-Key") String key);
+
     }
 
     static class Handlers implements HandlersApi {
@@ -233,5 +237,7 @@ class IdempotencyKeyHeaderInterceptorTests {
         public void expression(@RequestHeader("#{'X-' + 'Tenant'}") String tenant,
                 @RequestHeader("Idempotency-Key") String key) {
         }
+
     }
+
 }

@@ -62,9 +62,11 @@ class IdempotencyKeyHeadersTests {
 
     @Test
     void missingHeaderThatTheKeyIsMadeOfByPositionIsTheKeyProblem() throws Exception {
-        expectKeyProblem(this.mvc.perform(post("/tenant-parcels").header("Idempotency-Key", "k-1")
-            .header("X-Trace", "t-1")), "/tenant-parcels")
-            .andExpect(jsonPath("$.detail").value("Idempotency key is missing: send the X-Tenant header it is made of"));
+        expectKeyProblem(
+                this.mvc.perform(post("/tenant-parcels").header("Idempotency-Key", "k-1").header("X-Trace", "t-1")),
+                "/tenant-parcels")
+            .andExpect(
+                    jsonPath("$.detail").value("Idempotency key is missing: send the X-Tenant header it is made of"));
         assertThat(this.controller.runs()).isEqualTo(0);
     }
 
@@ -81,9 +83,11 @@ class IdempotencyKeyHeadersTests {
     @Test
     void requestWithEveryHeaderRunsTheHandler() throws Exception {
         this.mvc.perform(post("/parcels").header("Idempotency-Key", PARCEL_KEY)).andExpect(status().isCreated());
-        this.mvc.perform(post("/tenant-parcels").header("Idempotency-Key", "k-1")
-            .header("X-Tenant", "acme")
-            .header("X-Trace", "t-1")).andExpect(status().isCreated());
+        this.mvc
+            .perform(post("/tenant-parcels").header("Idempotency-Key", "k-1")
+                .header("X-Tenant", "acme")
+                .header("X-Trace", "t-1"))
+            .andExpect(status().isCreated());
         assertThat(this.controller.runs()).isEqualTo(2);
     }
 
@@ -91,7 +95,8 @@ class IdempotencyKeyHeadersTests {
     void keyHeaderNamedByAnExpressionIsTheHeaderItEvaluatesTo() throws Exception {
         expectKeyProblem(this.mvc.perform(post("/expression-parcels").header("Idempotency-Key", "k-1")),
                 "/expression-parcels")
-            .andExpect(jsonPath("$.detail").value("Idempotency key is missing: send the X-Parcel-Key header it is made of"));
+            .andExpect(jsonPath("$.detail")
+                .value("Idempotency key is missing: send the X-Parcel-Key header it is made of"));
         this.mvc.perform(post("/expression-parcels").header("X-Parcel-Key", "k-1")).andExpect(status().isCreated());
         assertThat(this.controller.runs()).isEqualTo(1);
     }
@@ -153,6 +158,7 @@ class IdempotencyKeyHeadersTests {
         void reset() {
             this.runs.set(0);
         }
+
     }
 
     @SpringBootConfiguration
@@ -164,5 +170,7 @@ class IdempotencyKeyHeadersTests {
         VirtualTimeSource virtualTimeSource() {
             return new VirtualTimeSource();
         }
+
     }
+
 }

@@ -128,9 +128,11 @@ class IdempotentEndpointTests {
                     + "out: its key expression threw IllegalArgumentException"));
         assertThat(this.controller.runs()).isZero();
 
-        this.mvc.perform(post("/receipts").header("Idempotency-Key", "5f0c6a52-3c1e-4f7b-9a57-2a4f1d0e8b11")
-            .contentType(MediaType.APPLICATION_JSON)
-            .content(BOOK)).andExpect(status().isCreated());
+        this.mvc
+            .perform(post("/receipts").header("Idempotency-Key", "5f0c6a52-3c1e-4f7b-9a57-2a4f1d0e8b11")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(BOOK))
+            .andExpect(status().isCreated());
         assertThat(this.controller.runs()).isEqualTo(1);
     }
 
@@ -173,8 +175,8 @@ class IdempotentEndpointTests {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         this.controller.holdNextRequest(entered, release);
-        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(
-                () -> statusOf(order("in-progress-1", BOOK)), this.otherThread);
+        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> statusOf(order("in-progress-1", BOOK)),
+                this.otherThread);
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 
         expectProblem(this.mvc.perform(order("in-progress-1", BOOK)), 409, "Conflict",
@@ -228,8 +230,8 @@ class IdempotentEndpointTests {
         return expectProblem(result, status, title, problem, "/orders");
     }
 
-    private ResultActions expectProblem(ResultActions result, int status, String title, String problem,
-            String instance) throws Exception {
+    private ResultActions expectProblem(ResultActions result, int status, String title, String problem, String instance)
+            throws Exception {
         return result.andExpect(status().is(status))
             .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
             .andExpect(jsonPath("$.type").doesNotExist())
@@ -292,5 +294,7 @@ class IdempotentEndpointTests {
         SwitchableIdempotencyStore idempotencyStore(VirtualTimeSource timeSource) {
             return new SwitchableIdempotencyStore(new InMemoryIdempotencyStore(timeSource, 1000));
         }
+
     }
+
 }

@@ -65,8 +65,8 @@ class IdempotentReplayHeaderListenerTests {
 
     @Test
     void replayOutsideAnHttpRequestDoesNothing() {
-        assertThatNoException().isThrownBy(
-                () -> this.listener.onIdempotency("OrderTestController#create", IdempotencyOutcome.REPLAYED));
+        assertThatNoException()
+            .isThrownBy(() -> this.listener.onIdempotency("OrderTestController#create", IdempotencyOutcome.REPLAYED));
     }
 
     private void serve(String handlerMethod) {
@@ -85,4 +85,5 @@ class IdempotentReplayHeaderListenerTests {
         }
         throw new IllegalArgumentException(name);
     }
+
 }

@@ -21,8 +21,8 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Idempotent endpoints of a small order service; counts how often their bodies run and can
- * hold a request inside the handler until released.
+ * Idempotent endpoints of a small order service; counts how often their bodies run and
+ * can hold a request inside the handler until released.
  */
 @RestController
 public class OrderTestController {
@@ -44,7 +44,8 @@ public class OrderTestController {
             entered.countDown();
             release.await(10, TimeUnit.SECONDS);
         }
-        return ResponseEntity.created(URI.create("/orders/o-" + run)).body(new OrderCreated("o-" + run, order.item(), key));
+        return ResponseEntity.created(URI.create("/orders/o-" + run))
+            .body(new OrderCreated("o-" + run, order.item(), key));
     }
 
     @PostMapping("/payments")
@@ -99,4 +100,5 @@ public class OrderTestController {
     /** The order created for a request, with the key it was created under. */
     public record OrderCreated(String id, String item, String idempotencyKey) {
     }
+
 }

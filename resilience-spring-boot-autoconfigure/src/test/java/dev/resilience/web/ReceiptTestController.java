@@ -33,4 +33,5 @@ public class ReceiptTestController {
     int runs() {
         return this.runs.get();
     }
+
 }

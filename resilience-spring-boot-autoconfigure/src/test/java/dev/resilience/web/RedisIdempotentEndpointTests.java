@@ -75,4 +75,5 @@ class RedisIdempotentEndpointTests {
     static class TestApplication {
 
     }
+
 }

@@ -27,8 +27,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Over the real MVC stack, the first caller gets its session cookie and credentials, and a
- * replay gets the stored status, body and content headers without them.
+ * Over the real MVC stack, the first caller gets its session cookie and credentials, and
+ * a replay gets the stored status, body and content headers without them.
  */
 @SpringBootTest(classes = ReplayedCredentialsTests.TestApplication.class)
 @AutoConfigureMockMvc
@@ -84,6 +84,7 @@ class ReplayedCredentialsTests {
                 .header("X-Session-Count", "1")
                 .body("{\"session\":1}");
         }
+
     }
 
     @SpringBootConfiguration
@@ -92,4 +93,5 @@ class ReplayedCredentialsTests {
     static class TestApplication {
 
     }
+
 }

@@ -58,6 +58,7 @@ class ResilienceWebMvcAutoConfigurationTests {
         IdempotencyKeyHeaderInterceptor ownInterceptor(ConfigurableListableBeanFactory beanFactory) {
             return new IdempotencyKeyHeaderInterceptor(beanFactory);
         }
+
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -67,5 +68,7 @@ class ResilienceWebMvcAutoConfigurationTests {
         IdempotencyProblemAdvice ownAdvice(TimeSource timeSource) {
             return new IdempotencyProblemAdvice(timeSource);
         }
+
     }
+
 }

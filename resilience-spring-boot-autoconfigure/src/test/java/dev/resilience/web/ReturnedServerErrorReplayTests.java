@@ -28,10 +28,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 /**
  * DESIGN section 16, documented behaviour: a 5xx response that an {@code @Idempotent}
- * handler returns (not throws) is a result like any other, as with Stripe: it is stored and
- * replayed with its status, marked {@code Idempotent-Replayed: true}, until the key's
- * {@code ttl}; the handler does not run again for the key. A handler that wants a retry with
- * the same key to run again throws instead, which releases the key.
+ * handler returns (not throws) is a result like any other, as with Stripe: it is stored
+ * and replayed with its status, marked {@code Idempotent-Replayed: true}, until the key's
+ * {@code ttl}; the handler does not run again for the key. A handler that wants a retry
+ * with the same key to run again throws instead, which releases the key.
  */
 @SpringBootTest(classes = ReturnedServerErrorReplayTests.TestApplication.class)
 @AutoConfigureMockMvc
@@ -73,6 +73,7 @@ class ReturnedServerErrorReplayTests {
         int runs() {
             return this.runs.get();
         }
+
     }
 
     /** What a transfer request came to. */
@@ -88,5 +89,7 @@ class ReturnedServerErrorReplayTests {
         VirtualTimeSource virtualTimeSource() {
             return new VirtualTimeSource();
         }
+
     }
+
 }

@@ -55,4 +55,5 @@ final class SwitchableIdempotencyStore implements IdempotencyStore {
             throw new IdempotencyStoreException("Connection refused: idempotency-store.internal:6379");
         }
     }
+
 }

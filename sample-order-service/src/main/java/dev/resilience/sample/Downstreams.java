@@ -8,9 +8,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
 
 /**
- * The {@link RestClient} that reaches the simulated downstreams over real HTTP. They live in
- * this application, so the client's base URL is {@code http://localhost:<port>}, known once
- * the web server has started on its (possibly random) port.
+ * The {@link RestClient} that reaches the simulated downstreams over real HTTP. They live
+ * in this application, so the client's base URL is {@code http://localhost:<port>}, known
+ * once the web server has started on its (possibly random) port.
  */
 @Component
 public class Downstreams implements ApplicationListener<WebServerInitializedEvent> {
@@ -50,4 +50,5 @@ public class Downstreams implements ApplicationListener<WebServerInitializedEven
         }
         return restClient;
     }
+
 }

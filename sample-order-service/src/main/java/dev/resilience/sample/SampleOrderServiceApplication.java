@@ -18,4 +18,5 @@ public class SampleOrderServiceApplication {
     public static void main(String[] args) {
         SpringApplication.run(SampleOrderServiceApplication.class, args);
     }
+
 }

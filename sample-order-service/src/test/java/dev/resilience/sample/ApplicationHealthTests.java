@@ -24,4 +24,5 @@ class ApplicationHealthTests {
         assertThat(health.get("components").has("circuitBreakers")).isTrue();
         assertThat(health.get("components").has("redis")).isFalse();
     }
+
 }

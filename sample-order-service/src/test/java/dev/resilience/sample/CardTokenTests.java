@@ -9,8 +9,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Card tokens stay inside the service: the order responses show only the token's last four
- * characters.
+ * Card tokens stay inside the service: the order responses show only the token's last
+ * four characters.
  */
 @SampleApplicationTests
 class CardTokenTests {
@@ -42,4 +42,5 @@ class CardTokenTests {
         }
         assertThat(read.get("state").asString()).isEqualTo("PAID");
     }
+
 }

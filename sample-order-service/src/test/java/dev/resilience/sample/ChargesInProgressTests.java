@@ -20,11 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A gateway still processing a charge when the payment moves on: the simulated primary takes
- * longer to process a charge than the payment's 1s attempt timeout, so the first attempt's
- * request is left unanswered while the charge is still to be recorded. A 409 to the retry
- * ("still processing") is no decline, and a lookup that finds no charge yet is no proof that
- * none will be made: the order is charged once, and never left declined.
+ * A gateway still processing a charge when the payment moves on: the simulated primary
+ * takes longer to process a charge than the payment's 1s attempt timeout, so the first
+ * attempt's request is left unanswered while the charge is still to be recorded. A 409 to
+ * the retry ("still processing") is no decline, and a lookup that finds no charge yet is
+ * no proof that none will be made: the order is charged once, and never left declined.
  */
 @SampleApplicationTests
 class ChargesInProgressTests {
@@ -49,8 +49,10 @@ class ChargesInProgressTests {
 
     @Test
     void aRetryAnswered409WhileTheFirstRequestIsProcessedEndsPaidWithItsOneCharge() {
-        // 2.5s of processing: the first attempt times out after 1s, the retries with the same
-        // gateway key meet it still processing (409), the lookup before the backup waits for it
+        // 2.5s of processing: the first attempt times out after 1s, the retries with the
+        // same
+        // gateway key meet it still processing (409), the lookup before the backup waits
+        // for it
         this.client.processing("primary", 2500);
         OrderView order = this.client.createOrder("tok_visa");
         long refusedBefore = this.client.report().refusedInProgress().get("primary");
@@ -68,14 +70,14 @@ class ChargesInProgressTests {
             assertThat(charge.chargeId()).isEqualTo(response.getBody().chargeId());
         });
         System.out.printf("FIGURES 409: order %d %s, primary 409 answers +%d, charges of the order %d%n", order.id(),
-                response.getBody().state(),
-                this.client.report().refusedInProgress().get("primary") - refusedBefore,
+                response.getBody().state(), this.client.report().refusedInProgress().get("primary") - refusedBefore,
                 this.client.charges(order.id()).size());
     }
 
     @Test
     void aChargeStillProcessingPastTheLookupWaitLeavesTheOrderInDoubtAndTheNextPaymentSettlesIt() {
-        // 6s of processing: longer than the attempts (about 1.1s) and the lookup's wait (3s)
+        // 6s of processing: longer than the attempts (about 1.1s) and the lookup's wait
+        // (3s)
         this.client.processing("primary", 6000);
         OrderView order = this.client.createOrder("tok_visa");
         String key = "long-processing-" + order.id();
@@ -99,8 +101,10 @@ class ChargesInProgressTests {
 
     @Test
     void failoverWaitsUntilTheOtherGatewayHasFinishedWithTheKeyBeforeTrustingNoCharge() throws Exception {
-        // the primary processes the first request for 2.5s; the breaker opens meanwhile, so the
-        // retry is refused and the backup fallback must first learn whether the primary charged
+        // the primary processes the first request for 2.5s; the breaker opens meanwhile,
+        // so the
+        // retry is refused and the backup fallback must first learn whether the primary
+        // charged
         this.client.processing("primary", 2500);
         OrderView order = this.client.createOrder("tok_visa");
         long primaryRequests = this.client.requests("primary");
@@ -117,7 +121,8 @@ class ChargesInProgressTests {
         awaitPrimaryFinished(order.id());
         assertThat(response.getBody().fallback()).isEqualTo("payWithBackupGateway");
         assertThat(this.client.requests("backup")).as("backup requests").isEqualTo(backupRequests);
-        assertThat(this.client.charges(order.id())).as("charges of order %d", order.id()).singleElement()
+        assertThat(this.client.charges(order.id())).as("charges of order %d", order.id())
+            .singleElement()
             .satisfies((charge) -> {
                 assertThat(charge.gateway()).isEqualTo("primary");
                 assertThat(charge.chargeId()).isEqualTo(response.getBody().chargeId());
@@ -129,9 +134,12 @@ class ChargesInProgressTests {
                 response.getBody().state(), response.getBody().gateway(), this.client.charges(order.id()).size());
     }
 
-    /** Waits until the primary has recorded the charge it was processing for the order. */
+    /**
+     * Waits until the primary has recorded the charge it was processing for the order.
+     */
     private void awaitPrimaryFinished(long orderId) {
         await().atMost(BOUND)
             .until(() -> this.client.charges("primary").stream().anyMatch((charge) -> charge.orderId() == orderId));
     }
+
 }

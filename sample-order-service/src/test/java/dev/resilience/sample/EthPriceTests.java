@@ -11,8 +11,8 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The oracle down: {@code /prices/eth} serves the last good price, marked stale, also once
- * the breaker has opened.
+ * The oracle down: {@code /prices/eth} serves the last good price, marked stale, also
+ * once the breaker has opened.
  */
 @SampleApplicationTests
 class EthPriceTests {
@@ -54,4 +54,5 @@ class EthPriceTests {
     private EthPrice price() {
         return this.http.get().uri("/prices/eth").retrieve().body(EthPrice.class);
     }
+
 }

@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * One payment at a time: a replay, a declined card, a key reused for another order, a second
- * payment of an order while the first runs, and a charge left in doubt by timeouts, which becomes a dead letter and is settled later without
- * a second charge.
+ * One payment at a time: a replay, a declined card, a key reused for another order, a
+ * second payment of an order while the first runs, and a charge left in doubt by
+ * timeouts, which becomes a dead letter and is settled later without a second charge.
  */
 @SampleApplicationTests
 class PaymentOutcomesTests {
@@ -127,4 +127,5 @@ class PaymentOutcomesTests {
             .extracting(ChargeRecord::chargeId)
             .isEqualTo(settled.chargeId());
     }
+
 }

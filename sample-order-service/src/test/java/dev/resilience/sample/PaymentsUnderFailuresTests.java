@@ -25,9 +25,9 @@ import org.springframework.http.ResponseEntity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Payments while the primary gateway fails half of its calls and the backup a fifth: every
- * payment ends paid or deferred, and no order is charged twice, even when each payment is
- * sent twice at once with the same key.
+ * Payments while the primary gateway fails half of its calls and the backup a fifth:
+ * every payment ends paid or deferred, and no order is charged twice, even when each
+ * payment is sent twice at once with the same key.
  */
 @SampleApplicationTests
 class PaymentsUnderFailuresTests {
@@ -145,9 +145,13 @@ class PaymentsUnderFailuresTests {
             .filter((p) -> p.gateway() != null)
             .collect(Collectors.groupingBy(PaymentResponse::gateway, TreeMap::new, Collectors.counting()));
         Map<String, Long> requests = new TreeMap<>();
-        this.client.report().requests().forEach((target, count) -> requests.put(target, count - this.requestsBefore.get(target)));
-        System.out.printf("FIGURES %s: %d orders, by state %s, charges by gateway %s, gateway requests %s, "
-                + "orders charged more than once %s%n", run, payments.size(), byState, byGateway, requests,
-                this.client.report().ordersChargedMoreThanOnce());
+        this.client.report()
+            .requests()
+            .forEach((target, count) -> requests.put(target, count - this.requestsBefore.get(target)));
+        System.out.printf(
+                "FIGURES %s: %d orders, by state %s, charges by gateway %s, gateway requests %s, "
+                        + "orders charged more than once %s%n",
+                run, payments.size(), byState, byGateway, requests, this.client.report().ordersChargedMoreThanOnce());
     }
+
 }

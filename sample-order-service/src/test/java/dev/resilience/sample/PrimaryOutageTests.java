@@ -77,4 +77,5 @@ class PrimaryOutageTests {
         assertThat(payment.state()).isEqualTo(OrderState.PAID);
         assertThat(payment.gateway()).isEqualTo(gateway);
     }
+
 }

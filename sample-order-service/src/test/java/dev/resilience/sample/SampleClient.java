@@ -18,8 +18,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
 
 /**
- * The application's HTTP API as the tests use it: real requests to the random port, and no
- * exception for an error status, so that tests can assert on it.
+ * The application's HTTP API as the tests use it: real requests to the random port, and
+ * no exception for an error status, so that tests can assert on it.
  */
 final class SampleClient {
 
@@ -57,7 +57,9 @@ final class SampleClient {
             .toBodilessEntity();
     }
 
-    /** Makes a gateway process every new charge for {@code millis} before recording it. */
+    /**
+     * Makes a gateway process every new charge for {@code millis} before recording it.
+     */
     void processing(String gateway, long millis) {
         this.http.post()
             .uri("/simulator/faults")
@@ -144,4 +146,5 @@ final class SampleClient {
     String breakerState(String name) {
         return get("/actuator/circuitbreakers").get("circuitBreakers").get(name).get("state").asString();
     }
+
 }

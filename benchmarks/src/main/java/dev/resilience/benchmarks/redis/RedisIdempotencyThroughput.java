@@ -32,24 +32,27 @@ import org.springframework.data.redis.core.types.Expiration;
 
 /**
  * Measures idempotent calls through a {@link ResiliencePipeline} on the
- * {@link RedisIdempotencyStore} against a running Redis server: calls with new keys (a claim
- * and a completion, two round trips each) and replays (one claim), from a number of threads.
- * Each round also measures the two baselines on the same server, just before: the
- * {@code redis-benchmark} tool's {@code SET} with as many connections as there are threads,
- * and plain {@code SET}s of 1,000 keys through the same template and connection as the store. Every ratio
- * is taken within a round and the median over the rounds is reported, so a drift of the
- * machine between rounds moves a baseline and its measurement together. Each operation first
- * runs once, unmeasured, as long as a measurement, to warm the JIT up.
+ * {@link RedisIdempotencyStore} against a running Redis server: calls with new keys (a
+ * claim and a completion, two round trips each) and replays (one claim), from a number of
+ * threads. Each round also measures the two baselines on the same server, just before:
+ * the {@code redis-benchmark} tool's {@code SET} with as many connections as there are
+ * threads, and plain {@code SET}s of 1,000 keys through the same template and connection
+ * as the store. Every ratio is taken within a round and the median over the rounds is
+ * reported, so a drift of the machine between rounds moves a baseline and its measurement
+ * together. Each operation first runs once, unmeasured, as long as a measurement, to warm
+ * the JIT up.
  *
- * <p>Each round also measures the floor of any idempotency store on this client, through the
- * same template: a replay as one native {@code SET key entry NX PX lease GET} on an existing
- * key, and a new key as that command followed by the smallest owner-checked completion, a
- * script of one {@code GET} and one {@code SET}, loaded once and run by its digest. Needs
- * Redis 7.0 or later ({@code NX} with {@code GET}).
-
+ * <p>
+ * Each round also measures the floor of any idempotency store on this client, through the
+ * same template: a replay as one native {@code SET key entry NX PX lease GET} on an
+ * existing key, and a new key as that command followed by the smallest owner-checked
+ * completion, a script of one {@code GET} and one {@code SET}, loaded once and run by its
+ * digest. Needs Redis 7.0 or later ({@code NX} with {@code GET}).
+ *
  * {@code benchmarks/redis-throughput.sh} starts a server and runs this.
  *
- * <p>Arguments: {@code --port=6390 --threads=16 --seconds=10 --rounds=3
+ * <p>
+ * Arguments: {@code --port=6390 --threads=16 --seconds=10 --rounds=3
  * --redis-benchmark=redis-benchmark}.
  */
 public final class RedisIdempotencyThroughput {
@@ -81,7 +84,8 @@ public final class RedisIdempotencyThroughput {
 
     private @Nullable String compareAndSetSha;
 
-    private RedisIdempotencyThroughput(int threads, int seconds, List<String> redisBenchmark, StringRedisTemplate redis) {
+    private RedisIdempotencyThroughput(int threads, int seconds, List<String> redisBenchmark,
+            StringRedisTemplate redis) {
         this.threads = threads;
         this.seconds = seconds;
         this.redisBenchmark = redisBenchmark;
@@ -94,8 +98,8 @@ public final class RedisIdempotencyThroughput {
 
     /**
      * Runs the rounds and prints every measurement, then the median ratios.
-     * @param args {@code --port=}, {@code --threads=}, {@code --seconds=}, {@code --rounds=},
-     * {@code --redis-benchmark=} (the tool's path)
+     * @param args {@code --port=}, {@code --threads=}, {@code --seconds=},
+     * {@code --rounds=}, {@code --redis-benchmark=} (the tool's path)
      * @throws Exception if a measurement fails
      */
     public static void main(String[] args) throws Exception {
@@ -106,7 +110,8 @@ public final class RedisIdempotencyThroughput {
         List<String> redisBenchmark = List.of(argument(args, "redis-benchmark", "redis-benchmark"), "-p",
                 Integer.toString(port), "-t", "set", "-c", Integer.toString(threads), "-n",
                 Integer.toString(threads * 20_000), "--csv");
-        LettuceConnectionFactory connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
+        LettuceConnectionFactory connections = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration("127.0.0.1", port));
         connections.afterPropertiesSet();
         connections.start();
         try {
@@ -161,7 +166,8 @@ public final class RedisIdempotencyThroughput {
             replaysOfOneClient[round] = replays / clientSets;
         }
         try (RedisConnection connection = connections.getConnection()) {
-            System.out.printf(Locale.ROOT, "keys on the server at the end: %,d%n", connection.serverCommands().dbSize());
+            System.out.printf(Locale.ROOT, "keys on the server at the end: %,d%n",
+                    connection.serverCommands().dbSize());
             Properties stats = connection.serverCommands().info("commandstats");
             System.out.println("server time per command (INFO commandstats, all rounds):");
             for (String command : List.of("set", "evalsha", "hmget", "hset", "pexpire", "get")) {
@@ -171,12 +177,12 @@ public final class RedisIdempotencyThroughput {
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "RESULT new_keys_of_two_sets=%.2f replays_of_one_set=%.2f "
-                + "new_keys_of_two_client_sets=%.2f replays_of_one_client_set=%.2f "
-                + "floor_new_keys_of_two_sets=%.2f floor_replays_of_one_set=%.2f (medians of %d rounds)%n",
+        System.out.printf(Locale.ROOT,
+                "RESULT new_keys_of_two_sets=%.2f replays_of_one_set=%.2f "
+                        + "new_keys_of_two_client_sets=%.2f replays_of_one_client_set=%.2f "
+                        + "floor_new_keys_of_two_sets=%.2f floor_replays_of_one_set=%.2f (medians of %d rounds)%n",
                 median(newKeysOfTwo), median(replaysOfOne), median(newKeysOfTwoClient), median(replaysOfOneClient),
-                median(floorNewKeysOfTwo), median(floorReplaysOfOne),
-                rounds);
+                median(floorNewKeysOfTwo), median(floorReplaysOfOne), rounds);
     }
 
     private double redisBenchmarkSets() throws IOException, InterruptedException {
@@ -225,7 +231,8 @@ public final class RedisIdempotencyThroughput {
     }
 
     private void call(String key) {
-        ExecutionResult<String> result = this.pipeline.execute(CallContext.idempotent(key, "fingerprint"), () -> "receipt");
+        ExecutionResult<String> result = this.pipeline.execute(CallContext.idempotent(key, "fingerprint"),
+                () -> "receipt");
         if (!result.isSuccess()) {
             throw new IllegalStateException("Call with key " + key + " ended " + result.status(), result.error());
         }
@@ -281,4 +288,5 @@ public final class RedisIdempotencyThroughput {
         }
         return defaultValue;
     }
+
 }

@@ -9,14 +9,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Simulates a retry storm for each {@link RetryStrategy}: clients calling at a steady rate, a
- * server of fixed capacity that goes fully down and comes back. Prints a Markdown table of
- * the load amplification and the busiest second during the outage, the peak after recovery,
- * the time to drain and the calls that succeeded, and writes the load per second as
- * {@code retry-storm.csv} and as a chart, {@code retry-storm.png}.
+ * Simulates a retry storm for each {@link RetryStrategy}: clients calling at a steady
+ * rate, a server of fixed capacity that goes fully down and comes back. Prints a Markdown
+ * table of the load amplification and the busiest second during the outage, the peak
+ * after recovery, the time to drain and the calls that succeeded, and writes the load per
+ * second as {@code retry-storm.csv} and as a chart, {@code retry-storm.png}.
  *
- * <p>Options, all {@code --name=value}: the settings of {@link StormScenario#parse} and
- * {@code --out}, the folder of the CSV and the chart ({@code target/retry-storm} by default).
+ * <p>
+ * Options, all {@code --name=value}: the settings of {@link StormScenario#parse} and
+ * {@code --out}, the folder of the CSV and the chart ({@code target/retry-storm} by
+ * default).
  */
 public final class RetryStormSimulator {
 
@@ -60,4 +62,5 @@ public final class RetryStormSimulator {
         }
         return options;
     }
+
 }

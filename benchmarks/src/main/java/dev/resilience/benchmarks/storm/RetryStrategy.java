@@ -10,8 +10,9 @@ import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 
 /**
- * The retry strategies compared by the simulator. All but {@link #IMMEDIATE} use the engine's
- * default backoff (200 ms, doubling, capped at 5 s) and differ in jitter and budget only.
+ * The retry strategies compared by the simulator. All but {@link #IMMEDIATE} use the
+ * engine's default backoff (200 ms, doubling, capped at 5 s) and differ in jitter and
+ * budget only.
  */
 public enum RetryStrategy {
 
@@ -62,8 +63,8 @@ public enum RetryStrategy {
     }
 
     /**
-     * Builds the retry policy of this strategy; a budget, if any, is new and shared by every
-     * call made with the policy.
+     * Builds the retry policy of this strategy; a budget, if any, is new and shared by
+     * every call made with the policy.
      * @param maxAttempts the attempts of a call, the first included
      * @param random the seeded generator of the jitter
      * @param time the virtual clock the budget counts on
@@ -85,12 +86,13 @@ public enum RetryStrategy {
     }
 
     /**
-     * Returns a bound on how long the retries of one call can last: every wait is at most the
-     * default maximum delay.
+     * Returns a bound on how long the retries of one call can last: every wait is at most
+     * the default maximum delay.
      * @param maxAttempts the attempts of a call, the first included
      * @return the bound
      */
     static Duration longestRetrySpan(int maxAttempts) {
         return Backoff.DEFAULT_MAX_DELAY.multipliedBy(maxAttempts);
     }
+
 }

@@ -5,10 +5,11 @@ import java.util.concurrent.CompletableFuture;
 import dev.resilience.core.time.TimeSource;
 
 /**
- * A server of fixed capacity per second of virtual time, which answers every request at once:
- * it fails while it is down, fails fast once it has served its capacity in the current second,
- * and otherwise succeeds. It counts every request it receives (its load) and every one it
- * serves, per second. Not thread-safe: the simulation runs on one thread.
+ * A server of fixed capacity per second of virtual time, which answers every request at
+ * once: it fails while it is down, fails fast once it has served its capacity in the
+ * current second, and otherwise succeeds. It counts every request it receives (its load)
+ * and every one it serves, per second. Not thread-safe: the simulation runs on one
+ * thread.
  */
 final class SimulatedServer {
 
@@ -57,12 +58,15 @@ final class SimulatedServer {
     }
 
     /**
-     * The server's refusal, shared by every request: no stack trace, no suppressed errors.
+     * The server's refusal, shared by every request: no stack trace, no suppressed
+     * errors.
      */
     private static final class UnavailableException extends RuntimeException {
 
         UnavailableException(String message) {
             super(message, null, false, false);
         }
+
     }
+
 }

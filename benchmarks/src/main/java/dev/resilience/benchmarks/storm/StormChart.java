@@ -23,8 +23,8 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * Draws the load on the server over time, one line per strategy, with the server's capacity
- * and its outage marked, as a PNG.
+ * Draws the load on the server over time, one line per strategy, with the server's
+ * capacity and its outage marked, as a PNG.
  */
 final class StormChart {
 
@@ -87,12 +87,13 @@ final class StormChart {
     }
 
     private static ValueMarker capacity(StormScenario scenario) {
-        ValueMarker capacity = new ValueMarker(scenario.capacity(), Color.BLACK, new BasicStroke(1.5f,
-                BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] { 8f, 6f }, 0f));
+        ValueMarker capacity = new ValueMarker(scenario.capacity(), Color.BLACK,
+                new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] { 8f, 6f }, 0f));
         capacity.setLabel(String.format(Locale.ROOT, "capacity %,d/s", scenario.capacity()));
         capacity.setLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
         capacity.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
         capacity.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
         return capacity;
     }
+
 }

@@ -46,8 +46,8 @@ final class StormReport {
     }
 
     /**
-     * Writes the requests that reached the server in each second of the scenario, one column
-     * per strategy, and the server's capacity.
+     * Writes the requests that reached the server in each second of the scenario, one
+     * column per strategy, and the server's capacity.
      * @param results the results, all of one scenario
      * @param file where to write
      * @throws IOException if the file cannot be written
@@ -75,4 +75,5 @@ final class StormReport {
         }
         return seconds.getAsInt() + " s";
     }
+
 }

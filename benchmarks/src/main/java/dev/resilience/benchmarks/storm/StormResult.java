@@ -3,13 +3,13 @@ package dev.resilience.benchmarks.storm;
 import java.util.OptionalInt;
 
 /**
- * What one strategy did to the server in one scenario, per second of the simulation, and the
- * figures the report draws from it.
+ * What one strategy did to the server in one scenario, per second of the simulation, and
+ * the figures the report draws from it.
  *
  * @param strategy the strategy the clients used
  * @param scenario the scenario
- * @param load the requests that reached the server in each second, retries included, past the
- * end of the scenario until the last retry
+ * @param load the requests that reached the server in each second, retries included, past
+ * the end of the scenario until the last retry
  * @param served the requests the server served in each second
  * @param calls the client calls started in each second of the scenario
  * @param totalCalls the calls started
@@ -18,7 +18,10 @@ import java.util.OptionalInt;
 public record StormResult(RetryStrategy strategy, StormScenario scenario, long[] load, long[] served, long[] calls,
         long totalCalls, long succeededCalls) {
 
-    /** The share of a second's requests that must succeed for the server to count as healthy. */
+    /**
+     * The share of a second's requests that must succeed for the server to count as
+     * healthy.
+     */
     static final double HEALTHY_SUCCESS_RATE = 0.99;
 
     /**
@@ -44,7 +47,8 @@ public record StormResult(RetryStrategy strategy, StormScenario scenario, long[]
     }
 
     /**
-     * Returns the load the server receives without retries: every client's one call a second.
+     * Returns the load the server receives without retries: every client's one call a
+     * second.
      * @return the requests per second of the clients' calls
      */
     public long normalLoad() {
@@ -61,11 +65,11 @@ public record StormResult(RetryStrategy strategy, StormScenario scenario, long[]
     }
 
     /**
-     * Returns how long after its recovery the server is healthy for good: the first second
-     * after which every second until the end of the scenario stays within capacity and serves
-     * at least 99% of its requests, counted from the recovery.
-     * @return the seconds to drain, 0 when the server is healthy from its first second back;
-     * empty when it is not healthy by the end of the scenario
+     * Returns how long after its recovery the server is healthy for good: the first
+     * second after which every second until the end of the scenario stays within capacity
+     * and serves at least 99% of its requests, counted from the recovery.
+     * @return the seconds to drain, 0 when the server is healthy from its first second
+     * back; empty when it is not healthy by the end of the scenario
      */
     public OptionalInt drainSeconds() {
         int healthyFrom = this.scenario.duration();

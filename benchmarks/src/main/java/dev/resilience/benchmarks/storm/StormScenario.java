@@ -7,13 +7,14 @@ import java.util.Map;
  * The settings of one simulated scenario: how many clients call, how much the server can
  * serve, when it is down, how long the simulation runs, and how the randomness is seeded.
  *
- * @param clients how many clients call, each once a second, their phases spread evenly over
- * the second
- * @param capacity how many requests the server serves in one second; those beyond it fail fast
+ * @param clients how many clients call, each once a second, their phases spread evenly
+ * over the second
+ * @param capacity how many requests the server serves in one second; those beyond it fail
+ * fast
  * @param outageStart the second the server goes fully down
  * @param outageEnd the second the server is back
- * @param duration the second the clients stop starting calls; the calls started before still
- * run their retries to the end
+ * @param duration the second the clients stop starting calls; the calls started before
+ * still run their retries to the end
  * @param maxAttempts the attempts of every call, the first included, for every strategy
  * @param seed the seed of the jitter's random generator
  */
@@ -33,8 +34,8 @@ public record StormScenario(int clients, int capacity, int outageStart, int outa
     }
 
     /**
-     * Returns the default scenario: 1,000 clients, 1,200 requests/s, down from 30 s to 60 s,
-     * 120 s in all, 5 attempts, seed 42.
+     * Returns the default scenario: 1,000 clients, 1,200 requests/s, down from 30 s to 60
+     * s, 120 s in all, 5 attempts, seed 42.
      * @return the default scenario
      */
     public static StormScenario defaults() {
@@ -42,8 +43,8 @@ public record StormScenario(int clients, int capacity, int outageStart, int outa
     }
 
     /**
-     * Reads a scenario from {@code --name=value} arguments, each setting left out keeping its
-     * default.
+     * Reads a scenario from {@code --name=value} arguments, each setting left out keeping
+     * its default.
      * @param args {@code --clients}, {@code --capacity}, {@code --outage-start},
      * {@code --outage-end}, {@code --duration}, {@code --max-attempts} or {@code --seed}
      * @return the scenario
@@ -52,8 +53,7 @@ public record StormScenario(int clients, int capacity, int outageStart, int outa
     public static StormScenario parse(Map<String, String> args) {
         Map<String, String> remaining = new LinkedHashMap<>(args);
         StormScenario defaults = defaults();
-        StormScenario scenario = new StormScenario(
-                intOption(remaining, "clients", defaults.clients()),
+        StormScenario scenario = new StormScenario(intOption(remaining, "clients", defaults.clients()),
                 intOption(remaining, "capacity", defaults.capacity()),
                 intOption(remaining, "outage-start", defaults.outageStart()),
                 intOption(remaining, "outage-end", defaults.outageEnd()),
@@ -69,7 +69,8 @@ public record StormScenario(int clients, int capacity, int outageStart, int outa
     /**
      * Returns whether the server is down during a second.
      * @param second a whole second of the simulation
-     * @return {@code true} from {@link #outageStart()} until {@link #outageEnd()}, exclusive
+     * @return {@code true} from {@link #outageStart()} until {@link #outageEnd()},
+     * exclusive
      */
     public boolean isDown(long second) {
         return second >= this.outageStart && second < this.outageEnd;

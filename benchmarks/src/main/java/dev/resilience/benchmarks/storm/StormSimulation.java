@@ -9,11 +9,11 @@ import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.time.VirtualTimeSource;
 
 /**
- * Runs one strategy through one scenario on a {@link VirtualTimeSource}: every client call is
- * a {@link ResiliencePipeline#executeAsync} whose attempts are requests to the
- * {@link SimulatedServer}, so the waits, jitter and budget are the engine's own, scheduled on
- * the virtual clock, and every step runs on the thread that advances it. Deterministic: the
- * same scenario and strategy give the same result.
+ * Runs one strategy through one scenario on a {@link VirtualTimeSource}: every client
+ * call is a {@link ResiliencePipeline#executeAsync} whose attempts are requests to the
+ * {@link SimulatedServer}, so the waits, jitter and budget are the engine's own,
+ * scheduled on the virtual clock, and every step runs on the thread that advances it.
+ * Deterministic: the same scenario and strategy give the same result.
  */
 final class StormSimulation {
 
@@ -94,4 +94,5 @@ final class StormSimulation {
             this.succeeded++;
         }
     }
+
 }

@@ -7,19 +7,22 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One state of a {@link CircuitBreaker}, owning its permit and record logic. A state object
- * lives from the transition that installs it to the one that replaces it; it moves the
- * breaker only by a compare-and-set from itself, so a state the breaker has left can no
- * longer move it, and each state knows only its legal successors.
+ * One state of a {@link CircuitBreaker}, owning its permit and record logic. A state
+ * object lives from the transition that installs it to the one that replaces it; it moves
+ * the breaker only by a compare-and-set from itself, so a state the breaker has left can
+ * no longer move it, and each state knows only its legal successors.
  *
- * <p>An outcome reported with a permit is recorded by the state that granted it; one reported
- * without is recorded by the state current when it arrives. Either way a closed state records
- * it in its window, a half-open state takes at most as many outcomes as it has let probes
- * through, and the other states drop it. A state the breaker has left can record outcomes,
- * but no longer move the breaker.
+ * <p>
+ * An outcome reported with a permit is recorded by the state that granted it; one
+ * reported without is recorded by the state current when it arrives. Either way a closed
+ * state records it in its window, a half-open state takes at most as many outcomes as it
+ * has let probes through, and the other states drop it. A state the breaker has left can
+ * record outcomes, but no longer move the breaker.
  *
- * <p>A timed state (open, half open) runs at most one timer, started when it is installed and
- * cancelled when it is left; a timer that fires anyway finds its state gone and does nothing.
+ * <p>
+ * A timed state (open, half open) runs at most one timer, started when it is installed
+ * and cancelled when it is left; a timer that fires anyway finds its state gone and does
+ * nothing.
  */
 abstract sealed class BreakerState implements CircuitBreaker.Permit {
 
@@ -71,8 +74,8 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
     }
 
     /**
-     * Permits every call and records outcomes in a sliding window; opens when the window's
-     * rates reach a threshold.
+     * Permits every call and records outcomes in a sliding window; opens when the
+     * window's rates reach a threshold.
      */
     static final class Closed extends BreakerState {
 
@@ -105,12 +108,13 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
         WindowSnapshot snapshot() {
             return this.window.snapshot();
         }
+
     }
 
     /**
-     * Rejects every call until the wait in open has passed; the first permission asked for
-     * after that, or the timer of automatic transitions, moves the breaker to half open. Keeps
-     * the counts that opened it.
+     * Rejects every call until the wait in open has passed; the first permission asked
+     * for after that, or the timer of automatic transitions, moves the breaker to half
+     * open. Keeps the counts that opened it.
      */
     static final class Open extends BreakerState {
 
@@ -179,17 +183,20 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
         Instant probesAllowedAt() {
             return this.probesAllowedAt;
         }
+
     }
 
     /**
-     * Lets exactly {@code halfOpenCalls} probes through and decides once all their outcomes
-     * are recorded: open again if their rates reach a threshold, else closed with a fresh
-     * window. Lock-free: one counter of remaining permits, one packed count of outcomes.
+     * Lets exactly {@code halfOpenCalls} probes through and decides once all their
+     * outcomes are recorded: open again if their rates reach a threshold, else closed
+     * with a fresh window. Lock-free: one counter of remaining permits, one packed count
+     * of outcomes.
      *
-     * <p>Expires once {@code maxWaitInHalfOpen} has passed since it began: from then on it
-     * lets no probe through and takes no outcome, and the first permission asked for, outcome
-     * reported or timer of automatic transitions opens the breaker again with the probes'
-     * counts so far.
+     * <p>
+     * Expires once {@code maxWaitInHalfOpen} has passed since it began: from then on it
+     * lets no probe through and takes no outcome, and the first permission asked for,
+     * outcome reported or timer of automatic transitions opens the breaker again with the
+     * probes' counts so far.
      */
     static final class HalfOpen extends BreakerState {
 
@@ -319,6 +326,7 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
             while (!this.permits.compareAndSet(left, left + 1));
             return true;
         }
+
     }
 
     /**
@@ -344,6 +352,7 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
         boolean record(Outcome outcome) {
             return false;
         }
+
     }
 
     /**
@@ -369,5 +378,7 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
         boolean record(Outcome outcome) {
             return false;
         }
+
     }
+
 }

@@ -5,8 +5,9 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when a {@link CircuitBreaker} rejects a call. It carries no stack trace, as it is
- * thrown for every rejected call and its cause is the breaker's state, not the caller's code.
+ * Thrown when a {@link CircuitBreaker} rejects a call. It carries no stack trace, as it
+ * is thrown for every rejected call and its cause is the breaker's state, not the
+ * caller's code.
  */
 public class CallNotPermittedException extends RuntimeException {
 
@@ -20,8 +21,8 @@ public class CallNotPermittedException extends RuntimeException {
      * Creates the exception for a breaker that rejected a call.
      * @param circuitBreakerName the name of the breaker
      * @param state the state that rejected the call
-     * @param probesAllowedAt when the breaker will let probes through, or {@code null} if it
-     * does not know (forced open, or half open with all its probes taken)
+     * @param probesAllowedAt when the breaker will let probes through, or {@code null} if
+     * it does not know (forced open, or half open with all its probes taken)
      */
     public CallNotPermittedException(String circuitBreakerName, CircuitBreakerState state,
             @Nullable Instant probesAllowedAt) {
@@ -62,9 +63,11 @@ public class CallNotPermittedException extends RuntimeException {
 
     /**
      * Returns when an open breaker will let probe calls through.
-     * @return the instant, or {@code null} when the state is not {@link CircuitBreakerState#OPEN}
+     * @return the instant, or {@code null} when the state is not
+     * {@link CircuitBreakerState#OPEN}
      */
     public @Nullable Instant probesAllowedAt() {
         return this.probesAllowedAt;
     }
+
 }

@@ -12,44 +12,50 @@ import java.util.concurrent.atomic.LongAdder;
 
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
-import org.jspecify.annotations.Nullable;
 
 /**
- * A circuit breaker: CLOSED while calls go well, OPEN (rejecting calls) once the failure rate
- * or the slow-call rate in its sliding window reaches a threshold, HALF_OPEN after the wait in
- * open to let a few probe calls decide between OPEN and CLOSED; FORCED_OPEN and DISABLED are
- * set by hand.
+ * A circuit breaker: CLOSED while calls go well, OPEN (rejecting calls) once the failure
+ * rate or the slow-call rate in its sliding window reaches a threshold, HALF_OPEN after
+ * the wait in open to let a few probe calls decide between OPEN and CLOSED; FORCED_OPEN
+ * and DISABLED are set by hand.
  *
- * <p>A caller asks for a {@link Permit} ({@link #acquirePermit()}), runs the call, then
+ * <p>
+ * A caller asks for a {@link Permit} ({@link #acquirePermit()}), runs the call, then
  * reports its outcome with that permit ({@link #onSuccess(Permit, long)},
  * {@link #onError(Permit, long, Throwable)}). The outcome is recorded by the state that
- * granted the permit: a HALF_OPEN state decides on the outcomes of exactly its own probes,
- * and a call permitted before a transition cannot take a probe's place after it.
+ * granted the permit: a HALF_OPEN state decides on the outcomes of exactly its own
+ * probes, and a call permitted before a transition cannot take a probe's place after it.
  *
- * <p>The permit-less methods ({@link #acquirePermission()}, {@link #tryAcquirePermission()},
- * {@link #onSuccess(long)}, {@link #onError(long, Throwable)}, {@link #releasePermission()})
- * record an outcome in the state current when it is reported instead: a call that ends after
- * the breaker opened is dropped; one that ends in a later CLOSED state is recorded there; a
- * HALF_OPEN state records at most as many outcomes as it let probes through.
+ * <p>
+ * The permit-less methods ({@link #acquirePermission()}, {@link #tryAcquirePermission()},
+ * {@link #onSuccess(long)}, {@link #onError(long, Throwable)},
+ * {@link #releasePermission()}) record an outcome in the state current when it is
+ * reported instead: a call that ends after the breaker opened is dropped; one that ends
+ * in a later CLOSED state is recorded there; a HALF_OPEN state records at most as many
+ * outcomes as it let probes through.
  *
- * <p>A HALF_OPEN state lasts at most {@link CircuitBreakerConfig#maxWaitInHalfOpen()}: if its
- * probes have not all reported by then, the breaker opens again for a fresh wait in open and
- * the outcomes those probes report later with their permits are ignored, so a probe that never
- * ends cannot hold the breaker half open. (Reported without a permit, a late outcome that
- * arrives in a later HALF_OPEN state is taken as one of that state's probes.)
+ * <p>
+ * A HALF_OPEN state lasts at most {@link CircuitBreakerConfig#maxWaitInHalfOpen()}: if
+ * its probes have not all reported by then, the breaker opens again for a fresh wait in
+ * open and the outcomes those probes report later with their permits are ignored, so a
+ * probe that never ends cannot hold the breaker half open. (Reported without a permit, a
+ * late outcome that arrives in a later HALF_OPEN state is taken as one of that state's
+ * probes.)
  *
- * <p>Thread-safe without locks on the hot path: the state is one {@link AtomicReference}
+ * <p>
+ * Thread-safe without locks on the hot path: the state is one {@link AtomicReference}
  * swapped by compare-and-set, so each transition happens once and its listeners run once,
- * after it. The default count window is lock-free; a time window holds a short lock per call.
- * Time is read only from the {@link TimeSource}. The moves from OPEN to HALF_OPEN and from an
- * expired HALF_OPEN back to OPEN happen on the first permission asked for (or outcome reported)
- * after their time, on the caller's thread, without a timer. With
- * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} they are also timed: entering
- * OPEN or HALF_OPEN schedules one task on the time source, cancelled when the state is left.
- * The timer thread only hands the move to the breaker's {@link Executor}, where it and its
- * listeners run; a move whose state has already been left does nothing.
+ * after it. The default count window is lock-free; a time window holds a short lock per
+ * call. Time is read only from the {@link TimeSource}. The moves from OPEN to HALF_OPEN
+ * and from an expired HALF_OPEN back to OPEN happen on the first permission asked for (or
+ * outcome reported) after their time, on the caller's thread, without a timer. With
+ * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} they are also timed:
+ * entering OPEN or HALF_OPEN schedules one task on the time source, cancelled when the
+ * state is left. The timer thread only hands the move to the breaker's {@link Executor},
+ * where it and its listeners run; a move whose state has already been left does nothing.
  *
- * <p>Longer than 400 lines because it still offers two ways of recording a call, with a
+ * <p>
+ * Longer than 400 lines because it still offers two ways of recording a call, with a
  * {@link Permit} and without one; with one of them left it fits the bound.
  */
 public final class CircuitBreaker {
@@ -57,9 +63,9 @@ public final class CircuitBreaker {
     private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
 
     /**
-     * How many state changes one permission request follows before it gives up. Only waits of
-     * a few nanoseconds on a real clock, where every open state has waited long enough and
-     * every half-open one too long by the time it is asked, come near it.
+     * How many state changes one permission request follows before it gives up. Only
+     * waits of a few nanoseconds on a real clock, where every open state has waited long
+     * enough and every half-open one too long by the time it is asked, come near it.
      */
     private static final int MAX_MOVES_PER_PERMISSION = 8;
 
@@ -98,10 +104,10 @@ public final class CircuitBreaker {
 
     /**
      * Creates a CLOSED breaker with an empty window whose timed transitions, if
-     * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} asks for them, run with
-     * their listeners on {@link ForkJoinPool#commonPool()}, never on the thread that fires the
-     * time source's timers; with a {@link VirtualTimeSource}, on the thread that advances the
-     * time, as its timers do.
+     * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} asks for them, run
+     * with their listeners on {@link ForkJoinPool#commonPool()}, never on the thread that
+     * fires the time source's timers; with a {@link VirtualTimeSource}, on the thread
+     * that advances the time, as its timers do.
      * @param name the breaker's name, used in events, exceptions and meters
      * @param config its settings
      * @param timeSource the clock for its windows, waits, timers and event times
@@ -121,9 +127,9 @@ public final class CircuitBreaker {
      * @param config its settings
      * @param timeSource the clock for its windows, waits, timers and event times
      * @param executor where the timed transitions of
-     * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} and their listeners run; the
-     * timer thread only hands them over. Transitions caused by a call run on the caller's
-     * thread whatever this is.
+     * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} and their listeners
+     * run; the timer thread only hands them over. Transitions caused by a call run on the
+     * caller's thread whatever this is.
      * @return the breaker
      */
     public static CircuitBreaker of(String name, CircuitBreakerConfig config, TimeSource timeSource,
@@ -148,9 +154,10 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Returns the current state. Without automatic transitions, an OPEN breaker whose wait has
-     * passed still reports OPEN, and a HALF_OPEN one whose longest wait has passed still
-     * reports HALF_OPEN, until a permission is asked for or an outcome reported.
+     * Returns the current state. Without automatic transitions, an OPEN breaker whose
+     * wait has passed still reports OPEN, and a HALF_OPEN one whose longest wait has
+     * passed still reports HALF_OPEN, until a permission is asked for or an outcome
+     * reported.
      * @return the state
      */
     public CircuitBreakerState state() {
@@ -159,8 +166,8 @@ public final class CircuitBreaker {
 
     /**
      * Asks for permission to run one call.
-     * @throws CallNotPermittedException if the breaker rejects the call; it is counted as not
-     * permitted and listeners are told
+     * @throws CallNotPermittedException if the breaker rejects the call; it is counted as
+     * not permitted and listeners are told
      */
     public void acquirePermission() {
         acquirePermit();
@@ -171,8 +178,8 @@ public final class CircuitBreaker {
      * the call's outcome. Allocates nothing.
      * @return the permit, to pass to {@link #onSuccess(Permit, long)} or
      * {@link #onError(Permit, long, Throwable)}
-     * @throws CallNotPermittedException if the breaker rejects the call; it is counted as not
-     * permitted and listeners are told
+     * @throws CallNotPermittedException if the breaker rejects the call; it is counted as
+     * not permitted and listeners are told
      */
     public Permit acquirePermit() {
         BreakerState current = this.state.get();
@@ -191,16 +198,16 @@ public final class CircuitBreaker {
     /**
      * Records a successful call in the state that permitted it.
      * @param permit the call's permit
-     * @param durationNanos how long the call took; from the slow-call duration on it counts
-     * as slow
+     * @param durationNanos how long the call took; from the slow-call duration on it
+     * counts as slow
      */
     public void onSuccess(Permit permit, long durationNanos) {
         record((BreakerState) permit, Outcome.of(false, isSlow(durationNanos)));
     }
 
     /**
-     * Records a call that ended with an error in the state that permitted it, classified as
-     * {@link #onError(long, Throwable)} does.
+     * Records a call that ended with an error in the state that permitted it, classified
+     * as {@link #onError(long, Throwable)} does.
      * @param permit the call's permit
      * @param durationNanos how long the call took
      * @param error the error the call ended with
@@ -210,9 +217,9 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Gives back the permit of a call that will record no outcome (cancelled, for instance),
-     * to the state that granted it: a HALF_OPEN state may then let another probe through;
-     * elsewhere this does nothing.
+     * Gives back the permit of a call that will record no outcome (cancelled, for
+     * instance), to the state that granted it: a HALF_OPEN state may then let another
+     * probe through; elsewhere this does nothing.
      * @param permit the call's permit
      */
     public void release(Permit permit) {
@@ -220,8 +227,8 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Asks for permission to run one call, like {@link #acquirePermission()} but answering
-     * instead of throwing.
+     * Asks for permission to run one call, like {@link #acquirePermission()} but
+     * answering instead of throwing.
      * @return {@code true} if the call may run
      */
     public boolean tryAcquirePermission() {
@@ -235,9 +242,9 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Gives back a permission without recording an outcome, for a call that did not run to
-     * an outcome (cancelled, for instance). Only a HALF_OPEN breaker has permissions to give
-     * back; elsewhere this does nothing.
+     * Gives back a permission without recording an outcome, for a call that did not run
+     * to an outcome (cancelled, for instance). Only a HALF_OPEN breaker has permissions
+     * to give back; elsewhere this does nothing.
      */
     public void releasePermission() {
         this.state.get().release();
@@ -245,19 +252,19 @@ public final class CircuitBreaker {
 
     /**
      * Records a successful call.
-     * @param durationNanos how long the call took; from the slow-call duration on it counts
-     * as slow
+     * @param durationNanos how long the call took; from the slow-call duration on it
+     * counts as slow
      */
     public void onSuccess(long durationNanos) {
         record(this.state.get(), Outcome.of(false, isSlow(durationNanos)));
     }
 
     /**
-     * Records a call that ended with an error, classified by the configuration: an ignored
-     * error gives the permission back and counts as ignored, a recorded one counts as a
-     * failure, any other as a success.
-     * @param durationNanos how long the call took; from the slow-call duration on it counts
-     * as slow
+     * Records a call that ended with an error, classified by the configuration: an
+     * ignored error gives the permission back and counts as ignored, a recorded one
+     * counts as a failure, any other as a success.
+     * @param durationNanos how long the call took; from the slow-call duration on it
+     * counts as slow
      * @param error the error the call ended with
      */
     public void onError(long durationNanos, Throwable error) {
@@ -317,8 +324,8 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Hands a timed transition from the timer thread to the executor. A rejection leaves the
-     * move to the next call.
+     * Hands a timed transition from the timer thread to the executor. A rejection leaves
+     * the move to the next call.
      * @param move the transition, which checks that its state is still current
      */
     void handOver(Runnable move) {
@@ -406,14 +413,16 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Proof that a breaker permitted a call, naming the state that will record its outcome.
-     * Obtained from {@link #acquirePermit()}; opaque.
+     * Proof that a breaker permitted a call, naming the state that will record its
+     * outcome. Obtained from {@link #acquirePermit()}; opaque.
      */
     public sealed interface Permit permits BreakerState {
+
     }
 
     @Override
     public String toString() {
         return "CircuitBreaker[name=" + this.name + ", state=" + state() + "]";
     }
+
 }

@@ -7,10 +7,11 @@ import java.util.Objects;
 import dev.resilience.core.support.ExceptionFilter;
 
 /**
- * The immutable settings of a {@link CircuitBreaker}, built by a {@link Builder} that rejects
- * an out-of-range setting when it is given.
+ * The immutable settings of a {@link CircuitBreaker}, built by a {@link Builder} that
+ * rejects an out-of-range setting when it is given.
  *
- * <p>Longer than 400 lines because it is an immutable policy and its validating builder in
+ * <p>
+ * Longer than 400 lines because it is an immutable policy and its validating builder in
  * one file, as the builder pattern of this API wants: each of its twelve settings has a
  * documented accessor and a documented builder method.
  */
@@ -22,7 +23,9 @@ public final class CircuitBreakerConfig {
     /** The default sliding window size: 100 calls (or seconds for a time window). */
     public static final int DEFAULT_SLIDING_WINDOW_SIZE = 100;
 
-    /** The default number of calls the window needs before it can open the breaker: 20. */
+    /**
+     * The default number of calls the window needs before it can open the breaker: 20.
+     */
     public static final int DEFAULT_MINIMUM_CALLS = 20;
 
     /** The default failure rate, in percent, that opens the breaker: 50. */
@@ -34,10 +37,16 @@ public final class CircuitBreakerConfig {
     /** The default slow-call rate, in percent, that opens the breaker: 100. */
     public static final float DEFAULT_SLOW_CALL_RATE_THRESHOLD = 100;
 
-    /** The default time an open breaker rejects calls before it lets probes through: 30 seconds. */
+    /**
+     * The default time an open breaker rejects calls before it lets probes through: 30
+     * seconds.
+     */
     public static final Duration DEFAULT_WAIT_IN_OPEN = Duration.ofSeconds(30);
 
-    /** The default number of probe calls a half-open breaker lets through and decides on: 5. */
+    /**
+     * The default number of probe calls a half-open breaker lets through and decides on:
+     * 5.
+     */
     public static final int DEFAULT_HALF_OPEN_CALLS = 5;
 
     /**
@@ -46,7 +55,9 @@ public final class CircuitBreakerConfig {
      */
     public static final Duration DEFAULT_MAX_WAIT_IN_HALF_OPEN = Duration.ofSeconds(60);
 
-    /** By default an open breaker moves to half open only when a call asks for permission. */
+    /**
+     * By default an open breaker moves to half open only when a call asks for permission.
+     */
     public static final boolean DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN = false;
 
     /** The largest size of a count window: 1,000,000 calls. Every size is at least 1. */
@@ -55,16 +66,22 @@ public final class CircuitBreakerConfig {
     /** The largest size of a time window: 3600 seconds, one hour. */
     public static final int MAX_TIME_WINDOW_SECONDS = 3600;
 
-    /** The largest number of probe calls of a half-open breaker: 1,000,000. Every number is at least 1. */
+    /**
+     * The largest number of probe calls of a half-open breaker: 1,000,000. Every number
+     * is at least 1.
+     */
     public static final int MAX_HALF_OPEN_CALLS = 1_000_000;
 
     /**
-     * The largest rate threshold, failure or slow call: 100 percent. A threshold is greater
-     * than 0 and at most this.
+     * The largest rate threshold, failure or slow call: 100 percent. A threshold is
+     * greater than 0 and at most this.
      */
     public static final int MAX_RATE_THRESHOLD = 100;
 
-    /** The longest duration of a setting: what fits in a {@code long} of nanoseconds, about 292 years. */
+    /**
+     * The longest duration of a setting: what fits in a {@code long} of nanoseconds,
+     * about 292 years.
+     */
     static final Duration MAX_DURATION = Duration.ofNanos(Long.MAX_VALUE);
 
     private final SlidingWindowType slidingWindowType;
@@ -150,8 +167,8 @@ public final class CircuitBreakerConfig {
     }
 
     /**
-     * Returns the size of the sliding window: calls for a count window, seconds for a time
-     * window.
+     * Returns the size of the sliding window: calls for a count window, seconds for a
+     * time window.
      * @return the window size
      */
     public int slidingWindowSize() {
@@ -159,8 +176,8 @@ public final class CircuitBreakerConfig {
     }
 
     /**
-     * Returns how many calls the window must hold before its rates can open the breaker. A
-     * count window smaller than this needs only its size.
+     * Returns how many calls the window must hold before its rates can open the breaker.
+     * A count window smaller than this needs only its size.
      * @return the minimum number of calls
      */
     public int minimumCalls() {
@@ -209,9 +226,9 @@ public final class CircuitBreakerConfig {
     }
 
     /**
-     * Returns how long a half-open breaker waits for all its probes to report: once this has
-     * passed since it entered half open, it opens again for a fresh wait in open, and the
-     * outcomes its probes report later are ignored.
+     * Returns how long a half-open breaker waits for all its probes to report: once this
+     * has passed since it entered half open, it opens again for a fresh wait in open, and
+     * the outcomes its probes report later are ignored.
      * @return the longest wait in half open
      */
     public Duration maxWaitInHalfOpen() {
@@ -219,9 +236,9 @@ public final class CircuitBreakerConfig {
     }
 
     /**
-     * Tells whether an open breaker moves to half open by itself once the wait in open has
-     * passed, on a timer, rather than on the first call that asks for permission after it. The
-     * same timer then also ends a half-open state that has waited
+     * Tells whether an open breaker moves to half open by itself once the wait in open
+     * has passed, on a timer, rather than on the first call that asks for permission
+     * after it. The same timer then also ends a half-open state that has waited
      * {@link #maxWaitInHalfOpen()} for its probes.
      * @return {@code true} if the transitions to half open (and back to open) are timed
      */
@@ -230,8 +247,8 @@ public final class CircuitBreakerConfig {
     }
 
     /**
-     * Returns the exception types that count as failures; empty means every exception that
-     * is not ignored.
+     * Returns the exception types that count as failures; empty means every exception
+     * that is not ignored.
      * @return the recorded types, unmodifiable
      */
     public List<Class<? extends Throwable>> recordOn() {
@@ -282,17 +299,17 @@ public final class CircuitBreakerConfig {
     public String toString() {
         return "CircuitBreakerConfig[slidingWindowType=" + this.slidingWindowType + ", slidingWindowSize="
                 + this.slidingWindowSize + ", minimumCalls=" + this.minimumCalls + ", failureRateThreshold="
-                + this.failureRateThreshold + ", slowCallDuration=" + this.slowCallDuration
-                + ", slowCallRateThreshold=" + this.slowCallRateThreshold + ", waitInOpen=" + this.waitInOpen
-                + ", halfOpenCalls=" + this.halfOpenCalls + ", maxWaitInHalfOpen=" + this.maxWaitInHalfOpen
+                + this.failureRateThreshold + ", slowCallDuration=" + this.slowCallDuration + ", slowCallRateThreshold="
+                + this.slowCallRateThreshold + ", waitInOpen=" + this.waitInOpen + ", halfOpenCalls="
+                + this.halfOpenCalls + ", maxWaitInHalfOpen=" + this.maxWaitInHalfOpen
                 + ", automaticTransitionToHalfOpen=" + this.automaticTransitionToHalfOpen + ", recordOn="
                 + this.recordOn + ", ignoreOn=" + this.ignoreOn + "]";
     }
 
     /**
-     * Builds a {@link CircuitBreakerConfig}. Each setter rejects an out-of-range value with an
-     * {@link IllegalArgumentException} naming the setting; {@link #build()} checks the window
-     * size against the window type. Not thread-safe.
+     * Builds a {@link CircuitBreakerConfig}. Each setter rejects an out-of-range value
+     * with an {@link IllegalArgumentException} naming the setting; {@link #build()}
+     * checks the window size against the window type. Not thread-safe.
      */
     public static final class Builder {
 
@@ -335,9 +352,9 @@ public final class CircuitBreakerConfig {
 
         /**
          * Sets the window size: calls for a count window (at most
-         * {@link CircuitBreakerConfig#MAX_COUNT_WINDOW_SIZE}), seconds for a time window (at most
-         * {@link CircuitBreakerConfig#MAX_TIME_WINDOW_SECONDS}); {@link #build()} checks the maximum
-         * against the type.
+         * {@link CircuitBreakerConfig#MAX_COUNT_WINDOW_SIZE}), seconds for a time window
+         * (at most {@link CircuitBreakerConfig#MAX_TIME_WINDOW_SECONDS});
+         * {@link #build()} checks the maximum against the type.
          * @param slidingWindowSize the size, at least 1
          * @return this builder
          */
@@ -404,7 +421,8 @@ public final class CircuitBreakerConfig {
 
         /**
          * Sets how many probe calls a half-open breaker lets through and decides on.
-         * @param halfOpenCalls the number, from 1 to {@link CircuitBreakerConfig#MAX_HALF_OPEN_CALLS}
+         * @param halfOpenCalls the number, from 1 to
+         * {@link CircuitBreakerConfig#MAX_HALF_OPEN_CALLS}
          * @return this builder
          */
         public Builder halfOpenCalls(int halfOpenCalls) {
@@ -415,8 +433,8 @@ public final class CircuitBreakerConfig {
         }
 
         /**
-         * Sets how long a half-open breaker waits for all its probes to report before it opens
-         * again, so that a probe that never ends cannot hold the breaker half open.
+         * Sets how long a half-open breaker waits for all its probes to report before it
+         * opens again, so that a probe that never ends cannot hold the breaker half open.
          * @param maxWaitInHalfOpen a positive duration, at most about 292 years
          * @return this builder
          */
@@ -426,10 +444,10 @@ public final class CircuitBreakerConfig {
         }
 
         /**
-         * Sets whether an open breaker moves to half open by itself once the wait in open has
-         * passed (and a half-open one back to open after {@link #maxWaitInHalfOpen(Duration)}),
-         * on a timer of the breaker's time source, so that its state shows the move without
-         * waiting for a call.
+         * Sets whether an open breaker moves to half open by itself once the wait in open
+         * has passed (and a half-open one back to open after
+         * {@link #maxWaitInHalfOpen(Duration)}), on a timer of the breaker's time source,
+         * so that its state shows the move without waiting for a call.
          * @param automaticTransitionToHalfOpen {@code true} for timed transitions
          * @return this builder
          */
@@ -439,8 +457,8 @@ public final class CircuitBreakerConfig {
         }
 
         /**
-         * Sets the exception types that count as failures; empty means every exception that
-         * is not ignored.
+         * Sets the exception types that count as failures; empty means every exception
+         * that is not ignored.
          * @param recordOn the types, matched with {@code instanceof}
          * @return this builder
          */
@@ -450,8 +468,8 @@ public final class CircuitBreakerConfig {
         }
 
         /**
-         * Sets the exception types that count neither as failures nor as successes. They win
-         * over {@link #recordOn(List)}.
+         * Sets the exception types that count neither as failures nor as successes. They
+         * win over {@link #recordOn(List)}.
          * @param ignoreOn the types, matched with {@code instanceof}
          * @return this builder
          */
@@ -490,5 +508,7 @@ public final class CircuitBreakerConfig {
                     setting + " must be positive and at most " + MAX_DURATION + ", was " + value);
             return value;
         }
+
     }
+
 }

@@ -5,11 +5,12 @@ import java.time.Instant;
 /**
  * Receives a {@link CircuitBreaker}'s events. Every method does nothing by default.
  *
- * <p>Listeners run on the thread that caused the event, after the state has changed, so they
+ * <p>
+ * Listeners run on the thread that caused the event, after the state has changed, so they
  * should be short; the timed transitions of
  * {@link CircuitBreakerConfig#automaticTransitionToHalfOpen()} are told on the breaker's
- * executor. An exception thrown by a listener is logged and otherwise ignored: it
- * never changes the breaker's behaviour.
+ * executor. An exception thrown by a listener is logged and otherwise ignored: it never
+ * changes the breaker's behaviour.
  */
 public interface CircuitBreakerListener {
 
@@ -27,4 +28,5 @@ public interface CircuitBreakerListener {
      */
     default void onCallNotPermitted(String circuitBreakerName, Instant at) {
     }
+
 }

@@ -22,9 +22,9 @@ public final class CircuitBreakerRegistry {
     private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
     /**
-     * Creates an empty registry whose breakers read time from the given source and run their
-     * timed transitions where {@link CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource)}
-     * runs them.
+     * Creates an empty registry whose breakers read time from the given source and run
+     * their timed transitions where
+     * {@link CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource)} runs them.
      * @param timeSource the clock of every breaker created here
      */
     public CircuitBreakerRegistry(TimeSource timeSource) {
@@ -32,8 +32,8 @@ public final class CircuitBreakerRegistry {
     }
 
     /**
-     * Creates an empty registry whose breakers read time from the given source and run their
-     * timed transitions, with their listeners, on the given executor.
+     * Creates an empty registry whose breakers read time from the given source and run
+     * their timed transitions, with their listeners, on the given executor.
      * @param timeSource the clock of every breaker created here
      * @param executor where the automatic transitions of every breaker created here run
      * @see CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource, Executor)
@@ -44,16 +44,17 @@ public final class CircuitBreakerRegistry {
     }
 
     /**
-     * Returns the breaker of that name, creating it with the given configuration if it does
-     * not exist yet. An existing breaker keeps the configuration it was created with.
+     * Returns the breaker of that name, creating it with the given configuration if it
+     * does not exist yet. An existing breaker keeps the configuration it was created
+     * with.
      * @param name the breaker's name
      * @param config the configuration for a breaker created by this call
      * @return the one breaker of that name
      */
     public CircuitBreaker breaker(String name, CircuitBreakerConfig config) {
         Objects.requireNonNull(config, "config");
-        return this.breakers.computeIfAbsent(name, (key) -> CircuitBreaker.of(key, config, this.timeSource,
-                this.executor));
+        return this.breakers.computeIfAbsent(name,
+                (key) -> CircuitBreaker.of(key, config, this.timeSource, this.executor));
     }
 
     /**
@@ -72,4 +73,5 @@ public final class CircuitBreakerRegistry {
     public Collection<CircuitBreaker> all() {
         return this.breakers.values().stream().sorted(Comparator.comparing(CircuitBreaker::name)).toList();
     }
+
 }

@@ -11,7 +11,9 @@ public enum CircuitBreakerState {
     /** Calls are rejected until the wait in open has passed. */
     OPEN,
 
-    /** A fixed number of probe calls are permitted; their outcomes decide the next state. */
+    /**
+     * A fixed number of probe calls are permitted; their outcomes decide the next state.
+     */
     HALF_OPEN,
 
     /** Set by hand: every call is rejected until the breaker is moved by hand again. */
@@ -19,4 +21,5 @@ public enum CircuitBreakerState {
 
     /** Set by hand: every call is permitted and nothing is recorded. */
     DISABLED
+
 }

@@ -6,18 +6,22 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A ring of the outcomes of the last {@code size} calls, lock-free.
  *
- * <p>A sequence number picks the slot, the outcome's code is swapped into it, and the totals,
- * packed into one {@code long} by {@link PackedCounts}, change by one atomic add of the new
- * outcome's counts minus the evicted one's. Whatever order racing recorders run these steps
- * in, every slot's adds telescope to its current content, so once they finish the totals are
- * exact; while they run, a snapshot can be off by at most the number of racing recorders.
+ * <p>
+ * A sequence number picks the slot, the outcome's code is swapped into it, and the
+ * totals, packed into one {@code long} by {@link PackedCounts}, change by one atomic add
+ * of the new outcome's counts minus the evicted one's. Whatever order racing recorders
+ * run these steps in, every slot's adds telescope to its current content, so once they
+ * finish the totals are exact; while they run, a snapshot can be off by at most the
+ * number of racing recorders.
  *
- * <p>A slot that already holds the outcome being recorded is left unwritten, as is the total:
- * such a swap changes nothing, and can be ordered at the moment the slot was read. So in a
- * steady state, where each call's outcome is the one it evicts, concurrent recorders share
- * only the sequence number, and the window scales across cores.
+ * <p>
+ * A slot that already holds the outcome being recorded is left unwritten, as is the
+ * total: such a swap changes nothing, and can be ordered at the moment the slot was read.
+ * So in a steady state, where each call's outcome is the one it evicts, concurrent
+ * recorders share only the sequence number, and the window scales across cores.
  *
- * <p>Cost: {@code record} is one to three atomic operations and allocates nothing;
+ * <p>
+ * Cost: {@code record} is one to three atomic operations and allocates nothing;
  * {@code snapshot} is one atomic read; memory is 4 bytes per call of the window.
  */
 final class CountSlidingWindow implements SlidingWindow {
@@ -87,4 +91,5 @@ final class CountSlidingWindow implements SlidingWindow {
     private static int code(Outcome outcome) {
         return outcome.ordinal() + 1;
     }
+
 }

@@ -31,4 +31,5 @@ enum Outcome {
         }
         return slow ? SLOW_SUCCESS : SUCCESS;
     }
+
 }

@@ -1,11 +1,12 @@
 package dev.resilience.core.circuitbreaker;
 
 /**
- * Packs the counts (calls, failed, slow) into one {@code long} of three 21-bit fields, so that
- * one atomic read gives a consistent triple and one atomic add changes all three.
+ * Packs the counts (calls, failed, slow) into one {@code long} of three 21-bit fields, so
+ * that one atomic read gives a consistent triple and one atomic add changes all three.
  *
- * <p>Fields are decoded as signed 21-bit values: a sum of packed deltas stays exact even when,
- * under races, a field is briefly negative, as long as each field stays within
+ * <p>
+ * Fields are decoded as signed 21-bit values: a sum of packed deltas stays exact even
+ * when, under races, a field is briefly negative, as long as each field stays within
  * [-2<sup>20</sup>, 2<sup>20</sup>). Callers keep counts at or below 1,000,000.
  */
 final class PackedCounts {
@@ -53,4 +54,5 @@ final class PackedCounts {
     private static int signed(long packed) {
         return (int) (packed << (Long.SIZE - BITS) >> (Long.SIZE - BITS));
     }
+
 }

@@ -33,4 +33,5 @@ interface SlidingWindow {
         }
         return new TimeSlidingWindow(size, Thresholds.of(config, config.minimumCalls()), timeSource);
     }
+
 }

@@ -10,4 +10,5 @@ public enum SlidingWindowType {
 
     /** The window holds the outcomes of the calls of the last N seconds. */
     TIME
+
 }

@@ -29,8 +29,8 @@ final class StateTimer {
     void start(CircuitBreaker breaker, Runnable move, long delayNanos) {
         ScheduledTask scheduled;
         try {
-            scheduled = breaker.timeSource().scheduleHandOff(() -> breaker.handOver(move),
-                    Duration.ofNanos(Math.max(0, delayNanos)));
+            scheduled = breaker.timeSource()
+                .scheduleHandOff(() -> breaker.handOver(move), Duration.ofNanos(Math.max(0, delayNanos)));
         }
         catch (RuntimeException ex) {
             LOGGER.log(Level.WARNING, "Time source of circuit breaker '" + breaker.name()
@@ -51,4 +51,5 @@ final class StateTimer {
             scheduled.cancel();
         }
     }
+
 }

@@ -1,8 +1,8 @@
 package dev.resilience.core.circuitbreaker;
 
 /**
- * When counts of outcomes open a breaker: with at least {@code minimumCalls} calls, a failure
- * rate or a slow-call rate that reaches its threshold.
+ * When counts of outcomes open a breaker: with at least {@code minimumCalls} calls, a
+ * failure rate or a slow-call rate that reaches its threshold.
  *
  * @param minimumCalls the calls needed before the rates count, at least 1
  * @param failureRateThreshold the failure rate in percent that opens the breaker

@@ -7,13 +7,14 @@ import dev.resilience.core.time.TimeSource;
 
 /**
  * The outcomes of the calls of the last {@code size} seconds, counted in a
- * {@link SecondBuckets} ring (calls, failed, slow) guarded by one {@link ReentrantLock} (held
- * for a few field updates, never while waiting on anything else). Seconds count from the
- * window's creation on {@link TimeSource#nanoTime()}.
+ * {@link SecondBuckets} ring (calls, failed, slow) guarded by one {@link ReentrantLock}
+ * (held for a few field updates, never while waiting on anything else). Seconds count
+ * from the window's creation on {@link TimeSource#nanoTime()}.
  *
- * <p>Cost: {@code record} and {@code snapshot} are O(1), plus the ring's amortised eviction of
- * the seconds that passed; {@code record} allocates nothing; memory is 24 bytes per second of
- * the window.
+ * <p>
+ * Cost: {@code record} and {@code snapshot} are O(1), plus the ring's amortised eviction
+ * of the seconds that passed; {@code record} allocates nothing; memory is 24 bytes per
+ * second of the window.
  */
 final class TimeSlidingWindow implements SlidingWindow {
 
@@ -75,4 +76,5 @@ final class TimeSlidingWindow implements SlidingWindow {
             this.lock.unlock();
         }
     }
+
 }

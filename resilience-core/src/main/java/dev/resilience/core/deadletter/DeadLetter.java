@@ -28,8 +28,8 @@ public record DeadLetter(String id, String name, String method, List<String> arg
         ExecutionStatus status) {
 
     /**
-     * Checks the required components and copies the arguments, so that a dead letter never
-     * changes once built.
+     * Checks the required components and copies the arguments, so that a dead letter
+     * never changes once built.
      */
     public DeadLetter {
         Objects.requireNonNull(id, "id");

@@ -6,7 +6,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Makes dead letter ids: UUIDs in the version 7 layout, a 48-bit millisecond timestamp
- * followed by 74 random bits, so that ids sort by time to the millisecond, as strings too.
+ * followed by 74 random bits, so that ids sort by time to the millisecond, as strings
+ * too.
  */
 public final class DeadLetterIds {
 
@@ -31,4 +32,5 @@ public final class DeadLetterIds {
         long leastSignificant = (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | Long.MIN_VALUE;
         return new UUID(mostSignificant, leastSignificant).toString();
     }
+
 }

@@ -10,21 +10,22 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Shows dead letters without their secrets, for endpoints, logs and span events; the store
- * keeps them whole, as a re-drive needs them.
+ * Shows dead letters without their secrets, for endpoints, logs and span events; the
+ * store keeps them whole, as a re-drive needs them.
  *
- * <p>When values are shown, an argument that is JSON keeps its structure and every value whose
- * key contains one of the sensitive words (case-insensitive, at any depth) becomes
- * {@value #MASK}; a value that is an object or array is masked whole. A string whose text is
- * JSON, such as a payload passed as a string, is sanitized the same way; a string that starts
- * like JSON but is not is masked whole. An argument truncated by
- * {@link DeadLetterText#truncate} is sanitized as far as it goes and keeps its marker. A type
- * name ({@code <com.example.Type>}) is shown as it is; any other text that is not JSON is
- * masked whole, as it cannot be told apart from a secret, and so is JSON nested deeper than
- * {@value #MAX_DEPTH} objects or arrays (Jackson's default bound when it writes), which the
- * scanner does not follow. When values are not shown, every
- * argument and the error message become {@value #MASK}; when they are, the error message is
- * shown through {@link #sanitizeMessage}. Thread-safe.
+ * <p>
+ * When values are shown, an argument that is JSON keeps its structure and every value
+ * whose key contains one of the sensitive words (case-insensitive, at any depth) becomes
+ * {@value #MASK}; a value that is an object or array is masked whole. A string whose text
+ * is JSON, such as a payload passed as a string, is sanitized the same way; a string that
+ * starts like JSON but is not is masked whole. An argument truncated by
+ * {@link DeadLetterText#truncate} is sanitized as far as it goes and keeps its marker. A
+ * type name ({@code <com.example.Type>}) is shown as it is; any other text that is not
+ * JSON is masked whole, as it cannot be told apart from a secret, and so is JSON nested
+ * deeper than {@value #MAX_DEPTH} objects or arrays (Jackson's default bound when it
+ * writes), which the scanner does not follow. When values are not shown, every argument
+ * and the error message become {@value #MASK}; when they are, the error message is shown
+ * through {@link #sanitizeMessage}. Thread-safe.
  */
 public final class DeadLetterSanitizer {
 
@@ -49,7 +50,8 @@ public final class DeadLetterSanitizer {
     private final List<String> sensitiveWords;
 
     /**
-     * Creates a sanitizer of the {@linkplain #DEFAULT_SENSITIVE_WORDS default sensitive words}.
+     * Creates a sanitizer of the {@linkplain #DEFAULT_SENSITIVE_WORDS default sensitive
+     * words}.
      */
     public DeadLetterSanitizer() {
         this(DEFAULT_SENSITIVE_WORDS);
@@ -66,8 +68,8 @@ public final class DeadLetterSanitizer {
     /**
      * Returns a dead letter as it may be shown.
      * @param deadLetter the dead letter as stored
-     * @param showValues whether the values are shown (with sensitive keys still masked) or
-     * every argument and the error message are masked
+     * @param showValues whether the values are shown (with sensitive keys still masked)
+     * or every argument and the error message are masked
      * @return the dead letter to show
      */
     public DeadLetter sanitize(DeadLetter deadLetter, boolean showValues) {
@@ -101,7 +103,8 @@ public final class DeadLetterSanitizer {
     /**
      * Masks the secrets of an error message, which often carries a request or a response:
      * the values of sensitive keys in the JSON objects and arrays it holds, and in its
-     * {@code key=value} and {@code key: value} pairs ({@code Authorization: Bearer ******}).
+     * {@code key=value} and {@code key: value} pairs
+     * ({@code Authorization: Bearer ******}).
      * @param message the message as stored
      * @return the message to show
      */
@@ -138,7 +141,9 @@ public final class DeadLetterSanitizer {
         return pair.appendTail(shown).toString();
     }
 
-    /** JSON with the values of sensitive keys masked, or {@code null} when it is not JSON. */
+    /**
+     * JSON with the values of sensitive keys masked, or {@code null} when it is not JSON.
+     */
     private @Nullable String masked(String json, boolean cut) {
         Masking masking = new Masking(json);
         try {
@@ -154,9 +159,9 @@ public final class DeadLetterSanitizer {
     }
 
     /**
-     * A string value's content as shown: when it holds JSON (its text starts with a brace or
-     * a bracket), that JSON sanitized, or masked whole when it is not JSON after all; any other
-     * text as it is.
+     * A string value's content as shown: when it holds JSON (its text starts with a brace
+     * or a bracket), that JSON sanitized, or masked whole when it is not JSON after all;
+     * any other text as it is.
      */
     private String nested(String content, boolean cut) {
         String decoded = JsonStrings.unescape(content);
@@ -179,7 +184,10 @@ public final class DeadLetterSanitizer {
         return false;
     }
 
-    /** Copies JSON text, masking the values of sensitive keys; stops at the end of the text. */
+    /**
+     * Copies JSON text, masking the values of sensitive keys; stops at the end of the
+     * text.
+     */
     private final class Masking {
 
         private final String text;
@@ -297,7 +305,8 @@ public final class DeadLetterSanitizer {
             while (true) {
                 if (end >= this.text.length()) {
                     if (this.emitting) {
-                        emit(value ? "\"" + nested(this.text.substring(start), true) : this.text.substring(this.position));
+                        emit(value ? "\"" + nested(this.text.substring(start), true)
+                                : this.text.substring(this.position));
                     }
                     this.position = end;
                     throw new EndOfText();
@@ -363,6 +372,7 @@ public final class DeadLetterSanitizer {
                 this.out.append(chunk);
             }
         }
+
     }
 
     /** The text ended inside a value. */
@@ -371,6 +381,7 @@ public final class DeadLetterSanitizer {
         EndOfText() {
             super(null, null, false, false);
         }
+
     }
 
     /** The text is not JSON. */
@@ -379,5 +390,7 @@ public final class DeadLetterSanitizer {
         NotJson() {
             super(null, null, false, false);
         }
+
     }
+
 }

@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * Where dead letters are kept for inspection and replay by hand. Implementations are
- * thread-safe and bounded: {@link #write} never throws because the store is full, it evicts
- * the oldest dead letter instead.
+ * thread-safe and bounded: {@link #write} never throws because the store is full, it
+ * evicts the oldest dead letter instead.
  */
 public interface DeadLetterStore {
 
@@ -43,4 +43,5 @@ public interface DeadLetterStore {
      * @return the number of dead letters
      */
     int size();
+
 }

@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The text written into dead letters: arguments rendered as data (never with
- * {@code toString()}), bounded in bytes, and error messages without the credentials of the
- * URLs they name.
+ * {@code toString()}), bounded in bytes, and error messages without the credentials of
+ * the URLs they name.
  */
 public final class DeadLetterText {
 
@@ -29,8 +29,8 @@ public final class DeadLetterText {
 
     /**
      * Renders an argument as JSON data where the JDK alone can: {@code null}, strings and
-     * characters (quoted and escaped), numbers, booleans and enum constants (by name); any
-     * other value as its type name, {@code <com.example.Type>}, never with its
+     * characters (quoted and escaped), numbers, booleans and enum constants (by name);
+     * any other value as its type name, {@code <com.example.Type>}, never with its
      * {@code toString()}, which may print secrets.
      * @param argument the argument
      * @return its text
@@ -46,8 +46,8 @@ public final class DeadLetterText {
             return quote(constant.name());
         }
         if (argument instanceof Boolean || argument instanceof Integer || argument instanceof Long
-                || argument instanceof Short || argument instanceof Byte
-                || argument instanceof java.math.BigInteger || argument instanceof java.math.BigDecimal) {
+                || argument instanceof Short || argument instanceof Byte || argument instanceof java.math.BigInteger
+                || argument instanceof java.math.BigDecimal) {
             return argument.toString();
         }
         if (argument instanceof Double || argument instanceof Float) {
@@ -67,8 +67,8 @@ public final class DeadLetterText {
     }
 
     /**
-     * Bounds a text in UTF-8 bytes: a longer text keeps its first {@code maxBytes} bytes, cut
-     * on a character boundary, followed by {@code ...[truncated <n> bytes]}.
+     * Bounds a text in UTF-8 bytes: a longer text keeps its first {@code maxBytes} bytes,
+     * cut on a character boundary, followed by {@code ...[truncated <n> bytes]}.
      * @param text the text
      * @param maxBytes the bound; at least 1
      * @return the text, or its truncated form
@@ -140,4 +140,5 @@ public final class DeadLetterText {
         }
         return quoted.append('"').toString();
     }
+
 }

@@ -14,16 +14,17 @@ import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 
 /**
- * A {@link DeadLetterStore} in process memory, holding at most {@code capacity} dead letters
- * for at most {@code ttl} each, and evicting the oldest beyond the capacity. Dead letters are
- * lost on restart; the Redis store keeps them.
+ * A {@link DeadLetterStore} in process memory, holding at most {@code capacity} dead
+ * letters for at most {@code ttl} each, and evicting the oldest beyond the capacity. Dead
+ * letters are lost on restart; the Redis store keeps them.
  *
- * <p>One lock guards a {@link LinkedHashMap} in write order, which is also the order of
- * expiry: every operation first drops the expired dead letters at its head, each dead letter
- * once, so that work is O(1) amortized and at most O(capacity); then {@link #write},
- * {@link #find}, {@link #delete} and {@link #size} are O(1), {@link #list} is O(capacity).
- * Dead letters are written on failed calls only, so the lock is not on the hot path.
- * Thread-safe.
+ * <p>
+ * One lock guards a {@link LinkedHashMap} in write order, which is also the order of
+ * expiry: every operation first drops the expired dead letters at its head, each dead
+ * letter once, so that work is O(1) amortized and at most O(capacity); then
+ * {@link #write}, {@link #find}, {@link #delete} and {@link #size} are O(1),
+ * {@link #list} is O(capacity). Dead letters are written on failed calls only, so the
+ * lock is not on the hot path. Thread-safe.
  */
 public final class InMemoryDeadLetterStore implements DeadLetterStore {
 
@@ -60,12 +61,13 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
     }
 
     /**
-     * Creates a store holding at most {@code capacity} dead letters for at most {@code ttl}.
+     * Creates a store holding at most {@code capacity} dead letters for at most
+     * {@code ttl}.
      * @param capacity the bound; at least 1
      * @param ttl how long a dead letter is kept after it was written; positive
      * @param time the clock of the expiry
-     * @throws IllegalArgumentException if {@code capacity} is below 1 or {@code ttl} is not
-     * positive
+     * @throws IllegalArgumentException if {@code capacity} is below 1 or {@code ttl} is
+     * not positive
      */
     public InMemoryDeadLetterStore(int capacity, Duration ttl, TimeSource time) {
         if (capacity < 1) {
@@ -159,7 +161,9 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
         }
     }
 
-    /** Drops the expired dead letters, all at the head of the write order. Under the lock. */
+    /**
+     * Drops the expired dead letters, all at the head of the write order. Under the lock.
+     */
     private void expire(long now) {
         Iterator<Entry> oldest = this.deadLetters.values().iterator();
         while (oldest.hasNext() && now - oldest.next().writtenAt() >= this.ttlNanos) {
@@ -169,4 +173,5 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
 
     private record Entry(DeadLetter deadLetter, long writtenAt) {
     }
+
 }

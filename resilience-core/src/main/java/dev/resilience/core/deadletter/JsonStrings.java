@@ -10,7 +10,8 @@ final class JsonStrings {
 
     /**
      * Reads the characters a JSON string's content stands for: escapes such as
-     * {@code \\u0077} become their character; a {@code \\u} escape cut short is kept as it is.
+     * {@code \\u0077} become their character; a {@code \\u} escape cut short is kept as
+     * it is.
      */
     static String unescape(String content) {
         if (content.indexOf('\\') < 0) {
@@ -57,4 +58,5 @@ final class JsonStrings {
         }
         return code;
     }
+
 }

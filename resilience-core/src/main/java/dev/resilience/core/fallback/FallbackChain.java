@@ -5,8 +5,8 @@ import java.util.List;
 import dev.resilience.core.support.ExceptionFilter;
 
 /**
- * The fallbacks of a call, tried in order until one succeeds, and the failures they apply to.
- * Immutable and thread-safe.
+ * The fallbacks of a call, tried in order until one succeeds, and the failures they apply
+ * to. Immutable and thread-safe.
  *
  * @param handlers the fallbacks, in the order they are tried
  * @param applyOn the failures the chain applies to; empty means every failure not in

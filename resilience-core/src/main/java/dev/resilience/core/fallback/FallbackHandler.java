@@ -67,5 +67,7 @@ public interface FallbackHandler {
          * @throws Throwable when this fallback fails too
          */
         @Nullable Object apply(Throwable error, CallContext call) throws Throwable;
+
     }
+
 }

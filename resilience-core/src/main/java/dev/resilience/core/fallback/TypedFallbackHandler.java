@@ -3,8 +3,8 @@ package dev.resilience.core.fallback;
 import dev.resilience.core.CallContext;
 import org.jspecify.annotations.Nullable;
 
-record TypedFallbackHandler(String name, Class<? extends Throwable> type, FallbackFunction function)
-        implements FallbackHandler {
+record TypedFallbackHandler(String name, Class<? extends Throwable> type,
+        FallbackFunction function) implements FallbackHandler {
 
     @Override
     public boolean appliesTo(Throwable error) {

@@ -11,7 +11,9 @@ public sealed interface ClaimResult {
 
     /**
      * The caller now owns the key and runs the method, then calls
-     * {@link IdempotencyStore#complete} or {@link IdempotencyStore#release} with the token.
+     * {@link IdempotencyStore#complete} or {@link IdempotencyStore#release} with the
+     * token.
+     *
      * @param ownerToken the token that proves ownership of this claim
      */
     record Acquired(String ownerToken) implements ClaimResult {
@@ -19,6 +21,7 @@ public sealed interface ClaimResult {
 
     /**
      * An earlier call with the same key and fingerprint completed; its value is replayed.
+     *
      * @param value the stored value, {@code null} if the method returned {@code null}
      */
     record Completed(@Nullable Object value) implements ClaimResult {
@@ -26,6 +29,7 @@ public sealed interface ClaimResult {
 
     /**
      * An earlier call with the same key and fingerprint is still running.
+     *
      * @param leaseExpiresAt when its lease expires and the key can be claimed again
      */
     record InProgress(Instant leaseExpiresAt) implements ClaimResult {
@@ -36,4 +40,5 @@ public sealed interface ClaimResult {
      */
     record Mismatch() implements ClaimResult {
     }
+
 }

@@ -1,7 +1,8 @@
 package dev.resilience.core.idempotency;
 
 /**
- * The base of every exception with which an idempotent call is refused or its store fails.
+ * The base of every exception with which an idempotent call is refused or its store
+ * fails.
  */
 public class IdempotencyException extends RuntimeException {
 
@@ -21,4 +22,5 @@ public class IdempotencyException extends RuntimeException {
     public IdempotencyException(String message, Throwable cause) {
         super(message, cause);
     }
+
 }

@@ -13,8 +13,8 @@ public class IdempotencyInProgressException extends IdempotencyException {
     /**
      * Creates an exception for a key in progress.
      * @param key the key; the message quotes at most its first 40 characters
-     * @param leaseExpiresAt when the running call's lease expires, after which the key can
-     * be claimed again
+     * @param leaseExpiresAt when the running call's lease expires, after which the key
+     * can be claimed again
      */
     public IdempotencyInProgressException(String key, Instant leaseExpiresAt) {
         super("Idempotency key " + IdempotencyKeys.preview(key) + " is in progress; its lease expires at "
@@ -29,4 +29,5 @@ public class IdempotencyInProgressException extends IdempotencyException {
     public Instant leaseExpiresAt() {
         return this.leaseExpiresAt;
     }
+
 }

@@ -1,7 +1,8 @@
 package dev.resilience.core.idempotency;
 
 /**
- * Thrown when an idempotency key is missing or malformed; see {@link IdempotencyKeys#validate}.
+ * Thrown when an idempotency key is missing or malformed; see
+ * {@link IdempotencyKeys#validate}.
  */
 public class IdempotencyKeyException extends IdempotencyException {
 
@@ -12,4 +13,5 @@ public class IdempotencyKeyException extends IdempotencyException {
     public IdempotencyKeyException(String message) {
         super(message);
     }
+
 }

@@ -14,4 +14,5 @@ public class IdempotencyKeyMismatchException extends IdempotencyException {
         super("Idempotency key " + IdempotencyKeys.preview(key)
                 + " was already used with another fingerprint (other arguments)");
     }
+
 }

@@ -22,13 +22,13 @@ public final class IdempotencyKeys {
 
     /**
      * Checks a key and returns it as a string. Any characters are accepted except ISO
-     * control characters ({@link Character#isISOControl}); keys are compared exactly, with
-     * no trimming or case folding.
+     * control characters ({@link Character#isISOControl}); keys are compared exactly,
+     * with no trimming or case folding.
      * @param key the evaluated key, converted with {@code toString()}
      * @return the key as a string
-     * @throws IdempotencyKeyException when the key is {@code null}, empty or blank, longer
-     * than {@value #MAX_KEY_LENGTH} chars, or contains a control character; the message says
-     * which and quotes at most the first 40 chars of the key
+     * @throws IdempotencyKeyException when the key is {@code null}, empty or blank,
+     * longer than {@value #MAX_KEY_LENGTH} chars, or contains a control character; the
+     * message says which and quotes at most the first 40 chars of the key
      */
     public static String validate(@Nullable Object key) {
         String text = (key != null) ? key.toString() : null;
@@ -52,11 +52,11 @@ public final class IdempotencyKeys {
     }
 
     /**
-     * Returns the SHA-256 digest of a text's UTF-8 bytes in unpadded base64url: 43 characters
-     * of {@code [A-Za-z0-9_-]}. A text with an unpaired surrogate, which UTF-8 would write as
-     * {@code ?} like any other, is digested as a byte that UTF-8 never writes ({@code 0xFF})
-     * followed by its UTF-16 chars, each as it is, so that two scopes or keys that differ only there never
-     * share a digest.
+     * Returns the SHA-256 digest of a text's UTF-8 bytes in unpadded base64url: 43
+     * characters of {@code [A-Za-z0-9_-]}. A text with an unpaired surrogate, which UTF-8
+     * would write as {@code ?} like any other, is digested as a byte that UTF-8 never
+     * writes ({@code 0xFF}) followed by its UTF-16 chars, each as it is, so that two
+     * scopes or keys that differ only there never share a digest.
      * @param text the text
      * @return the digest
      */
@@ -108,4 +108,5 @@ public final class IdempotencyKeys {
         }
         return quoted.append((key.length() > end) ? "...'" : "'").toString();
     }
+
 }

@@ -28,8 +28,9 @@ public enum IdempotencyOutcome {
     UNAVAILABLE,
 
     /**
-     * The method ran, but storing its result failed at first; the completion is retried until
-     * the lease ends.
+     * The method ran, but storing its result failed at first; the completion is retried
+     * until the lease ends.
      */
     COMPLETE_FAILED
+
 }

@@ -56,8 +56,8 @@ public record IdempotencyPolicy(String name, IdempotencyStore store, Duration tt
     }
 
     /**
-     * Returns a policy with the default durations that rejects calls while their key is in
-     * progress.
+     * Returns a policy with the default durations that rejects calls while their key is
+     * in progress.
      * @param name the namespace of the keys
      * @param store the store
      * @return the policy
@@ -67,7 +67,8 @@ public record IdempotencyPolicy(String name, IdempotencyStore store, Duration tt
     }
 
     /**
-     * Returns the key under which the store keeps a caller's key when the key has no scope.
+     * Returns the key under which the store keeps a caller's key when the key has no
+     * scope.
      * @param key the caller's validated key
      * @return {@code storeKey("", key)}
      * @deprecated keys are scoped to their caller; use {@link #storeKey(String, String)}
@@ -80,12 +81,13 @@ public record IdempotencyPolicy(String name, IdempotencyStore store, Duration tt
     /**
      * Returns the key under which the store keeps a caller's key:
      * {@code <scope>:<name>:<key>}, where the scope (when not empty) and the key are each
-     * replaced by their SHA-256 digest in unpadded base64url (43 characters, no {@code :} and
-     * no braces). So the client's key neither grows the store key nor chooses a Redis cluster
-     * slot, and no two different (scope, name, key) triples share a store key, whatever
-     * colons they contain. The store adds its own prefix. The digest hides neither a
-     * guessable key nor a guessable scope from someone who can read the store.
-     * @param scope whose key it is, such as the authenticated caller's name; empty for none
+     * replaced by their SHA-256 digest in unpadded base64url (43 characters, no {@code :}
+     * and no braces). So the client's key neither grows the store key nor chooses a Redis
+     * cluster slot, and no two different (scope, name, key) triples share a store key,
+     * whatever colons they contain. The store adds its own prefix. The digest hides
+     * neither a guessable key nor a guessable scope from someone who can read the store.
+     * @param scope whose key it is, such as the authenticated caller's name; empty for
+     * none
      * @param key the caller's validated key
      * @return the key in the store's namespace of this policy's name and the scope
      */

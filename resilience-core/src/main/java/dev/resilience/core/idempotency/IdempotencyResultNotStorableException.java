@@ -1,10 +1,10 @@
 package dev.resilience.core.idempotency;
 
 /**
- * Thrown by {@link IdempotencyStore#complete} when the value cannot be stored, although the
- * store itself answers: the value cannot be encoded, or is too large. The claim is left as it
- * was; the caller then completes the key with a {@link NotReplayableResult}, so that the
- * method does not run again for it.
+ * Thrown by {@link IdempotencyStore#complete} when the value cannot be stored, although
+ * the store itself answers: the value cannot be encoded, or is too large. The claim is
+ * left as it was; the caller then completes the key with a {@link NotReplayableResult},
+ * so that the method does not run again for it.
  */
 public class IdempotencyResultNotStorableException extends IdempotencyException {
 
@@ -24,4 +24,5 @@ public class IdempotencyResultNotStorableException extends IdempotencyException 
     public IdempotencyResultNotStorableException(String message) {
         super(message);
     }
+
 }

@@ -1,10 +1,10 @@
 package dev.resilience.core.idempotency;
 
 /**
- * Thrown when a key was completed by an earlier call, but its result cannot be given back:
- * it could not be stored (it cannot be encoded, or is too large), or what the store holds
- * cannot be decoded into the method's declared type. The method does not run again for the
- * key until the entry expires, so the work it did is never done twice.
+ * Thrown when a key was completed by an earlier call, but its result cannot be given
+ * back: it could not be stored (it cannot be encoded, or is too large), or what the store
+ * holds cannot be decoded into the method's declared type. The method does not run again
+ * for the key until the entry expires, so the work it did is never done twice.
  */
 public class IdempotencyResultUnavailableException extends IdempotencyException {
 
@@ -28,4 +28,5 @@ public class IdempotencyResultUnavailableException extends IdempotencyException 
         super("Idempotency key " + IdempotencyKeys.preview(key) + " was completed, but its result cannot be replayed: "
                 + reason, cause);
     }
+
 }

@@ -22,4 +22,5 @@ public class IdempotencyStoreException extends IdempotencyException {
     public IdempotencyStoreException(String message, Throwable cause) {
         super(message, cause);
     }
+
 }

@@ -16,35 +16,40 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link IdempotencyStore} in process memory, bounded and expiring: the default store, for
- * one instance. Its entries are lost on restart and not shared between instances; the Redis
- * store is the one for production.
+ * An {@link IdempotencyStore} in process memory, bounded and expiring: the default store,
+ * for one instance. Its entries are lost on restart and not shared between instances; the
+ * Redis store is the one for production.
  *
- * <p><b>Bound.</b> The store never holds more than {@code maxEntries} entries. When a new key
- * arrives at a full store, expired entries are purged first; if it is still full, the
+ * <p>
+ * <b>Bound.</b> The store never holds more than {@code maxEntries} entries. When a new
+ * key arrives at a full store, expired entries are purged first; if it is still full, the
  * COMPLETED entry that completed longest ago is evicted. The bound thus trades the replay
- * guarantee of the oldest keys for memory: a request repeated after its key was evicted runs
- * again. IN_PROGRESS entries with a live lease are never evicted; when the store is full of
- * them, {@link #claim} throws {@link IdempotencyStoreException}. An expired IN_PROGRESS entry
- * may still be completed by its owner until another call takes the key over or the entry is
- * purged.
+ * guarantee of the oldest keys for memory: a request repeated after its key was evicted
+ * runs again. IN_PROGRESS entries with a live lease are never evicted; when the store is
+ * full of them, {@link #claim} throws {@link IdempotencyStoreException}. An expired
+ * IN_PROGRESS entry may still be completed by its owner until another call takes the key
+ * over or the entry is purged.
  *
- * <p><b>Cost.</b> Entries live in a {@link ConcurrentHashMap}. A claim that finds a live
+ * <p>
+ * <b>Cost.</b> Entries live in a {@link ConcurrentHashMap}. A claim that finds a live
  * entry (replay, in progress, mismatch) costs one atomic {@code compute} on its key;
- * {@link #complete} and {@link #release} cost a lookup and a compare-and-set on the key. A
- * claim that creates an entry and a completion also take one short store-wide lock to record
- * the entry in an expiry heap (O(log n)) and, for completions, in a completion-order queue
- * (O(1)); under that lock the expired entries at the head of the heap are purged, each once,
- * so expired entries do not accumulate and purging costs O(log n) amortised per entry.
- * Takeovers, completions and releases leave superseded records in the heap and queue; when
- * either holds more than {@code 2 * maxEntries} records they are swept in O(n), which happens
- * at most once per {@code maxEntries} new records, so O(1) amortised. Thread-safe.
+ * {@link #complete} and {@link #release} cost a lookup and a compare-and-set on the key.
+ * A claim that creates an entry and a completion also take one short store-wide lock to
+ * record the entry in an expiry heap (O(log n)) and, for completions, in a
+ * completion-order queue (O(1)); under that lock the expired entries at the head of the
+ * heap are purged, each once, so expired entries do not accumulate and purging costs
+ * O(log n) amortised per entry. Takeovers, completions and releases leave superseded
+ * records in the heap and queue; when either holds more than {@code 2 * maxEntries}
+ * records they are swept in O(n), which happens at most once per {@code maxEntries} new
+ * records, so O(1) amortised. Thread-safe.
  *
- * <p><b>Copies.</b> Given a {@link ResultCodec}, the store keeps each result encoded and a
- * claim that finds it returns the {@link EncodedResult}: every replay is a fresh copy, and a
- * change a caller makes to its copy shows in no other replay. The codec also bounds the
- * results' size. Without one (the constructors of {@code resilience-core} alone), the store
- * keeps and replays the result object itself, shared by every replay, and bounds no size.
+ * <p>
+ * <b>Copies.</b> Given a {@link ResultCodec}, the store keeps each result encoded and a
+ * claim that finds it returns the {@link EncodedResult}: every replay is a fresh copy,
+ * and a change a caller makes to its copy shows in no other replay. The codec also bounds
+ * the results' size. Without one (the constructors of {@code resilience-core} alone), the
+ * store keeps and replays the result object itself, shared by every replay, and bounds no
+ * size.
  */
 public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
@@ -88,8 +93,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Creates a store holding at most {@code maxEntries} entries, each result kept encoded by
-     * a codec, so that every replay is a fresh copy.
+     * Creates a store holding at most {@code maxEntries} entries, each result kept
+     * encoded by a codec, so that every replay is a fresh copy.
      * @param timeSource the source of time for leases and expiry
      * @param maxEntries the bound; at least 1
      * @param codec encodes the results, or {@code null} to keep the objects themselves
@@ -116,7 +121,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(fingerprint, "fingerprint");
         long leaseNanos = positiveNanos(lease, "lease");
         String token = new UUID(ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong())
-                .toString();
+            .toString();
         while (true) {
             long now = this.timeSource.nanoTime();
             Entry entry = this.entries.compute(key, (k, current) -> {
@@ -155,10 +160,11 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     /**
      * {@inheritDoc}
-     * <p>With a codec, the value is encoded for its declared type before the entry changes; a
-     * {@link NotReplayableResult} is kept as it is.
-     * @throws IdempotencyResultNotStorableException when the codec cannot encode the value or
-     * it is too large, with nothing changed
+     * <p>
+     * With a codec, the value is encoded for its declared type before the entry changes;
+     * a {@link NotReplayableResult} is kept as it is.
+     * @throws IdempotencyResultNotStorableException when the codec cannot encode the
+     * value or it is too large, with nothing changed
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     @Override
@@ -171,8 +177,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         if (current == null || !current.isInProgressOwnedBy(ownerToken)) {
             return false;
         }
-        Object stored = (this.codec != null && !(value instanceof NotReplayableResult))
-                ? this.codec.encode(value, type) : value;
+        Object stored = (this.codec != null && !(value instanceof NotReplayableResult)) ? this.codec.encode(value, type)
+                : value;
         long now = this.timeSource.nanoTime();
         Entry completed = new Entry(current.fingerprint, ownerToken, true, stored, now + ttlNanos);
         if (!this.entries.replace(key, current, completed)) {
@@ -298,8 +304,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * One state of a key. Equality is identity, on which the map's conditional replace and
-     * remove rely: a record removes or replaces only the very entry it was made for.
+     * One state of a key. Equality is identity, on which the map's conditional replace
+     * and remove rely: a record removes or replaces only the very entry it was made for.
      */
     private static final class Entry {
 
@@ -328,6 +334,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         boolean isInProgressOwnedBy(String token) {
             return !this.completed && this.ownerToken.equals(token);
         }
+
     }
 
     private record IndexRecord(String key, Entry entry) implements Comparable<IndexRecord> {
@@ -337,4 +344,5 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
             return Long.signum(this.entry.expiresAtNanos - other.entry.expiresAtNanos);
         }
     }
+
 }

@@ -9,10 +9,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The waits between attempts: an exponential delay, capped, spread by a {@link Jitter}.
  *
- * <p>The base delay before retry {@code n} (the first retry being 1) is
- * {@code min(maxDelay, delay * multiplier^(n - 1))}. {@link #nextDelayNanos} draws the actual
- * wait from it according to the jitter mode. Immutable and thread-safe; drawing a delay
- * allocates nothing.
+ * <p>
+ * The base delay before retry {@code n} (the first retry being 1) is
+ * {@code min(maxDelay, delay * multiplier^(n - 1))}. {@link #nextDelayNanos} draws the
+ * actual wait from it according to the jitter mode. Immutable and thread-safe; drawing a
+ * delay allocates nothing.
  */
 public final class Backoff {
 
@@ -34,10 +35,15 @@ public final class Backoff {
     private static final Backoff NONE = new Backoff(Duration.ZERO, 1.0, Duration.ZERO, Jitter.NONE);
 
     private final Duration delay;
+
     private final double multiplier;
+
     private final Duration maxDelay;
+
     private final Jitter jitter;
+
     private final long delayNanos;
+
     private final long maxDelayNanos;
 
     private Backoff(Duration delay, double multiplier, Duration maxDelay, Jitter jitter) {
@@ -52,8 +58,8 @@ public final class Backoff {
     /**
      * Returns a backoff with the given settings.
      * @param delay the first delay, zero or more
-     * @param multiplier the exponential factor, finite and at least {@link #MIN_MULTIPLIER}
-     * (which keeps the delay fixed)
+     * @param multiplier the exponential factor, finite and at least
+     * {@link #MIN_MULTIPLIER} (which keeps the delay fixed)
      * @param maxDelay the longest delay, at least {@code delay}
      * @param jitter how delays are spread
      * @return the backoff
@@ -68,8 +74,7 @@ public final class Backoff {
                     "multiplier must be a finite number >= " + MIN_MULTIPLIER + ", was " + multiplier);
         }
         if (maxDelayNanos < delayNanos) {
-            throw new IllegalArgumentException(
-                    "maxDelay must not be less than delay (" + delay + "), was " + maxDelay);
+            throw new IllegalArgumentException("maxDelay must not be less than delay (" + delay + "), was " + maxDelay);
         }
         return new Backoff(delay, multiplier, maxDelay, jitter);
     }
@@ -131,14 +136,16 @@ public final class Backoff {
      * <ul>
      * <li>{@link Jitter#NONE}: {@link #baseDelay} exactly;</li>
      * <li>{@link Jitter#FULL}: uniform in {@code [0, baseDelay(retry)]};</li>
-     * <li>{@link Jitter#EQUAL}: uniform in {@code [baseDelay(retry) / 2, baseDelay(retry)]};</li>
-     * <li>{@link Jitter#DECORRELATED}: uniform in {@code [delay, 3 * previous]}, capped at
-     * {@code maxDelay}, where {@code previous} is {@code previousDelayNanos}, or {@code delay}
-     * when {@code previousDelayNanos <= 0}. The result never falls below {@code delay}.</li>
+     * <li>{@link Jitter#EQUAL}: uniform in
+     * {@code [baseDelay(retry) / 2, baseDelay(retry)]};</li>
+     * <li>{@link Jitter#DECORRELATED}: uniform in {@code [delay, 3 * previous]}, capped
+     * at {@code maxDelay}, where {@code previous} is {@code previousDelayNanos}, or
+     * {@code delay} when {@code previousDelayNanos <= 0}. The result never falls below
+     * {@code delay}.</li>
      * </ul>
      * @param retry the retry's number, the first retry (second attempt) being 1
-     * @param previousDelayNanos the wait drawn before the previous retry, 0 or less for the
-     * first retry; only {@link Jitter#DECORRELATED} uses it
+     * @param previousDelayNanos the wait drawn before the previous retry, 0 or less for
+     * the first retry; only {@link Jitter#DECORRELATED} uses it
      * @param random the source of randomness
      * @return the wait in nanoseconds, between 0 and {@code maxDelay}
      * @throws IllegalArgumentException if {@code retry} is less than 1
@@ -211,4 +218,5 @@ public final class Backoff {
         return "Backoff[delay=" + this.delay + ", multiplier=" + this.multiplier + ", maxDelay=" + this.maxDelay
                 + ", jitter=" + this.jitter + "]";
     }
+
 }

@@ -24,10 +24,11 @@ public enum Jitter {
 
     /**
      * Returns the jitter mode named by a configuration value.
-     * @param value {@code none}, {@code full}, {@code equal} or {@code decorrelated}, in any case
+     * @param value {@code none}, {@code full}, {@code equal} or {@code decorrelated}, in
+     * any case
      * @return the jitter mode
-     * @throws IllegalArgumentException if the value names no mode; the message lists the valid
-     * values
+     * @throws IllegalArgumentException if the value names no mode; the message lists the
+     * valid values
      */
     public static Jitter parse(String value) {
         for (Jitter jitter : values()) {
@@ -40,4 +41,5 @@ public enum Jitter {
             .collect(Collectors.joining(", "));
         throw new IllegalArgumentException("Invalid jitter '" + value + "': valid values are " + valid);
     }
+
 }

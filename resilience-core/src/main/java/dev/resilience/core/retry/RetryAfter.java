@@ -14,4 +14,5 @@ public interface RetryAfter {
      * @return the minimum wait before the next attempt
      */
     Duration retryAfter();
+
 }

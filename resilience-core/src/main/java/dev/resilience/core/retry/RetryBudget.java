@@ -10,66 +10,77 @@ import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 
 /**
- * A cap on retries relative to calls, so that retries cannot multiply the load on a failing
- * dependency. A retry is admitted only when two rules both allow it:
+ * A cap on retries relative to calls, so that retries cannot multiply the load on a
+ * failing dependency. A retry is admitted only when two rules both allow it:
  *
  * <ul>
- * <li><b>The window</b> bounds the long-run ratio: with the retry, the retries in the window
- * stay within {@code max(ratio * calls in the window, minRetriesPerSecond * window seconds)}.
- * <li><b>The token bucket</b> bounds every second, as gRPC's retry throttling does: each call
- * puts {@code ratio} tokens in, the floor adds {@code minRetriesPerSecond} tokens per second,
- * continuously, and a retry takes one token out. The bucket holds one second of the floor
- * (at least one token) plus one call's tokens, {@code max(1, minRetriesPerSecond) + ratio}, and
- * starts with one second of the floor.
+ * <li><b>The window</b> bounds the long-run ratio: with the retry, the retries in the
+ * window stay within
+ * {@code max(ratio * calls in the window, minRetriesPerSecond * window seconds)}.
+ * <li><b>The token bucket</b> bounds every second, as gRPC's retry throttling does: each
+ * call puts {@code ratio} tokens in, the floor adds {@code minRetriesPerSecond} tokens
+ * per second, continuously, and a retry takes one token out. The bucket holds one second
+ * of the floor (at least one token) plus one call's tokens,
+ * {@code max(1, minRetriesPerSecond) + ratio}, and starts with one second of the floor.
  * </ul>
  *
- * <p>Why that capacity. The window alone lets its whole allowance through at once: when an
- * outage starts after a quiet stretch, or when a busy second leaves the window, a second could
- * take a window's worth of retries (the retry-storm simulator measured 1.96x normal load in such
- * seconds for an average of 1.10x). A bucket spends in any one-second span at most what it
- * holds plus what that span earns, so no second grants more than
- * {@code ratio * (its calls + 1) + minRetriesPerSecond + max(1, minRetriesPerSecond)} retries: an
- * outage sends about {@code (1 + ratio)} times normal load in every second, its first one
- * included. So the tokens that calls earn are not banked: a capacity scaled to the call rate
- * (a second's worth of the ratio, say) would let the first second of an outage spend the tokens
- * of the calls before it on top of its own, about {@code (1 + 2 * ratio)} times normal load. One
- * second of the floor is kept because the floor is what a lightly used instance lives on: a
- * handful of calls failing together may all be retried at once, as "{@code minRetriesPerSecond}
- * retries per second" promises; after that, the floor's retries come evenly, one every
- * {@code 1 / minRetriesPerSecond} second. One call's tokens on top, so that a call's tokens are
- * never lost while the bucket, nearly full, waits for the next retry: while retries are asked
- * for, the bucket grants exactly what it earns. A burst of calls earns at most the capacity at
- * once, so with no floor the retries follow the calls that earn them.
+ * <p>
+ * Why that capacity. The window alone lets its whole allowance through at once: when an
+ * outage starts after a quiet stretch, or when a busy second leaves the window, a second
+ * could take a window's worth of retries (the retry-storm simulator measured 1.96x normal
+ * load in such seconds for an average of 1.10x). A bucket spends in any one-second span
+ * at most what it holds plus what that span earns, so no second grants more than
+ * {@code ratio * (its calls + 1) + minRetriesPerSecond + max(1, minRetriesPerSecond)}
+ * retries: an outage sends about {@code (1 + ratio)} times normal load in every second,
+ * its first one included. So the tokens that calls earn are not banked: a capacity scaled
+ * to the call rate (a second's worth of the ratio, say) would let the first second of an
+ * outage spend the tokens of the calls before it on top of its own, about
+ * {@code (1 + 2 * ratio)} times normal load. One second of the floor is kept because the
+ * floor is what a lightly used instance lives on: a handful of calls failing together may
+ * all be retried at once, as "{@code minRetriesPerSecond} retries per second" promises;
+ * after that, the floor's retries come evenly, one every {@code 1 / minRetriesPerSecond}
+ * second. One call's tokens on top, so that a call's tokens are never lost while the
+ * bucket, nearly full, waits for the next retry: while retries are asked for, the bucket
+ * grants exactly what it earns. A burst of calls earns at most the capacity at once, so
+ * with no floor the retries follow the calls that earn them.
  *
- * <p>The window counts in a {@link SecondBuckets} ring (calls, retries); totals are kept by
+ * <p>
+ * The window counts in a {@link SecondBuckets} ring (calls, retries); totals are kept by
  * subtracting the buckets that leave it, so an entry leaves the window between
- * {@code window - 1s} and {@code window} after it was recorded. Tokens are counted in millionths, so the ratio counts
- * to the millionth and the floor accrues without rounding drift. A clock jump beyond the window
- * clears the window, and the bucket earns the floor's tokens for the time that passed, up to
- * its capacity, without overflowing; a clock going back earns no tokens.
+ * {@code window - 1s} and {@code window} after it was recorded. Tokens are counted in
+ * millionths, so the ratio counts to the millionth and the floor accrues without rounding
+ * drift. A clock jump beyond the window clears the window, and the bucket earns the
+ * floor's tokens for the time that passed, up to its capacity, without overflowing; a
+ * clock going back earns no tokens.
  *
- * <p>Thread-safe. Counting a call, the operation of every call, takes no lock and allocates
- * nothing while the clock stays in the current second: it adds to an atomic counter of pending
- * calls, which the next locked operation turns into window counts and tokens. Every other
- * operation reads the time source once, then holds a {@link ReentrantLock} (never
- * {@code synchronized}) to fold the pending calls in, add the floor's tokens since the previous
- * operation, evict one bucket per second the clock has moved (never more than the window's
- * buckets) and decide; so the cost is O(1) amortized and the admission decision is exact under
- * concurrency. A call counted while another thread moves to the next second may be folded into
- * that next second. Memory: 16 bytes per window second.
+ * <p>
+ * Thread-safe. Counting a call, the operation of every call, takes no lock and allocates
+ * nothing while the clock stays in the current second: it adds to an atomic counter of
+ * pending calls, which the next locked operation turns into window counts and tokens.
+ * Every other operation reads the time source once, then holds a {@link ReentrantLock}
+ * (never {@code synchronized}) to fold the pending calls in, add the floor's tokens since
+ * the previous operation, evict one bucket per second the clock has moved (never more
+ * than the window's buckets) and decide; so the cost is O(1) amortized and the admission
+ * decision is exact under concurrency. A call counted while another thread moves to the
+ * next second may be folded into that next second. Memory: 16 bytes per window second.
  */
 public final class RetryBudget {
 
     /** The default ratio of retries to calls: 0.1, one retry per ten calls. */
     public static final double DEFAULT_RATIO = 0.1;
 
-    /** The default number of retries per second always allowed, whatever the calls: 10. */
+    /**
+     * The default number of retries per second always allowed, whatever the calls: 10.
+     */
     public static final int DEFAULT_MIN_RETRIES_PER_SECOND = 10;
 
     /** The default window: 10 seconds. */
     public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
 
-    /** The largest ratio of retries to calls: 1000. The smallest is 0, no retry beyond the floor. */
+    /**
+     * The largest ratio of retries to calls: 1000. The smallest is 0, no retry beyond the
+     * floor.
+     */
     public static final int MAX_RATIO = 1000;
 
     /** The shortest window: 1 second. */
@@ -79,33 +90,53 @@ public final class RetryBudget {
     public static final Duration MAX_WINDOW = Duration.ofHours(1);
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
     private static final int CALLS = 0;
+
     private static final int RETRIES = 1;
+
     private static final long TOKEN = 1_000_000L;
+
     private static final long NANOS_PER_FLOOR_MILLIONTH = NANOS_PER_SECOND / TOKEN;
 
     private final ReentrantLock lock = new ReentrantLock();
+
     private final double ratio;
+
     private final int minRetriesPerSecond;
+
     private final Duration window;
+
     private final TimeSource timeSource;
+
     private final long ratioMillionths;
+
     private final long minRetriesInWindow;
+
     private final long capacity;
+
     private final long fillNanos;
+
     private final SecondBuckets counts;
+
     private final AtomicLong pendingCalls = new AtomicLong();
+
     private volatile long currentSecond;
+
     private long refused;
+
     private long tokens;
+
     private long refilledAtNanos;
+
     private long floorRemainder;
 
     /**
      * Creates a budget with an empty window and one second of the floor in its bucket.
-     * @param ratio the retries allowed per call in the window, from 0 to {@link #MAX_RATIO};
-     * counted to the millionth
-     * @param minRetriesPerSecond the retries per second allowed even without calls, 0 or more
+     * @param ratio the retries allowed per call in the window, from 0 to
+     * {@link #MAX_RATIO}; counted to the millionth
+     * @param minRetriesPerSecond the retries per second allowed even without calls, 0 or
+     * more
      * @param window how far back calls and retries count, from {@link #MIN_WINDOW} to
      * {@link #MAX_WINDOW}; a fraction of a second is rounded up to a whole second
      * @param timeSource where the budget reads time
@@ -164,17 +195,18 @@ public final class RetryBudget {
     }
 
     /**
-     * Counts one client call entering, its first attempt, which earns the bucket {@code ratio}
-     * tokens. Retries are not calls.
+     * Counts one client call entering, its first attempt, which earns the bucket
+     * {@code ratio} tokens. Retries are not calls.
      */
     public void recordCall() {
         recordCall(this.timeSource.nanoTime());
     }
 
     /**
-     * Counts one client call entering at a time the caller has just read, saving a read of
-     * the clock.
-     * @param nowNanos the current {@link TimeSource#nanoTime()} of this budget's time source
+     * Counts one client call entering at a time the caller has just read, saving a read
+     * of the clock.
+     * @param nowNanos the current {@link TimeSource#nanoTime()} of this budget's time
+     * source
      * @see #usesTimeSource(TimeSource)
      */
     public void recordCall(long nowNanos) {
@@ -194,8 +226,8 @@ public final class RetryBudget {
     }
 
     /**
-     * Returns whether this budget reads time from the given source, so that a time read from
-     * it may be passed to {@link #recordCall(long)}.
+     * Returns whether this budget reads time from the given source, so that a time read
+     * from it may be passed to {@link #recordCall(long)}.
      * @param timeSource a time source
      * @return {@code true} if it is this budget's
      */
@@ -204,11 +236,11 @@ public final class RetryBudget {
     }
 
     /**
-     * Asks for one retry; a granted retry is counted and takes a token, a refused one only adds
-     * to {@link #refusedTotal()}.
+     * Asks for one retry; a granted retry is counted and takes a token, a refused one
+     * only adds to {@link #refusedTotal()}.
      * @return {@code true} if, with this retry, the retries in the window stay within
-     * {@code max(ratio * calls in the window, minRetriesPerSecond * window seconds)} and the
-     * bucket holds a whole token
+     * {@code max(ratio * calls in the window, minRetriesPerSecond * window seconds)} and
+     * the bucket holds a whole token
      */
     public boolean tryAcquireRetry() {
         long now = this.timeSource.nanoTime();
@@ -302,7 +334,8 @@ public final class RetryBudget {
             return;
         }
         long remainder = this.floorRemainder;
-        // (minRetriesPerSecond * elapsed + remainder) % 1000 without the product, which may overflow
+        // (minRetriesPerSecond * elapsed + remainder) % 1000 without the product, which
+        // may overflow
         this.floorRemainder = ((this.minRetriesPerSecond % NANOS_PER_FLOOR_MILLIONTH)
                 * (elapsed % NANOS_PER_FLOOR_MILLIONTH) + remainder) % NANOS_PER_FLOOR_MILLIONTH;
         if (elapsed >= this.fillNanos) {
@@ -323,4 +356,5 @@ public final class RetryBudget {
         this.counts.advanceTo(nowNanos);
         this.currentSecond = this.counts.currentSecond();
     }
+
 }

@@ -11,16 +11,20 @@ import dev.resilience.core.support.ExceptionFilter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What to retry and how: the attempts, the backoff, which errors and results call for another
- * attempt, the per-attempt timeout, the overall deadline, the retry budget and the listeners.
+ * What to retry and how: the attempts, the backoff, which errors and results call for
+ * another attempt, the per-attempt timeout, the overall deadline, the retry budget and
+ * the listeners.
  *
- * <p>Immutable and thread-safe (as long as the listeners, predicates and random generator
- * given to the builder are), built by a {@link Builder} that validates every setting when it
- * is set. The policy holds the decisions; the retry executor runs the attempts with them.
+ * <p>
+ * Immutable and thread-safe (as long as the listeners, predicates and random generator
+ * given to the builder are), built by a {@link Builder} that validates every setting when
+ * it is set. The policy holds the decisions; the retry executor runs the attempts with
+ * them.
  *
- * <p>Longer than 400 lines because it is an immutable policy and its validating builder in
- * one file, as the builder pattern of this API wants: each setting has a documented accessor
- * and a documented builder method.
+ * <p>
+ * Longer than 400 lines because it is an immutable policy and its validating builder in
+ * one file, as the builder pattern of this API wants: each setting has a documented
+ * accessor and a documented builder method.
  */
 public final class RetryPolicy {
 
@@ -31,19 +35,31 @@ public final class RetryPolicy {
     public static final int MIN_MAX_ATTEMPTS = 1;
 
     private static final System.Logger logger = System.getLogger(RetryPolicy.class.getName());
+
     private static final Predicate<Throwable> ANY_ERROR = (error) -> true;
+
     private static final Predicate<@Nullable Object> NO_RESULT = (result) -> false;
 
     private final int maxAttempts;
+
     private final Backoff backoff;
+
     private final List<Class<? extends Throwable>> retryOn;
+
     private final List<Class<? extends Throwable>> abortOn;
+
     private final Predicate<Throwable> retryOnError;
+
     private final Predicate<@Nullable Object> retryOnResult;
+
     private final @Nullable Duration attemptTimeout;
+
     private final @Nullable Duration maxDuration;
+
     private final @Nullable RetryBudget budget;
+
     private final List<RetryListener> listeners;
+
     private final RandomGenerator random;
 
     private RetryPolicy(Builder builder) {
@@ -61,8 +77,8 @@ public final class RetryPolicy {
     }
 
     /**
-     * Returns a policy with every default: 3 attempts, {@link Backoff}'s defaults, every error
-     * retried, no result retried, no timeout, no deadline, no budget, no listener.
+     * Returns a policy with every default: 3 attempts, {@link Backoff}'s defaults, every
+     * error retried, no result retried, no timeout, no deadline, no budget, no listener.
      * @return the default policy
      */
     public static RetryPolicy ofDefaults() {
@@ -161,9 +177,9 @@ public final class RetryPolicy {
     /**
      * Returns whether an error calls for another attempt.
      * @param error what the attempt threw
-     * @return {@code false} if it is an instance of a type in {@link #abortOn()}; otherwise
-     * whether {@link #retryOn()} is empty or it is an instance of a type in it, and the
-     * builder's error predicate accepts it
+     * @return {@code false} if it is an instance of a type in {@link #abortOn()};
+     * otherwise whether {@link #retryOn()} is empty or it is an instance of a type in it,
+     * and the builder's error predicate accepts it
      */
     public boolean isRetryable(Throwable error) {
         return ExceptionFilter.matches(error, this.retryOn, this.abortOn) && this.retryOnError.test(error);
@@ -207,8 +223,8 @@ public final class RetryPolicy {
     }
 
     /**
-     * Builds a {@link RetryPolicy}. Every setter validates its argument at once and throws an
-     * {@link IllegalArgumentException} naming the setting. Not thread-safe.
+     * Builds a {@link RetryPolicy}. Every setter validates its argument at once and
+     * throws an {@link IllegalArgumentException} naming the setting. Not thread-safe.
      */
     public static final class Builder {
 
@@ -218,13 +234,21 @@ public final class RetryPolicy {
                 Backoff.DEFAULT_MAX_DELAY, Backoff.DEFAULT_JITTER);
 
         private List<Class<? extends Throwable>> retryOn = List.of();
+
         private List<Class<? extends Throwable>> abortOn = List.of();
+
         private Predicate<Throwable> retryOnError = ANY_ERROR;
+
         private Predicate<@Nullable Object> retryOnResult = NO_RESULT;
+
         private @Nullable Duration attemptTimeout;
+
         private @Nullable Duration maxDuration;
+
         private @Nullable RetryBudget budget;
+
         private final List<RetryListener> listeners = new ArrayList<>();
+
         private RandomGenerator random = ThreadLocalRandomGenerator.INSTANCE;
 
         private Builder() {
@@ -270,8 +294,8 @@ public final class RetryPolicy {
 
         /**
          * Sets the error types to retry, replacing any set before.
-         * @param types the retryable types, subclasses included; empty means every error not
-         * aborted on
+         * @param types the retryable types, subclasses included; empty means every error
+         * not aborted on
          * @return this builder
          */
         public Builder retryOn(List<Class<? extends Throwable>> types) {
@@ -281,8 +305,8 @@ public final class RetryPolicy {
 
         /**
          * Sets the error types to retry, replacing any set before.
-         * @param types the retryable types, subclasses included; none means every error not
-         * aborted on
+         * @param types the retryable types, subclasses included; none means every error
+         * not aborted on
          * @return this builder
          */
         @SafeVarargs
@@ -292,8 +316,8 @@ public final class RetryPolicy {
         }
 
         /**
-         * Sets the error types never to retry, replacing any set before. They win over the
-         * types to retry.
+         * Sets the error types never to retry, replacing any set before. They win over
+         * the types to retry.
          * @param types the non-retryable types, subclasses included
          * @return this builder
          */
@@ -303,8 +327,8 @@ public final class RetryPolicy {
         }
 
         /**
-         * Sets the error types never to retry, replacing any set before. They win over the
-         * types to retry.
+         * Sets the error types never to retry, replacing any set before. They win over
+         * the types to retry.
          * @param types the non-retryable types, subclasses included
          * @return this builder
          */
@@ -316,7 +340,8 @@ public final class RetryPolicy {
 
         /**
          * Sets a further condition an error must meet to be retried, on top of the types.
-         * @param predicate {@code true} for an error to retry; by default always {@code true}
+         * @param predicate {@code true} for an error to retry; by default always
+         * {@code true}
          * @return this builder
          */
         public Builder retryOnError(Predicate<Throwable> predicate) {
@@ -326,7 +351,8 @@ public final class RetryPolicy {
 
         /**
          * Sets which results call for another attempt.
-         * @param predicate {@code true} for a result to retry; by default always {@code false}
+         * @param predicate {@code true} for a result to retry; by default always
+         * {@code false}
          * @return this builder
          */
         public Builder retryOnResult(Predicate<@Nullable Object> predicate) {
@@ -355,8 +381,8 @@ public final class RetryPolicy {
         }
 
         /**
-         * Sets the budget every retry must be granted by; share one budget between all calls
-         * of one retry instance.
+         * Sets the budget every retry must be granted by; share one budget between all
+         * calls of one retry instance.
          * @param budget the budget, or {@code null} for none
          * @return this builder
          */
@@ -377,7 +403,8 @@ public final class RetryPolicy {
 
         /**
          * Sets the source of randomness for jitter, for example a seeded generator for a
-         * deterministic simulation. It must be safe for the threads that share the policy.
+         * deterministic simulation. It must be safe for the threads that share the
+         * policy.
          * @param random the generator; by default one that is safe for concurrent use
          * @return this builder
          */
@@ -416,5 +443,7 @@ public final class RetryPolicy {
             }
             return List.copyOf(types);
         }
+
     }
+
 }

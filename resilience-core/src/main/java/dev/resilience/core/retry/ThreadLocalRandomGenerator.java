@@ -4,8 +4,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 /**
- * A {@link RandomGenerator} safe for concurrent use without contention: every draw goes to
- * the calling thread's {@link ThreadLocalRandom}.
+ * A {@link RandomGenerator} safe for concurrent use without contention: every draw goes
+ * to the calling thread's {@link ThreadLocalRandom}.
  */
 final class ThreadLocalRandomGenerator implements RandomGenerator {
 
@@ -33,4 +33,5 @@ final class ThreadLocalRandomGenerator implements RandomGenerator {
     public String toString() {
         return "ThreadLocalRandom";
     }
+
 }

@@ -4,20 +4,24 @@ import java.util.Arrays;
 
 /**
  * A ring of per-second buckets, each holding a few counters, with a running total of each
- * counter over the seconds the ring spans: the window of the retry budget and of the breaker's
- * time-based sliding window.
+ * counter over the seconds the ring spans: the window of the retry budget and of the
+ * breaker's time-based sliding window.
  *
- * <p>Seconds count from an origin on the caller's clock ({@code TimeSource.nanoTime()}), so the
- * ring never reads a clock itself. {@link #advanceTo} moves the current second forward: the
- * buckets of the seconds that leave the ring are subtracted from the totals and cleared, and a
- * move of the whole ring or more clears it all. A time before the current second (a clock going
- * back) leaves the ring where it is, so counts keep going to the current second. An entry thus
- * leaves the totals between {@code seconds - 1} and {@code seconds} seconds after it was added.
+ * <p>
+ * Seconds count from an origin on the caller's clock ({@code TimeSource.nanoTime()}), so
+ * the ring never reads a clock itself. {@link #advanceTo} moves the current second
+ * forward: the buckets of the seconds that leave the ring are subtracted from the totals
+ * and cleared, and a move of the whole ring or more clears it all. A time before the
+ * current second (a clock going back) leaves the ring where it is, so counts keep going
+ * to the current second. An entry thus leaves the totals between {@code seconds - 1} and
+ * {@code seconds} seconds after it was added.
  *
- * <p>Cost: {@link #add} and {@link #total} are O(1); {@link #advanceTo} is O(1) plus O(1) per
- * second passed, at most {@code seconds} (then one clear of the ring), so amortised O(1) over
- * the time that passed. Nothing allocates after construction. Memory: 8 bytes per counter per
- * second. Not thread-safe: the owner guards it, as both users do with their lock.
+ * <p>
+ * Cost: {@link #add} and {@link #total} are O(1); {@link #advanceTo} is O(1) plus O(1)
+ * per second passed, at most {@code seconds} (then one clear of the ring), so amortised
+ * O(1) over the time that passed. Nothing allocates after construction. Memory: 8 bytes
+ * per counter per second. Not thread-safe: the owner guards it, as both users do with
+ * their lock.
  */
 public final class SecondBuckets {
 
@@ -40,7 +44,8 @@ public final class SecondBuckets {
      * @param seconds the seconds it spans, at least 1
      * @param counters the counters of each bucket, at least 1
      * @param originNanos the time, on the caller's clock, at which second 0 starts
-     * @throws IllegalArgumentException if {@code seconds} or {@code counters} is less than 1
+     * @throws IllegalArgumentException if {@code seconds} or {@code counters} is less
+     * than 1
      */
     public SecondBuckets(int seconds, int counters, long originNanos) {
         if (seconds < 1 || counters < 1) {
@@ -63,8 +68,8 @@ public final class SecondBuckets {
     }
 
     /**
-     * Returns the second a time falls in, counted from the origin; reads only final fields, so
-     * it may be called without the owner's lock.
+     * Returns the second a time falls in, counted from the origin; reads only final
+     * fields, so it may be called without the owner's lock.
      * @param nanos a time on the caller's clock
      * @return the second, negative before the origin
      */
@@ -81,8 +86,8 @@ public final class SecondBuckets {
     }
 
     /**
-     * Moves the current second to the one of a time, evicting the buckets that leave the ring;
-     * a time at or before the current second changes nothing.
+     * Moves the current second to the one of a time, evicting the buckets that leave the
+     * ring; a time at or before the current second changes nothing.
      * @param nowNanos the current time on the caller's clock
      */
     public void advanceTo(long nowNanos) {
@@ -132,4 +137,5 @@ public final class SecondBuckets {
             this.buckets[start + counter] = 0;
         }
     }
+
 }

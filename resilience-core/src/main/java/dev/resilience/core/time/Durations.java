@@ -4,13 +4,13 @@ import java.time.Duration;
 
 /**
  * Writes durations the way they are configured, in Spring's simple format and the largest
- * unit that holds them exactly: {@code 200ms}, {@code 5s}, {@code 2m}, {@code 1500us}; and
- * converts them to nanoseconds without overflowing.
+ * unit that holds them exactly: {@code 200ms}, {@code 5s}, {@code 2m}, {@code 1500us};
+ * and converts them to nanoseconds without overflowing.
  */
 public final class Durations {
 
-    private static final long[] UNIT_NANOS = { 86_400_000_000_000L, 3_600_000_000_000L, 60_000_000_000L,
-            1_000_000_000L, 1_000_000L, 1_000L, 1L };
+    private static final long[] UNIT_NANOS = { 86_400_000_000_000L, 3_600_000_000_000L, 60_000_000_000L, 1_000_000_000L,
+            1_000_000L, 1_000L, 1L };
 
     private static final String[] UNIT_SUFFIXES = { "d", "h", "m", "s", "ms", "us", "ns" };
 
@@ -54,4 +54,5 @@ public final class Durations {
         }
         return (nanos / UNIT_NANOS[unit]) + UNIT_SUFFIXES[unit];
     }
+
 }

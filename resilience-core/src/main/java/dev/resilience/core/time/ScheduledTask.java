@@ -11,4 +11,5 @@ public interface ScheduledTask {
      * @return {@code true} if this call prevented the task from running
      */
     boolean cancel();
+
 }

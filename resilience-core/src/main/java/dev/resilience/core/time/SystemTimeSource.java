@@ -15,11 +15,12 @@ import java.util.concurrent.TimeUnit;
  * A {@link TimeSource} on {@link System#nanoTime()}, {@link Instant#now()} and a
  * {@link ScheduledExecutorService}.
  *
- * <p>The scheduler's thread runs the tasks of {@link #schedule}, which only fire (interrupt a
- * thread, complete a future). It hands the tasks of {@link #scheduleHandOff} to one daemon
- * thread, {@code resilience-timer-handoff}, in the order they fall due: a hand-off that waits
- * for a saturated executor holds up the hand-offs behind it, which would wait for that executor
- * as well, but never a timer, and never more than that one thread.
+ * <p>
+ * The scheduler's thread runs the tasks of {@link #schedule}, which only fire (interrupt
+ * a thread, complete a future). It hands the tasks of {@link #scheduleHandOff} to one
+ * daemon thread, {@code resilience-timer-handoff}, in the order they fall due: a hand-off
+ * that waits for a saturated executor holds up the hand-offs behind it, which would wait
+ * for that executor as well, but never a timer, and never more than that one thread.
  */
 public final class SystemTimeSource implements TimeSource {
 
@@ -102,5 +103,7 @@ public final class SystemTimeSource implements TimeSource {
             executor.setRemoveOnCancelPolicy(true);
             return executor;
         }
+
     }
+
 }

@@ -10,7 +10,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A {@link TimeSource} whose time moves only when told to, for tests and simulations.
  *
- * <p>{@link #sleep} does not block: it advances the virtual time by the requested duration,
+ * <p>
+ * {@link #sleep} does not block: it advances the virtual time by the requested duration,
  * records it and returns. Scheduled tasks run on the thread that advances the time past
  * their due time, in due-time order, with the clock set to their due time while they run.
  * Thread-safe.
@@ -18,10 +19,15 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class VirtualTimeSource implements TimeSource {
 
     private final ReentrantLock lock = new ReentrantLock();
+
     private final PriorityQueue<Entry> queue = new PriorityQueue<>();
+
     private final List<Duration> sleeps = new ArrayList<>();
+
     private final Instant origin;
+
     private long nanos;
+
     private long sequence;
 
     /**
@@ -79,7 +85,8 @@ public final class VirtualTimeSource implements TimeSource {
     public ScheduledTask schedule(Runnable task, Duration delay) {
         this.lock.lock();
         try {
-            Entry entry = new Entry(Durations.later(this.nanos, Math.max(0, Durations.toNanos(delay))), this.sequence++, task);
+            Entry entry = new Entry(Durations.later(this.nanos, Math.max(0, Durations.toNanos(delay))), this.sequence++,
+                    task);
             this.queue.add(entry);
             return () -> cancel(entry);
         }
@@ -181,4 +188,5 @@ public final class VirtualTimeSource implements TimeSource {
             return (byTime != 0) ? byTime : Long.compare(this.sequence, other.sequence);
         }
     }
+
 }

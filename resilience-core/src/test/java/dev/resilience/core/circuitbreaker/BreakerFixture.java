@@ -7,9 +7,9 @@ import java.util.List;
 import dev.resilience.core.time.VirtualTimeSource;
 
 /**
- * A breaker on a virtual clock with small settings, and shorthands to run calls through it:
- * window of 10 calls or 10 seconds, 4 minimum calls, both thresholds at 50%, slow from 1s,
- * 30s wait in open, 3 probes, {@link IllegalStateException} ignored.
+ * A breaker on a virtual clock with small settings, and shorthands to run calls through
+ * it: window of 10 calls or 10 seconds, 4 minimum calls, both thresholds at 50%, slow
+ * from 1s, 30s wait in open, 3 probes, {@link IllegalStateException} ignored.
  */
 final class BreakerFixture {
 
@@ -80,4 +80,5 @@ final class BreakerFixture {
         open();
         this.clock.advance(WAIT_IN_OPEN);
     }
+
 }

@@ -18,9 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 /**
- * With {@code automaticTransitionToHalfOpen}, an OPEN breaker moves to HALF_OPEN at exactly
- * {@code waitInOpen}, and a HALF_OPEN one back to OPEN at exactly {@code maxWaitInHalfOpen},
- * without a call, on a timer that hands the move to the breaker's executor.
+ * With {@code automaticTransitionToHalfOpen}, an OPEN breaker moves to HALF_OPEN at
+ * exactly {@code waitInOpen}, and a HALF_OPEN one back to OPEN at exactly
+ * {@code maxWaitInHalfOpen}, without a call, on a timer that hands the move to the
+ * breaker's executor.
  */
 class CircuitBreakerAutomaticTransitionTests {
 
@@ -50,8 +51,8 @@ class CircuitBreakerAutomaticTransitionTests {
         this.clock.advance(MAX_WAIT_IN_HALF_OPEN.minusNanos(1));
         assertThat(this.breaker.metrics().state()).isEqualTo(CircuitBreakerState.HALF_OPEN);
         assertThat(this.breaker.metrics().notPermittedCallsTotal()).isZero();
-        assertThat(this.transitions).extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to,
-                CircuitBreakerTransition::at)
+        assertThat(this.transitions)
+            .extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to, CircuitBreakerTransition::at)
             .containsExactly(tuple(CircuitBreakerState.CLOSED, CircuitBreakerState.OPEN, this.start),
                     tuple(CircuitBreakerState.OPEN, CircuitBreakerState.HALF_OPEN, this.start.plusSeconds(30)));
     }
@@ -74,8 +75,8 @@ class CircuitBreakerAutomaticTransitionTests {
         assertThat(this.breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
         assertThat(this.breaker.metrics().failedCallsTotal()).isEqualTo(2);
         assertThat(this.breaker.metrics().notPermittedCallsTotal()).isZero();
-        assertThat(this.transitions).extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to,
-                CircuitBreakerTransition::at)
+        assertThat(this.transitions)
+            .extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to, CircuitBreakerTransition::at)
             .containsExactly(tuple(CircuitBreakerState.CLOSED, CircuitBreakerState.OPEN, this.start),
                     tuple(CircuitBreakerState.OPEN, CircuitBreakerState.HALF_OPEN, this.start.plusSeconds(30)),
                     tuple(CircuitBreakerState.HALF_OPEN, CircuitBreakerState.OPEN, this.start.plusSeconds(90)),
@@ -124,8 +125,8 @@ class CircuitBreakerAutomaticTransitionTests {
         this.clock.advance(Duration.ofSeconds(40));
 
         assertThat(this.breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
-        assertThat(this.transitions).extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to,
-                CircuitBreakerTransition::at)
+        assertThat(this.transitions)
+            .extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to, CircuitBreakerTransition::at)
             .containsExactly(tuple(CircuitBreakerState.CLOSED, CircuitBreakerState.OPEN, this.start),
                     tuple(CircuitBreakerState.OPEN, CircuitBreakerState.CLOSED, this.start.plusSeconds(10)),
                     tuple(CircuitBreakerState.CLOSED, CircuitBreakerState.OPEN, this.start.plusSeconds(10)),
@@ -271,9 +272,9 @@ class CircuitBreakerAutomaticTransitionTests {
     }
 
     /**
-     * A virtual clock whose timers may be made impossible to cancel, so that the timers of
-     * states the breaker has left still fire, and which can run an action just before it sets
-     * a timer, as another thread would between a transition and its timer.
+     * A virtual clock whose timers may be made impossible to cancel, so that the timers
+     * of states the breaker has left still fire, and which can run an action just before
+     * it sets a timer, as another thread would between a transition and its timer.
      */
     private static final class InterceptedTimers implements TimeSource {
 
@@ -313,5 +314,7 @@ class CircuitBreakerAutomaticTransitionTests {
             ScheduledTask scheduled = this.clock.schedule(task, delay);
             return this.cancellable ? scheduled : () -> false;
         }
+
     }
+
 }

@@ -76,26 +76,27 @@ class CircuitBreakerConcurrencyTests {
 
             assertThat(fixture.breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
             assertThat(transitions).extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to)
-                .containsExactly(tuple(CircuitBreakerState.CLOSED,
-                        CircuitBreakerState.OPEN));
+                .containsExactly(tuple(CircuitBreakerState.CLOSED, CircuitBreakerState.OPEN));
         }
     }
 
     /**
      * Six threads call with permits and move the virtual clock, which fires the timers of
-     * automatic transitions on the moving thread, and one of them closes the breaker by hand
-     * now and then; when they are done, the only timer left is the current state's, and every
-     * transition heard was a legal one.
+     * automatic transitions on the moving thread, and one of them closes the breaker by
+     * hand now and then; when they are done, the only timer left is the current state's,
+     * and every transition heard was a legal one.
      */
     @Test
     void automaticTransitionsLeaveOnlyTheCurrentStatesTimerWhenCallsMovesAndTheClockRace() throws Exception {
         for (int round = 0; round < 20; round++) {
             VirtualTimeSource clock = new VirtualTimeSource();
-            CircuitBreaker breaker = CircuitBreaker.of("payment-gateway", BreakerFixture.config(SlidingWindowType.COUNT)
-                .waitInOpen(Duration.ofMillis(50))
-                .maxWaitInHalfOpen(Duration.ofMillis(80))
-                .automaticTransitionToHalfOpen(true)
-                .build(), clock, Runnable::run);
+            CircuitBreaker breaker = CircuitBreaker.of("payment-gateway",
+                    BreakerFixture.config(SlidingWindowType.COUNT)
+                        .waitInOpen(Duration.ofMillis(50))
+                        .maxWaitInHalfOpen(Duration.ofMillis(80))
+                        .automaticTransitionToHalfOpen(true)
+                        .build(),
+                    clock, Runnable::run);
             List<CircuitBreakerTransition> transitions = recordTransitions(breaker);
             AtomicInteger threads = new AtomicInteger();
 
@@ -116,8 +117,8 @@ class CircuitBreakerConcurrencyTests {
             boolean timed = breaker.state() == CircuitBreakerState.OPEN
                     || breaker.state() == CircuitBreakerState.HALF_OPEN;
             assertThat(clock.pendingTasks()).isEqualTo(timed ? 1 : 0);
-            assertThat(transitions).allSatisfy((transition) -> assertThat(isLegal(transition)).as(transition.toString())
-                .isTrue());
+            assertThat(transitions)
+                .allSatisfy((transition) -> assertThat(isLegal(transition)).as(transition.toString()).isTrue());
             assertThat(transitions).extracting(CircuitBreakerTransition::to).contains(CircuitBreakerState.HALF_OPEN);
         }
     }
@@ -130,8 +131,8 @@ class CircuitBreakerConcurrencyTests {
 
         runTogether(THREADS, () -> recordKnownMix(fixture));
 
-        assertThat(fixture.breaker.metrics()).isEqualTo(new CircuitBreakerMetrics(CircuitBreakerState.CLOSED,
-                100f / 3, 100f * 16 / 72, 72_000, 24_000, 16_000, 48_000, 24_000, 16_000, 8_000, 0));
+        assertThat(fixture.breaker.metrics()).isEqualTo(new CircuitBreakerMetrics(CircuitBreakerState.CLOSED, 100f / 3,
+                100f * 16 / 72, 72_000, 24_000, 16_000, 48_000, 24_000, 16_000, 8_000, 0));
     }
 
     @Test
@@ -153,9 +154,10 @@ class CircuitBreakerConcurrencyTests {
     }
 
     /**
-     * Thresholds of 100% that the mix cannot reach: each thread records at most two failures
-     * or two slow calls in a row, so no run of recorded calls from eight threads is all
-     * failures or all slow beyond 16 calls, and every thread starts with a fast success.
+     * Thresholds of 100% that the mix cannot reach: each thread records at most two
+     * failures or two slow calls in a row, so no run of recorded calls from eight threads
+     * is all failures or all slow beyond 16 calls, and every thread starts with a fast
+     * success.
      */
     private static CircuitBreakerConfig neverOpening(SlidingWindowType type, int size) {
         return BreakerFixture.config(type)
@@ -185,7 +187,6 @@ class CircuitBreakerConcurrencyTests {
         return true;
     }
 
-
     private static void callWithPermit(CircuitBreaker breaker, boolean fails) {
         CircuitBreaker.Permit permit;
         try {
@@ -206,8 +207,8 @@ class CircuitBreakerConcurrencyTests {
         return switch (transition.to()) {
             case CLOSED -> true;
             case FORCED_OPEN, DISABLED -> transition.from() != transition.to();
-            case OPEN -> transition.from() == CircuitBreakerState.CLOSED
-                    || transition.from() == CircuitBreakerState.HALF_OPEN;
+            case OPEN ->
+                transition.from() == CircuitBreakerState.CLOSED || transition.from() == CircuitBreakerState.HALF_OPEN;
             case HALF_OPEN -> transition.from() == CircuitBreakerState.OPEN;
         };
     }
@@ -222,6 +223,7 @@ class CircuitBreakerConcurrencyTests {
         });
         return transitions;
     }
+
     private <T> List<T> runTogether(int threads, Callable<T> task) throws Exception {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch start = new CountDownLatch(1);
@@ -241,4 +243,5 @@ class CircuitBreakerConcurrencyTests {
         }
         return results;
     }
+
 }

@@ -134,4 +134,5 @@ class CircuitBreakerConfigTests {
             .build();
         assertThat(config.failureRateThreshold()).isEqualTo(100f);
     }
+
 }

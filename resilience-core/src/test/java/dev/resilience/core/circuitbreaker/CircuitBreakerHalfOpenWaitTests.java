@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.tuple;
 
 /**
- * A HALF_OPEN breaker waits at most {@code maxWaitInHalfOpen} for its probes, decided when it
- * is next used (no automatic transitions here).
+ * A HALF_OPEN breaker waits at most {@code maxWaitInHalfOpen} for its probes, decided
+ * when it is next used (no automatic transitions here).
  */
 class CircuitBreakerHalfOpenWaitTests {
 
@@ -37,8 +37,8 @@ class CircuitBreakerHalfOpenWaitTests {
     private CircuitBreaker breaker = breaker(1);
 
     /**
-     * Issue item 5: one HALF_OPEN probe that never completed left the breaker HALF_OPEN for
-     * 24 h of virtual time, rejecting every call.
+     * Issue item 5: one HALF_OPEN probe that never completed left the breaker HALF_OPEN
+     * for 24 h of virtual time, rejecting every call.
      */
     @Test
     void probeThatNeverReportsSendsTheBreakerBackToOpenAndItsLateOutcomeDecidesNothing() {
@@ -72,8 +72,8 @@ class CircuitBreakerHalfOpenWaitTests {
         this.breaker.onSuccess(probe, FAST);
         assertThat(this.breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
         assertThat(this.breaker.metrics().notPermittedCallsTotal()).isEqualTo(3);
-        assertThat(this.transitions).extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to,
-                CircuitBreakerTransition::at)
+        assertThat(this.transitions)
+            .extracting(CircuitBreakerTransition::from, CircuitBreakerTransition::to, CircuitBreakerTransition::at)
             .containsExactly(tuple(CircuitBreakerState.CLOSED, CircuitBreakerState.OPEN, this.start),
                     tuple(CircuitBreakerState.OPEN, CircuitBreakerState.HALF_OPEN, this.start.plusSeconds(30)),
                     tuple(CircuitBreakerState.HALF_OPEN, CircuitBreakerState.OPEN, this.start.plusSeconds(90)),
@@ -200,12 +200,14 @@ class CircuitBreakerHalfOpenWaitTests {
                 throw new UnsupportedOperationException();
             }
         };
-        CircuitBreaker nanosecondWaits = CircuitBreaker.of("payment-gateway", CircuitBreakerConfig.builder()
-            .slidingWindowSize(1)
-            .minimumCalls(1)
-            .waitInOpen(Duration.ofNanos(1))
-            .maxWaitInHalfOpen(Duration.ofNanos(1))
-            .build(), ticking);
+        CircuitBreaker nanosecondWaits = CircuitBreaker.of("payment-gateway",
+                CircuitBreakerConfig.builder()
+                    .slidingWindowSize(1)
+                    .minimumCalls(1)
+                    .waitInOpen(Duration.ofNanos(1))
+                    .maxWaitInHalfOpen(Duration.ofNanos(1))
+                    .build(),
+                ticking);
         nanosecondWaits.onError(nanosecondWaits.acquirePermit(), FAST, new IOException("down"));
 
         assertThat(nanosecondWaits.tryAcquirePermission()).isFalse();
@@ -213,14 +215,16 @@ class CircuitBreakerHalfOpenWaitTests {
     }
 
     private CircuitBreaker breaker(int halfOpenCalls) {
-        CircuitBreaker created = CircuitBreaker.of("payment-gateway", CircuitBreakerConfig.builder()
-            .slidingWindowSize(2)
-            .minimumCalls(2)
-            .waitInOpen(WAIT_IN_OPEN)
-            .halfOpenCalls(halfOpenCalls)
-            .maxWaitInHalfOpen(MAX_WAIT_IN_HALF_OPEN)
-            .ignoreOn(List.of(IllegalStateException.class))
-            .build(), this.clock);
+        CircuitBreaker created = CircuitBreaker.of("payment-gateway",
+                CircuitBreakerConfig.builder()
+                    .slidingWindowSize(2)
+                    .minimumCalls(2)
+                    .waitInOpen(WAIT_IN_OPEN)
+                    .halfOpenCalls(halfOpenCalls)
+                    .maxWaitInHalfOpen(MAX_WAIT_IN_HALF_OPEN)
+                    .ignoreOn(List.of(IllegalStateException.class))
+                    .build(),
+                this.clock);
         created.addListener(new CircuitBreakerListener() {
             @Override
             public void onStateTransition(CircuitBreakerTransition transition) {
@@ -236,4 +240,5 @@ class CircuitBreakerHalfOpenWaitTests {
         }
         assertThat(this.breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
     }
+
 }

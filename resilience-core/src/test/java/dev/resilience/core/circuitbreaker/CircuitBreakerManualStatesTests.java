@@ -27,8 +27,7 @@ class CircuitBreakerManualStatesTests {
         fixture.breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
         fixture.clock.advance(WAIT_IN_OPEN.multipliedBy(10));
 
-        assertThatExceptionOfType(CallNotPermittedException.class)
-            .isThrownBy(fixture.breaker::acquirePermission)
+        assertThatExceptionOfType(CallNotPermittedException.class).isThrownBy(fixture.breaker::acquirePermission)
             .satisfies((ex) -> {
                 assertThat(ex.state()).isEqualTo(CircuitBreakerState.FORCED_OPEN);
                 assertThat(ex.probesAllowedAt()).isNull();
@@ -108,10 +107,10 @@ class CircuitBreakerManualStatesTests {
         fixture.breaker.transitionTo(CircuitBreakerState.CLOSED);
         fixture.breaker.transitionTo(CircuitBreakerState.CLOSED);
 
-        assertThat(transitions).extracting(CircuitBreakerTransition::circuitBreakerName,
-                CircuitBreakerTransition::from, CircuitBreakerTransition::to, CircuitBreakerTransition::at)
-            .containsExactly(
-                    tuple("payment-gateway", CircuitBreakerState.CLOSED, CircuitBreakerState.OPEN, start),
+        assertThat(transitions)
+            .extracting(CircuitBreakerTransition::circuitBreakerName, CircuitBreakerTransition::from,
+                    CircuitBreakerTransition::to, CircuitBreakerTransition::at)
+            .containsExactly(tuple("payment-gateway", CircuitBreakerState.CLOSED, CircuitBreakerState.OPEN, start),
                     tuple("payment-gateway", CircuitBreakerState.OPEN, CircuitBreakerState.HALF_OPEN,
                             start.plus(WAIT_IN_OPEN)),
                     tuple("payment-gateway", CircuitBreakerState.HALF_OPEN, CircuitBreakerState.OPEN,
@@ -181,11 +180,8 @@ class CircuitBreakerManualStatesTests {
     @ParameterizedTest
     @EnumSource(SlidingWindowType.class)
     void metricsShowNoRatesBeforeMinimumCallsAndExactValuesAfter(SlidingWindowType type) {
-        BreakerFixture fixture = new BreakerFixture(BreakerFixture.config(type)
-            .minimumCalls(5)
-            .failureRateThreshold(60)
-            .slowCallRateThreshold(60)
-            .build());
+        BreakerFixture fixture = new BreakerFixture(
+                BreakerFixture.config(type).minimumCalls(5).failureRateThreshold(60).slowCallRateThreshold(60).build());
         CircuitBreaker breaker = fixture.breaker;
         fixture.succeed(2);
         breaker.acquirePermission();
@@ -193,20 +189,18 @@ class CircuitBreakerManualStatesTests {
         breaker.acquirePermission();
         breaker.onError(SLOW, new IOException("slow failure"));
 
-        assertThat(breaker.metrics()).isEqualTo(new CircuitBreakerMetrics(CircuitBreakerState.CLOSED, -1f, -1f, 4,
-                2, 1, 2, 2, 1, 0, 0));
+        assertThat(breaker.metrics())
+            .isEqualTo(new CircuitBreakerMetrics(CircuitBreakerState.CLOSED, -1f, -1f, 4, 2, 1, 2, 2, 1, 0, 0));
         fixture.succeedSlowly(1);
         fixture.failIgnored(1);
-        assertThat(breaker.metrics()).isEqualTo(new CircuitBreakerMetrics(CircuitBreakerState.CLOSED, 40f, 40f, 5,
-                2, 2, 3, 2, 2, 1, 0));
+        assertThat(breaker.metrics())
+            .isEqualTo(new CircuitBreakerMetrics(CircuitBreakerState.CLOSED, 40f, 40f, 5, 2, 2, 3, 2, 2, 1, 0));
     }
 
     @Test
     void countWindowSmallerThanMinimumCallsOpensOnceItIsFull() {
-        BreakerFixture fixture = new BreakerFixture(BreakerFixture.config(SlidingWindowType.COUNT)
-            .slidingWindowSize(3)
-            .minimumCalls(20)
-            .build());
+        BreakerFixture fixture = new BreakerFixture(
+                BreakerFixture.config(SlidingWindowType.COUNT).slidingWindowSize(3).minimumCalls(20).build());
         fixture.fail(2);
         assertThat(fixture.breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
         fixture.fail(1);
@@ -215,13 +209,12 @@ class CircuitBreakerManualStatesTests {
 
     @Test
     void timeWindowNeedsMinimumCallsWhateverItsSize() {
-        BreakerFixture fixture = new BreakerFixture(BreakerFixture.config(SlidingWindowType.TIME)
-            .slidingWindowSize(3)
-            .minimumCalls(20)
-            .build());
+        BreakerFixture fixture = new BreakerFixture(
+                BreakerFixture.config(SlidingWindowType.TIME).slidingWindowSize(3).minimumCalls(20).build());
         fixture.fail(19);
         assertThat(fixture.breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
         fixture.fail(1);
         assertThat(fixture.breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
     }
+
 }

@@ -15,13 +15,15 @@ class CircuitBreakerPermitTests {
 
     private final VirtualTimeSource clock = new VirtualTimeSource();
 
-    private final CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder()
-        .slidingWindowSize(2)
-        .minimumCalls(2)
-        .failureRateThreshold(50)
-        .waitInOpen(Duration.ofSeconds(10))
-        .halfOpenCalls(1)
-        .build(), this.clock);
+    private final CircuitBreaker breaker = CircuitBreaker.of("gateway",
+            CircuitBreakerConfig.builder()
+                .slidingWindowSize(2)
+                .minimumCalls(2)
+                .failureRateThreshold(50)
+                .waitInOpen(Duration.ofSeconds(10))
+                .halfOpenCalls(1)
+                .build(),
+            this.clock);
 
     private void openWithFailures() {
         for (int i = 0; i < 2; i++) {
@@ -71,4 +73,5 @@ class CircuitBreakerPermitTests {
         assertThat(this.breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
         assertThat(this.breaker.metrics().notPermittedCallsTotal()).isEqualTo(2);
     }
+
 }

@@ -34,4 +34,5 @@ class CircuitBreakerRegistryTests {
         assertThat(this.registry.all()).extracting(CircuitBreaker::name)
             .containsExactly("backup-gateway", "payment-gateway", "prices");
     }
+
 }

@@ -78,9 +78,8 @@ class CircuitBreakerTransitionsTests {
     @ParameterizedTest
     @EnumSource(SlidingWindowType.class)
     void onlyRecordOnExceptionsCountAsFailuresAndOthersAsSuccesses(SlidingWindowType type) {
-        BreakerFixture fixture = new BreakerFixture(BreakerFixture.config(type)
-            .recordOn(List.of(IOException.class))
-            .build());
+        BreakerFixture fixture = new BreakerFixture(
+                BreakerFixture.config(type).recordOn(List.of(IOException.class)).build());
         CircuitBreaker breaker = fixture.breaker;
         for (int i = 0; i < 4; i++) {
             breaker.acquirePermission();
@@ -103,8 +102,7 @@ class CircuitBreakerTransitionsTests {
         fixture.open();
 
         fixture.clock.advance(WAIT_IN_OPEN.minusNanos(1));
-        assertThatExceptionOfType(CallNotPermittedException.class)
-            .isThrownBy(fixture.breaker::acquirePermission)
+        assertThatExceptionOfType(CallNotPermittedException.class).isThrownBy(fixture.breaker::acquirePermission)
             .satisfies((ex) -> {
                 assertThat(ex.circuitBreakerName()).isEqualTo("payment-gateway");
                 assertThat(ex.state()).isEqualTo(CircuitBreakerState.OPEN);
@@ -173,8 +171,7 @@ class CircuitBreakerTransitionsTests {
         assertThat(metrics.state()).isEqualTo(CircuitBreakerState.OPEN);
         assertThat(metrics.bufferedCalls()).isEqualTo(3);
         assertThat(metrics.failedCalls()).isEqualTo(2);
-        assertThatExceptionOfType(CallNotPermittedException.class)
-            .isThrownBy(fixture.breaker::acquirePermission)
+        assertThatExceptionOfType(CallNotPermittedException.class).isThrownBy(fixture.breaker::acquirePermission)
             .satisfies((ex) -> assertThat(ex.probesAllowedAt()).isEqualTo(fixture.clock.now().plus(WAIT_IN_OPEN)));
     }
 
@@ -290,4 +287,5 @@ class CircuitBreakerTransitionsTests {
         assertThat(breaker.metrics().bufferedCalls()).isEqualTo(1);
         assertThat(breaker.metrics().failedCalls()).isEqualTo(1);
     }
+
 }

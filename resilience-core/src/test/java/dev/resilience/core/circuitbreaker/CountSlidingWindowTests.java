@@ -72,4 +72,5 @@ class CountSlidingWindowTests {
         }
         assertThat(window.snapshot()).isEqualTo(new WindowSnapshot(size, size / 2, size / 2, 50f, 50f));
     }
+
 }

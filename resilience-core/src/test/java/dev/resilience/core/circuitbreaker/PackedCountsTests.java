@@ -36,4 +36,5 @@ class PackedCountsTests {
     private static int[] counts(long packed) {
         return new int[] { PackedCounts.calls(packed), PackedCounts.failed(packed), PackedCounts.slow(packed) };
     }
+
 }

@@ -104,4 +104,5 @@ class TimeSlidingWindowTests {
             assertThat(reached).isEqualTo(thresholds.reached(calls, failed, slow));
         }
     }
+
 }

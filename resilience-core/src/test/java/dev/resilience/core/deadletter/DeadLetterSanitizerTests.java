@@ -14,10 +14,12 @@ class DeadLetterSanitizerTests {
 
     @Test
     void valuesOfSensitiveKeysAreMaskedAtAnyDepthWhateverTheCase() {
-        assertThat(this.sanitizer.sanitize("{\"orderId\":\"o-1\",\"Password\":\"hunter2\",\"customer\":{\"name\":\"Ann\","
-                + "\"apiToken\":\"t\"},\"items\":[{\"sku\":\"a\",\"secretCode\":7}]}"))
-            .isEqualTo("{\"orderId\":\"o-1\",\"Password\":\"******\",\"customer\":{\"name\":\"Ann\",\"apiToken\":\"******\"},"
-                    + "\"items\":[{\"sku\":\"a\",\"secretCode\":\"******\"}]}");
+        assertThat(
+                this.sanitizer.sanitize("{\"orderId\":\"o-1\",\"Password\":\"hunter2\",\"customer\":{\"name\":\"Ann\","
+                        + "\"apiToken\":\"t\"},\"items\":[{\"sku\":\"a\",\"secretCode\":7}]}"))
+            .isEqualTo(
+                    "{\"orderId\":\"o-1\",\"Password\":\"******\",\"customer\":{\"name\":\"Ann\",\"apiToken\":\"******\"},"
+                            + "\"items\":[{\"sku\":\"a\",\"secretCode\":\"******\"}]}");
     }
 
     @Test
@@ -106,8 +108,8 @@ class DeadLetterSanitizerTests {
 
     @Test
     void hiddenValuesMaskEveryArgumentAndTheErrorMessage() {
-        DeadLetter deadLetter = new DeadLetter("id", "payment", "P#pay", List.of("\"o-1\"", "12"), "java.io.IOException",
-                "card 4111 declined", 3, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
+        DeadLetter deadLetter = new DeadLetter("id", "payment", "P#pay", List.of("\"o-1\"", "12"),
+                "java.io.IOException", "card 4111 declined", 3, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
 
         DeadLetter hidden = this.sanitizer.sanitize(deadLetter, false);
         DeadLetter shown = this.sanitizer.sanitize(deadLetter, true);
@@ -116,4 +118,5 @@ class DeadLetterSanitizerTests {
         assertThat(hidden.errorMessage()).isEqualTo(DeadLetterSanitizer.MASK);
         assertThat(shown).isEqualTo(deadLetter);
     }
+
 }

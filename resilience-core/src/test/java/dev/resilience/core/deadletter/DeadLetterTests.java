@@ -21,8 +21,8 @@ class DeadLetterTests {
     @Test
     void argumentsAreCopiedSoTheDeadLetterNeverChanges() {
         List<String> arguments = new ArrayList<>(List.of("1"));
-        DeadLetter deadLetter = new DeadLetter("id", "payment", "PaymentService#pay", arguments,
-                "java.io.IOException", null, 1, AT, AT, ExecutionStatus.ERROR);
+        DeadLetter deadLetter = new DeadLetter("id", "payment", "PaymentService#pay", arguments, "java.io.IOException",
+                null, 1, AT, AT, ExecutionStatus.ERROR);
 
         arguments.add("2");
 
@@ -63,10 +63,11 @@ class DeadLetterTests {
     void idsOfInstantsOutsideTheRangeAreClamped() {
         assertThat(UUID.fromString(DeadLetterIds.next(Instant.MIN)).getMostSignificantBits() >>> 16).isZero();
         assertThat(UUID.fromString(DeadLetterIds.next(Instant.MAX)).getMostSignificantBits() >>> 16)
-                .isEqualTo(0xFFFF_FFFF_FFFFL);
+            .isEqualTo(0xFFFF_FFFF_FFFFL);
     }
 
     private static ExecutionStatus nullStatus() {
         return null;
     }
+
 }

@@ -13,4 +13,5 @@ class DeadLetterTextTests {
         assertThat(DeadLetterText.withoutUrlCredentials("GET https://host/a@b failed"))
             .isEqualTo("GET https://host/a@b failed");
     }
+
 }

@@ -184,4 +184,5 @@ class InMemoryDeadLetterStoreTests {
     private static List<String> ids(List<DeadLetter> deadLetters) {
         return deadLetters.stream().map(DeadLetter::id).toList();
     }
+
 }

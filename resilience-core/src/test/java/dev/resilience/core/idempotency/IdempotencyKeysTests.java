@@ -12,19 +12,19 @@ class IdempotencyKeysTests {
     @Test
     void nullKeyIsRefusedAsMissing() {
         assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> IdempotencyKeys.validate(null))
-                .withMessageContaining("missing");
+            .withMessageContaining("missing");
     }
 
     @Test
     void emptyKeyIsRefused() {
         assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> IdempotencyKeys.validate(""))
-                .withMessageContaining("empty");
+            .withMessageContaining("empty");
     }
 
     @Test
     void blankKeyIsRefused() {
         assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> IdempotencyKeys.validate("   "))
-                .withMessageContaining("blank");
+            .withMessageContaining("blank");
     }
 
     @Test
@@ -32,10 +32,10 @@ class IdempotencyKeysTests {
         String key = "k".repeat(256);
 
         assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> IdempotencyKeys.validate(key))
-                .withMessageContaining("256")
-                .withMessageContaining("255")
-                .withMessageNotContaining("k".repeat(41))
-                .satisfies((ex) -> assertThat(ex.getMessage()).hasSizeLessThan(120));
+            .withMessageContaining("256")
+            .withMessageContaining("255")
+            .withMessageNotContaining("k".repeat(41))
+            .satisfies((ex) -> assertThat(ex.getMessage()).hasSizeLessThan(120));
     }
 
     @Test
@@ -59,8 +59,8 @@ class IdempotencyKeysTests {
     void controlCharactersAreRefusedAndNotEchoed() {
         for (String key : new String[] { "a\nb", "a\tb", "a\u0000b", "a\u007fb", "a\u0085b" }) {
             assertThatExceptionOfType(IdempotencyKeyException.class).isThrownBy(() -> IdempotencyKeys.validate(key))
-                    .withMessageContaining("control character at index 1")
-                    .withMessageContaining("'a?b'");
+                .withMessageContaining("control character at index 1")
+                .withMessageContaining("'a?b'");
         }
     }
 
@@ -73,12 +73,15 @@ class IdempotencyKeysTests {
         IdempotencyKeyMismatchException mismatch = new IdempotencyKeyMismatchException(key);
 
         assertThat(inProgress.leaseExpiresAt()).isEqualTo(leaseExpiresAt);
-        assertThat(inProgress).hasMessageContaining("'" + "x".repeat(40) + "...'").hasMessageContaining("in progress")
-                .hasMessageContaining("2026-01-01T00:00:30Z");
+        assertThat(inProgress).hasMessageContaining("'" + "x".repeat(40) + "...'")
+            .hasMessageContaining("in progress")
+            .hasMessageContaining("2026-01-01T00:00:30Z");
         assertThat(mismatch).hasMessageContaining("'" + "x".repeat(40) + "...'")
-                .hasMessageContaining("another fingerprint");
+            .hasMessageContaining("another fingerprint");
         assertThat(new IdempotencyKeyMismatchException("order-1")).hasMessageContaining("'order-1'");
-        assertThat(new IdempotencyStoreException("down", new IllegalStateException())).isInstanceOf(IdempotencyException.class)
-                .hasCauseInstanceOf(IllegalStateException.class);
+        assertThat(new IdempotencyStoreException("down", new IllegalStateException()))
+            .isInstanceOf(IdempotencyException.class)
+            .hasCauseInstanceOf(IllegalStateException.class);
     }
+
 }

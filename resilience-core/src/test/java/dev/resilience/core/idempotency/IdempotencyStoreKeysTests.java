@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class IdempotencyStoreKeysTests {
 
-    private final IdempotencyPolicy payments = IdempotencyPolicy.of("pay", new InMemoryIdempotencyStore(TimeSource.system()));
+    private final IdempotencyPolicy payments = IdempotencyPolicy.of("pay",
+            new InMemoryIdempotencyStore(TimeSource.system()));
 
     @Test
     void keyWithBracesGivesAStoreKeyOfFixedLengthWithoutBraces() {
@@ -40,8 +41,7 @@ class IdempotencyStoreKeysTests {
     @Test
     void scopeNameAndKeyThatConcatenateAlikeGiveDifferentStoreKeys() {
         InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(TimeSource.system());
-        List<String> keys = List.of(
-                IdempotencyPolicy.of("b:c", store).storeKey("a", "d"),
+        List<String> keys = List.of(IdempotencyPolicy.of("b:c", store).storeKey("a", "d"),
                 IdempotencyPolicy.of("c", store).storeKey("a:b", "d"),
                 IdempotencyPolicy.of("b", store).storeKey("a", "c:d"),
                 IdempotencyPolicy.of("a:b:c", store).storeKey("", "d"),
@@ -71,9 +71,11 @@ class IdempotencyStoreKeysTests {
     void wellFormedScopesAndKeysKeepTheSha256OfTheirUtf8() throws Exception {
         IdempotencyPolicy policy = IdempotencyPolicy.of("charge", new InMemoryIdempotencyStore(TimeSource.system()));
         MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-        String scope = Base64.getUrlEncoder().withoutPadding()
+        String scope = Base64.getUrlEncoder()
+            .withoutPadding()
             .encodeToString(sha256.digest("al\u00efce \uD83D\uDE00".getBytes(StandardCharsets.UTF_8)));
 
         assertThat(policy.storeKey("al\u00efce \uD83D\uDE00", "k-1")).startsWith(scope + ":charge:");
     }
+
 }

@@ -101,8 +101,8 @@ class InMemoryIdempotencyStoreBoundTests {
         }
 
         assertThatExceptionOfType(IdempotencyStoreException.class)
-                .isThrownBy(() -> store.claim("one-too-many", "fp", LEASE))
-                .withMessageContaining("full");
+            .isThrownBy(() -> store.claim("one-too-many", "fp", LEASE))
+            .withMessageContaining("full");
         assertThat(store.size()).isEqualTo(10);
         assertThat(store.claim("running-3", "fp", LEASE)).isInstanceOf(ClaimResult.InProgress.class);
 
@@ -123,4 +123,5 @@ class InMemoryIdempotencyStoreBoundTests {
             assertThat(store.size()).isLessThanOrEqualTo(2);
         }
     }
+
 }

@@ -41,9 +41,9 @@ class InMemoryIdempotencyStoreConcurrencyTests {
         List<ClaimResult> claims = runAtOnce(() -> store.claim("order-1", "fp", LEASE));
 
         List<ClaimResult.Acquired> winners = claims.stream()
-                .filter(ClaimResult.Acquired.class::isInstance)
-                .map(ClaimResult.Acquired.class::cast)
-                .toList();
+            .filter(ClaimResult.Acquired.class::isInstance)
+            .map(ClaimResult.Acquired.class::cast)
+            .toList();
         assertThat(winners).hasSize(1);
         assertThat(claims).filteredOn(ClaimResult.InProgress.class::isInstance).hasSize(THREADS - 1);
 
@@ -104,4 +104,5 @@ class InMemoryIdempotencyStoreConcurrencyTests {
         }
         return results;
     }
+
 }

@@ -36,8 +36,7 @@ class InMemoryIdempotencyStoreTests {
         this.store.claim("k", "fp", LEASE);
         this.time.advance(Duration.ofSeconds(10));
 
-        assertThat(this.store.claim("k", "fp", LEASE))
-                .isEqualTo(new ClaimResult.InProgress(claimedAt.plus(LEASE)));
+        assertThat(this.store.claim("k", "fp", LEASE)).isEqualTo(new ClaimResult.InProgress(claimedAt.plus(LEASE)));
     }
 
     @Test
@@ -155,7 +154,8 @@ class InMemoryIdempotencyStoreTests {
     void nonPositiveLeaseTtlAndBoundAreRefused() {
         assertThatIllegalArgumentException().isThrownBy(() -> this.store.claim("k", "fp", Duration.ZERO));
         String token = token(this.store.claim("k", "fp", LEASE));
-        assertThatIllegalArgumentException().isThrownBy(() -> this.store.complete("k", token, "v", Duration.ofSeconds(-1)));
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> this.store.complete("k", token, "v", Duration.ofSeconds(-1)));
         assertThatIllegalArgumentException().isThrownBy(() -> new InMemoryIdempotencyStore(this.time, 0));
     }
 
@@ -174,4 +174,5 @@ class InMemoryIdempotencyStoreTests {
         assertThat(result).isInstanceOf(ClaimResult.Acquired.class);
         return ((ClaimResult.Acquired) result).ownerToken();
     }
+
 }

@@ -40,8 +40,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * State changed from outside while traffic runs: manual breaker moves, lease expiry pushed by
- * another thread, a full dead-letter store under many writers.
+ * State changed from outside while traffic runs: manual breaker moves, lease expiry
+ * pushed by another thread, a full dead-letter store under many writers.
  */
 class ConcurrencyRaceTests {
 
@@ -59,12 +59,14 @@ class ConcurrencyRaceTests {
     void breakerMovedByHandAThousandTimesDuringTrafficRejectsOnlyWithCallNotPermittedAndKeepsCountsConsistent()
             throws Exception {
         VirtualTimeSource clock = new VirtualTimeSource();
-        CircuitBreaker breaker = CircuitBreaker.of("gateway", CircuitBreakerConfig.builder()
-            .slidingWindowSize(20)
-            .minimumCalls(10)
-            .failureRateThreshold(50)
-            .waitInOpen(Duration.ofSeconds(30))
-            .build(), clock);
+        CircuitBreaker breaker = CircuitBreaker.of("gateway",
+                CircuitBreakerConfig.builder()
+                    .slidingWindowSize(20)
+                    .minimumCalls(10)
+                    .failureRateThreshold(50)
+                    .waitInOpen(Duration.ofSeconds(30))
+                    .build(),
+                clock);
         List<CircuitBreakerTransition> transitions = new java.util.concurrent.CopyOnWriteArrayList<>();
         breaker.addListener(new CircuitBreakerListener() {
             @Override
@@ -148,8 +150,10 @@ class ConcurrencyRaceTests {
         assertThat(metrics.failedCallsTotal()).isBetween(0L, error);
         assertThat(metrics.bufferedCalls()).isBetween(0, 20);
         assertThat(transitions).hasSizeGreaterThanOrEqualTo(999);
-        assertThat(transitions).allSatisfy((transition) -> assertThat(transition.to() != CircuitBreakerState.OPEN
-                || transition.from() == CircuitBreakerState.CLOSED).as("legal %s", transition).isTrue());
+        assertThat(transitions).allSatisfy((transition) -> assertThat(
+                transition.to() != CircuitBreakerState.OPEN || transition.from() == CircuitBreakerState.CLOSED)
+            .as("legal %s", transition)
+            .isTrue());
         assertThat(transitions).noneMatch((transition) -> transition.to() == CircuitBreakerState.HALF_OPEN);
         breaker.transitionTo(CircuitBreakerState.CLOSED);
         assertThat(breaker.metrics().bufferedCalls()).isZero();

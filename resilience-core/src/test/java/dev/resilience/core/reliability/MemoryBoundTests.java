@@ -51,8 +51,8 @@ class MemoryBoundTests {
             .isEqualTo(new ClaimResult.Completed("receipt"));
         assertThat(store.claim("order-0", "fp", LEASE)).isInstanceOf(ClaimResult.Acquired.class);
         assertThat(retained / MAX_ENTRIES).as("bytes retained per entry").isLessThan(2_048);
-        System.out.printf("idempotency store: %d keys, bound %d, %d bytes retained (%d per entry)%n", KEYS,
-                MAX_ENTRIES, retained, retained / MAX_ENTRIES);
+        System.out.printf("idempotency store: %d keys, bound %d, %d bytes retained (%d per entry)%n", KEYS, MAX_ENTRIES,
+                retained, retained / MAX_ENTRIES);
         Reference.reachabilityFence(store);
     }
 
@@ -81,10 +81,9 @@ class MemoryBoundTests {
     @Test
     void thousandBreakersWithTheDefaultWindowCostLittleMemoryEach() {
         long countBytes = bytesPerBreaker(CircuitBreakerConfig.ofDefaults(), "count");
-        long timeBytes = bytesPerBreaker(CircuitBreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.TIME)
-            .slidingWindowSize(100)
-            .build(), "time");
+        long timeBytes = bytesPerBreaker(
+                CircuitBreakerConfig.builder().slidingWindowType(SlidingWindowType.TIME).slidingWindowSize(100).build(),
+                "time");
 
         assertThat(countBytes).as("bytes per breaker, count window of 100").isLessThan(64 * 1024);
         assertThat(timeBytes).as("bytes per breaker, time window of 100s").isLessThan(64 * 1024);
@@ -113,4 +112,5 @@ class MemoryBoundTests {
         }
         return used;
     }
+
 }

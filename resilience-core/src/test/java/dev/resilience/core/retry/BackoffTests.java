@@ -112,10 +112,10 @@ class BackoffTests {
         Backoff backoff = Backoff.of(DELAY, 2.0, Duration.ofMillis(250), Jitter.DECORRELATED);
         SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < DRAWS; i++) {
-            assertThat(backoff.nextDelayNanos(3, Duration.ofSeconds(1).toNanos(), random)).isBetween(
-                    DELAY.toNanos(), Duration.ofMillis(250).toNanos());
-            assertThat(backoff.nextDelayNanos(3, Long.MAX_VALUE, random)).isLessThanOrEqualTo(
+            assertThat(backoff.nextDelayNanos(3, Duration.ofSeconds(1).toNanos(), random)).isBetween(DELAY.toNanos(),
                     Duration.ofMillis(250).toNanos());
+            assertThat(backoff.nextDelayNanos(3, Long.MAX_VALUE, random))
+                .isLessThanOrEqualTo(Duration.ofMillis(250).toNanos());
         }
     }
 
@@ -158,7 +158,8 @@ class BackoffTests {
 
     @Test
     void outOfRangeSettingsAreRefusedByName() {
-        assertThatIllegalArgumentException().isThrownBy(() -> Backoff.of(Duration.ofMillis(-1), 2, MAX_DELAY, Jitter.FULL))
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> Backoff.of(Duration.ofMillis(-1), 2, MAX_DELAY, Jitter.FULL))
             .withMessageStartingWith("delay must not be negative");
         assertThatIllegalArgumentException().isThrownBy(() -> Backoff.of(DELAY, 0.5, MAX_DELAY, Jitter.FULL))
             .withMessageStartingWith("multiplier");
@@ -191,7 +192,8 @@ class BackoffTests {
         assertThat(ManagementFactory.getThreadMXBean()).isInstanceOf(com.sun.management.ThreadMXBean.class);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         RandomGenerator random = RetryPolicy.ofDefaults().random();
-        Backoff[] backoffs = Stream.of(Jitter.values()).map((jitter) -> Backoff.of(DELAY, 2, MAX_DELAY, jitter))
+        Backoff[] backoffs = Stream.of(Jitter.values())
+            .map((jitter) -> Backoff.of(DELAY, 2, MAX_DELAY, jitter))
             .toArray(Backoff[]::new);
         long sink = drawAll(backoffs, random);
         long before = threads.getCurrentThreadAllocatedBytes();
@@ -234,4 +236,5 @@ class BackoffTests {
         assertThat(min).isLessThan(lowest + tenth);
         assertThat(max).isGreaterThan(highest - tenth);
     }
+
 }

@@ -21,4 +21,5 @@ class JitterTests {
             .withMessageContaining("'random'")
             .withMessageContaining("none, full, equal, decorrelated");
     }
+
 }

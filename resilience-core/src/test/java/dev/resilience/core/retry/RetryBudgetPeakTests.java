@@ -12,11 +12,11 @@ import dev.resilience.core.time.VirtualTimeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A budget bounds every second, not only its window's average: an outage that starts after
- * steady calls, after a quiet period, or goes on past the window's boundaries never gets much
- * more than {@code ratio} of a second's calls plus the floor in any one second. The window alone
- * let a window's allowance through in one second (the retry-storm simulator showed 1.96x normal
- * load in such seconds).
+ * A budget bounds every second, not only its window's average: an outage that starts
+ * after steady calls, after a quiet period, or goes on past the window's boundaries never
+ * gets much more than {@code ratio} of a second's calls plus the floor in any one second.
+ * The window alone let a window's allowance through in one second (the retry-storm
+ * simulator showed 1.96x normal load in such seconds).
  */
 class RetryBudgetPeakTests {
 
@@ -28,9 +28,9 @@ class RetryBudgetPeakTests {
     private final VirtualTimeSource time = new VirtualTimeSource();
 
     /**
-     * 1,000 calls a second, each retried as often as the budget lets it once the dependency is
-     * down: 20 s of steady calls, a 30 s outage (two window boundaries inside it), 20 s with no
-     * calls at all, then 20 s more of outage.
+     * 1,000 calls a second, each retried as often as the budget lets it once the
+     * dependency is down: 20 s of steady calls, a 30 s outage (two window boundaries
+     * inside it), 20 s with no calls at all, then 20 s more of outage.
      */
     @Test
     void noSecondOfAnOutageGrantsMoreThanTheRatioOfItsCallsPlusTheFloor() {
@@ -43,8 +43,9 @@ class RetryBudgetPeakTests {
 
         for (int second : traffic.secondsWithRetriesAsked()) {
             long allowed = Math.round(RetryBudget.DEFAULT_RATIO * traffic.calls[second]) + FLOOR + TOLERANCE;
-            assertThat(traffic.granted[second]).as("retries granted in second %d, with %d calls", second,
-                    traffic.calls[second]).isLessThanOrEqualTo(allowed);
+            assertThat(traffic.granted[second])
+                .as("retries granted in second %d, with %d calls", second, traffic.calls[second])
+                .isLessThanOrEqualTo(allowed);
         }
         assertThat(traffic.granted(20, 50)).as("retries granted during the first outage")
             .isLessThanOrEqualTo(Math.round(RetryBudget.DEFAULT_RATIO * traffic.calls(20, 50)));
@@ -54,8 +55,8 @@ class RetryBudgetPeakTests {
     }
 
     /**
-     * Without calls, the floor's retries of a window do not come at once: after the bucket's
-     * second of the floor, at most the floor in any span of one second.
+     * Without calls, the floor's retries of a window do not come at once: after the
+     * bucket's second of the floor, at most the floor in any span of one second.
      */
     @Test
     void floorIsSpreadThroughTheSecondRatherThanGrantedAWindowAtOnce() {
@@ -105,8 +106,8 @@ class RetryBudgetPeakTests {
         }
 
         /**
-         * Runs whole seconds in which each millisecond brings some calls and asks for some
-         * retries.
+         * Runs whole seconds in which each millisecond brings some calls and asks for
+         * some retries.
          */
         void run(int seconds, int callsPerMillisecond, int retriesAskedPerMillisecond) {
             for (int end = this.second + seconds; this.second < end; this.second++) {
@@ -139,6 +140,7 @@ class RetryBudgetPeakTests {
         long granted(int from, int to) {
             return Arrays.stream(this.granted, from, to).sum();
         }
+
     }
 
     private static int acquire(RetryBudget budget, int attempts) {
@@ -150,4 +152,5 @@ class RetryBudgetPeakTests {
         }
         return granted;
     }
+
 }

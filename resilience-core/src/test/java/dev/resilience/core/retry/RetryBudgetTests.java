@@ -369,8 +369,8 @@ class RetryBudgetTests {
     }
 
     /**
-     * A time source that reads a field, so that a test can move it back; it cannot sleep or
-     * schedule.
+     * A time source that reads a field, so that a test can move it back; it cannot sleep
+     * or schedule.
      */
     private static final class SettableTime implements TimeSource {
 
@@ -395,5 +395,7 @@ class RetryBudgetTests {
         public ScheduledTask schedule(Runnable task, Duration delay) {
             throw new UnsupportedOperationException();
         }
+
     }
+
 }

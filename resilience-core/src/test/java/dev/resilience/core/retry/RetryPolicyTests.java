@@ -25,8 +25,8 @@ class RetryPolicyTests {
     void defaultsRetryEveryErrorThreeTimesWithFullJitter() {
         RetryPolicy policy = RetryPolicy.ofDefaults();
         assertThat(policy.maxAttempts()).isEqualTo(RetryPolicy.DEFAULT_MAX_ATTEMPTS).isEqualTo(3);
-        assertThat(policy.backoff()).isEqualTo(Backoff.of(Duration.ofMillis(200), 2.0, Duration.ofSeconds(5),
-                Jitter.FULL));
+        assertThat(policy.backoff())
+            .isEqualTo(Backoff.of(Duration.ofMillis(200), 2.0, Duration.ofSeconds(5), Jitter.FULL));
         assertThat(policy.retryOn()).isEmpty();
         assertThat(policy.abortOn()).isEmpty();
         assertThat(policy.attemptTimeout()).isNull();
@@ -80,7 +80,8 @@ class RetryPolicyTests {
 
     @Test
     void resultPredicateDecidesWhichResultsToRetry() {
-        RetryPolicy policy = RetryPolicy.builder().retryOnResult((result) -> result == null || "PENDING".equals(result))
+        RetryPolicy policy = RetryPolicy.builder()
+            .retryOnResult((result) -> result == null || "PENDING".equals(result))
             .build();
         assertThat(policy.shouldRetryResult("PENDING")).isTrue();
         assertThat(policy.shouldRetryResult(null)).isTrue();
@@ -178,4 +179,5 @@ class RetryPolicyTests {
     void oneAttemptMeansNoRetry() {
         assertThat(RetryPolicy.builder().maxAttempts(1).build().maxAttempts()).isEqualTo(1);
     }
+
 }

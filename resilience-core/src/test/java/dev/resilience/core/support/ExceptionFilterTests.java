@@ -23,8 +23,7 @@ class ExceptionFilterTests {
         List<Class<? extends Throwable>> includes = List.of(IOException.class, TimeoutException.class);
         assertThat(ExceptionFilter.matches(new FileNotFoundException(), includes, List.of())).isTrue();
         assertThat(ExceptionFilter.matches(new TimeoutException(), includes, List.of())).isTrue();
-        assertThat(ExceptionFilter.matches(new UncheckedIOException(new IOException()), includes, List.of()))
-            .isFalse();
+        assertThat(ExceptionFilter.matches(new UncheckedIOException(new IOException()), includes, List.of())).isFalse();
     }
 
     @Test
@@ -48,4 +47,5 @@ class ExceptionFilterTests {
         assertThat(ExceptionFilter.isInstanceOfAny(new IllegalStateException(), List.of(RuntimeException.class)))
             .isTrue();
     }
+
 }

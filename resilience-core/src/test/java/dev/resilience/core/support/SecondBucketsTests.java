@@ -151,4 +151,5 @@ class SecondBucketsTests {
         this.clock.advance(duration);
         ring.advanceTo(this.clock.nanoTime());
     }
+
 }

@@ -22,10 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A fired timer hands its work to an executor whose {@code execute} may block (Spring's
- * {@code SimpleAsyncTaskExecutor} at its {@code concurrency-limit}, the usual cap of virtual
- * threads) without holding up the timer thread, and without pinning a thread per waiting
- * call: during an outage every call waiting for its retry would otherwise hold one, and the
- * number of threads would grow with the number of calls.
+ * {@code SimpleAsyncTaskExecutor} at its {@code concurrency-limit}, the usual cap of
+ * virtual threads) without holding up the timer thread, and without pinning a thread per
+ * waiting call: during an outage every call waiting for its retry would otherwise hold
+ * one, and the number of threads would grow with the number of calls.
  */
 class SystemTimeSourceDispatchTests {
 
@@ -79,4 +79,5 @@ class SystemTimeSourceDispatchTests {
     private static int liveThreads() {
         return (int) Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).count();
     }
+
 }

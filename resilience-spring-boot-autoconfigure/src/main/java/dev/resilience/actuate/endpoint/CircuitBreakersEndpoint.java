@@ -80,8 +80,8 @@ public class CircuitBreakersEndpoint {
      * Moves a breaker by hand.
      * @param name the breaker's name
      * @param state {@code CLOSED}, {@code FORCED_OPEN} or {@code DISABLED}
-     * @return the breaker's details after the move; 404 when no breaker has that name, 400
-     * with a message listing the allowed states for any other state
+     * @return the breaker's details after the move; 404 when no breaker has that name,
+     * 400 with a message listing the allowed states for any other state
      */
     @WriteOperation
     public WebEndpointResponse<?> transition(@Selector String name, String state) {
@@ -92,8 +92,9 @@ public class CircuitBreakersEndpoint {
         CircuitBreakerState target = manualState(state);
         if (target == null) {
             String allowed = MANUAL_STATES.stream().map(Enum::name).collect(Collectors.joining(", "));
-            return new WebEndpointResponse<>(Map.of("message", "Invalid state '" + state + "': allowed states are "
-                    + allowed), WebEndpointResponse.STATUS_BAD_REQUEST);
+            return new WebEndpointResponse<>(
+                    Map.of("message", "Invalid state '" + state + "': allowed states are " + allowed),
+                    WebEndpointResponse.STATUS_BAD_REQUEST);
         }
         breaker.get().transitionTo(target);
         return new WebEndpointResponse<>(details(breaker.get()));
@@ -140,8 +141,10 @@ public class CircuitBreakersEndpoint {
      * A breaker's state and window.
      *
      * @param state the current state
-     * @param failureRate the failure rate in the window in percent, -1 until the minimum calls
-     * @param slowCallRate the slow-call rate in the window in percent, -1 until the minimum calls
+     * @param failureRate the failure rate in the window in percent, -1 until the minimum
+     * calls
+     * @param slowCallRate the slow-call rate in the window in percent, -1 until the
+     * minimum calls
      * @param failureRateThreshold the failure rate that opens the breaker
      * @param slowCallRateThreshold the slow-call rate that opens the breaker
      * @param bufferedCalls the calls in the window
@@ -150,13 +153,14 @@ public class CircuitBreakersEndpoint {
      * @param notPermittedCalls the calls rejected since the breaker was created
      */
     public record CircuitBreakerDescriptor(String state, float failureRate, float slowCallRate,
-            float failureRateThreshold, float slowCallRateThreshold, int bufferedCalls, int failedCalls,
-            int slowCalls, long notPermittedCalls) {
+            float failureRateThreshold, float slowCallRateThreshold, int bufferedCalls, int failedCalls, int slowCalls,
+            long notPermittedCalls) {
     }
 
     /**
      * A breaker's state and window, configuration and recent events. The JSON holds the
-     * fields of {@link CircuitBreakerDescriptor} next to {@code config} and {@code events}.
+     * fields of {@link CircuitBreakerDescriptor} next to {@code config} and
+     * {@code events}.
      *
      * @param breaker the state and window
      * @param config the configuration
@@ -179,8 +183,8 @@ public class CircuitBreakersEndpoint {
      * @param halfOpenCalls the probes let through when half open
      * @param maxWaitInHalfOpen how long the breaker waits in half open for all its probes
      * before it opens again
-     * @param automaticTransitionToHalfOpen whether the breaker moves to half open by itself
-     * when the wait in open has passed
+     * @param automaticTransitionToHalfOpen whether the breaker moves to half open by
+     * itself when the wait in open has passed
      * @param recordOn the exceptions recorded as failures; empty means all not ignored
      * @param ignoreOn the exceptions neither failures nor successes
      */
@@ -211,4 +215,5 @@ public class CircuitBreakersEndpoint {
                     (event.since() != null) ? event.since().toString() : null, transition ? null : event.count());
         }
     }
+
 }

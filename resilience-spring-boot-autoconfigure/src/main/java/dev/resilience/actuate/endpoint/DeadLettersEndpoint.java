@@ -24,10 +24,11 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * The {@code deadletters} endpoint: the calls whose work was not done, newest first, to
  * inspect and delete once handled by hand.
  *
- * <p>Dead letters are shown through a {@link DeadLetterSanitizer}: to a caller the
- * {@link Show} setting does not show values to, every argument and error message is masked;
- * to one it does, the values of sensitive keys still are. The store keeps them whole. The
- * delete operation is off unless the application opts in with
+ * <p>
+ * Dead letters are shown through a {@link DeadLetterSanitizer}: to a caller the
+ * {@link Show} setting does not show values to, every argument and error message is
+ * masked; to one it does, the values of sensitive keys still are. The store keeps them
+ * whole. The delete operation is off unless the application opts in with
  * {@code management.endpoint.deadletters.access=unrestricted}.
  */
 @Endpoint(id = "deadletters", defaultAccess = Access.READ_ONLY)
@@ -102,8 +103,8 @@ public class DeadLettersEndpoint {
      */
     @DeleteOperation
     public WebEndpointResponse<Void> delete(@Selector String id) {
-        return new WebEndpointResponse<>(this.store.delete(id) ? WebEndpointResponse.STATUS_NO_CONTENT
-                : WebEndpointResponse.STATUS_NOT_FOUND);
+        return new WebEndpointResponse<>(
+                this.store.delete(id) ? WebEndpointResponse.STATUS_NO_CONTENT : WebEndpointResponse.STATUS_NOT_FOUND);
     }
 
     /**
@@ -126,11 +127,12 @@ public class DeadLettersEndpoint {
      * @param attempts how many times the method ran
      * @param firstAttemptAt when the first attempt started, ISO-8601
      * @param lastAttemptAt when the last attempt started, ISO-8601
-     * @param status how the call ended: {@code ERROR}, {@code TIMEOUT} or {@code REJECTED}
+     * @param status how the call ended: {@code ERROR}, {@code TIMEOUT} or
+     * {@code REJECTED}
      */
-    public record DeadLetterDescriptor(String id, String name, String method, List<String> arguments,
-            String errorClass, @JsonInclude(Include.ALWAYS) @Nullable String errorMessage, int attempts,
-            String firstAttemptAt, String lastAttemptAt, String status) {
+    public record DeadLetterDescriptor(String id, String name, String method, List<String> arguments, String errorClass,
+            @JsonInclude(Include.ALWAYS) @Nullable String errorMessage, int attempts, String firstAttemptAt,
+            String lastAttemptAt, String status) {
 
         static DeadLetterDescriptor of(DeadLetter deadLetter) {
             return new DeadLetterDescriptor(deadLetter.id(), deadLetter.name(), deadLetter.method(),
@@ -139,4 +141,5 @@ public class DeadLettersEndpoint {
                     deadLetter.status().name());
         }
     }
+
 }

@@ -21,4 +21,5 @@ final class Descriptors {
     static List<String> classNames(List<Class<? extends Throwable>> types) {
         return types.stream().map(Class::getName).toList();
     }
+
 }

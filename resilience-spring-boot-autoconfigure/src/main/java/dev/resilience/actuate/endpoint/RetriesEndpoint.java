@@ -22,8 +22,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The {@code retries} endpoint: every retry instance's resolved settings and the counts of
- * its calls, retries, fallbacks and budget refusals.
+ * The {@code retries} endpoint: every retry instance's resolved settings and the counts
+ * of its calls, retries, fallbacks and budget refusals.
  */
 @Endpoint(id = "retries")
 public class RetriesEndpoint {
@@ -87,14 +87,14 @@ public class RetriesEndpoint {
      * @param attemptTimeout the timeout of each attempt, or {@code null} for none
      * @param maxDuration the deadline of the whole call, or {@code null} for none
      * @param budget the retry budget, or {@code null} when retries are not budgeted
-     * @param calls the calls by how they ended: success, failure, error, timeout, rejected
+     * @param calls the calls by how they ended: success, failure, error, timeout,
+     * rejected
      * @param retries the retries made
      * @param fallbacks the calls a fallback answered
      * @param budgetRefused the retries the budget refused
      */
-    public record RetryDescriptor(int maxAttempts, String delay, double multiplier, String maxDelay,
-            String jitter, List<String> retryOn, List<String> abortOn,
-            @JsonInclude(Include.ALWAYS) @Nullable String attemptTimeout,
+    public record RetryDescriptor(int maxAttempts, String delay, double multiplier, String maxDelay, String jitter,
+            List<String> retryOn, List<String> abortOn, @JsonInclude(Include.ALWAYS) @Nullable String attemptTimeout,
             @JsonInclude(Include.ALWAYS) @Nullable String maxDuration,
             @JsonInclude(Include.ALWAYS) @Nullable BudgetDescriptor budget, Map<String, Long> calls, long retries,
             long fallbacks, long budgetRefused) {
@@ -109,4 +109,5 @@ public class RetriesEndpoint {
      */
     public record BudgetDescriptor(double ratio, int minRetriesPerSecond, String window) {
     }
+
 }

@@ -10,10 +10,11 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Reports every circuit breaker's state and failure rate in its details. The status is always
- * UP, open breakers included: an open breaker is the application protecting itself from a
- * failing dependency, not the application failing, and taking the instance out of rotation
- * for it would spread the outage. Registered as the {@code circuitBreakers} contributor.
+ * Reports every circuit breaker's state and failure rate in its details. The status is
+ * always UP, open breakers included: an open breaker is the application protecting itself
+ * from a failing dependency, not the application failing, and taking the instance out of
+ * rotation for it would spread the outage. Registered as the {@code circuitBreakers}
+ * contributor.
  */
 public class CircuitBreakersHealthIndicator extends AbstractHealthIndicator {
 
@@ -39,4 +40,5 @@ public class CircuitBreakersHealthIndicator extends AbstractHealthIndicator {
             builder.withDetail(name, detail);
         });
     }
+
 }

@@ -55,8 +55,8 @@ class DeadLettersEndpointTests {
 
         DeadLetterDescriptor shown = endpoint(Show.ALWAYS).deadLetter(SecurityContext.NONE, "id-1");
 
-        assertThat(shown.arguments()).containsExactly(
-                "{\"card\":\"******\",\"orderId\":\"o-1\",\"password\":\"******\"}", "12");
+        assertThat(shown.arguments())
+            .containsExactly("{\"card\":\"******\",\"orderId\":\"o-1\",\"password\":\"******\"}", "12");
         assertThat(shown.errorMessage()).isEqualTo("gateway down");
     }
 
@@ -65,7 +65,8 @@ class DeadLettersEndpointTests {
         this.store.write(deadLetter());
         DeadLettersEndpoint endpoint = endpoint(Show.WHEN_AUTHORIZED);
 
-        assertThat(endpoint.deadLetter(SecurityContext.NONE, "id-1").arguments()).containsOnly(DeadLetterSanitizer.MASK);
+        assertThat(endpoint.deadLetter(SecurityContext.NONE, "id-1").arguments())
+            .containsOnly(DeadLetterSanitizer.MASK);
         assertThat(endpoint.deadLetter(OPERATOR, "id-1").arguments()).contains("12");
     }
 
@@ -77,4 +78,5 @@ class DeadLettersEndpointTests {
         return new DeadLetter("id-1", "payment", "PaymentService#pay", List.of(ARGUMENT, "12"), "java.io.IOException",
                 "gateway down", 3, Instant.EPOCH, Instant.EPOCH, ExecutionStatus.ERROR);
     }
+
 }

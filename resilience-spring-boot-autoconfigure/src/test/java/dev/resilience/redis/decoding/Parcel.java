@@ -1,8 +1,9 @@
 package dev.resilience.redis.decoding;
 
 /**
- * A declared return type that is an interface: a replay reads the stored class where it is
- * one of its subtypes in this package or in {@code resilience.idempotency.allowed-types}.
+ * A declared return type that is an interface: a replay reads the stored class where it
+ * is one of its subtypes in this package or in
+ * {@code resilience.idempotency.allowed-types}.
  */
 public interface Parcel {
 
@@ -11,4 +12,5 @@ public interface Parcel {
      * @return the label
      */
     String label();
+
 }

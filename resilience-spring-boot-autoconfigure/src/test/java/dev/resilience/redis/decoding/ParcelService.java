@@ -41,4 +41,5 @@ public class ParcelService {
     public int runs() {
         return this.runs.get();
     }
+
 }

@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.resilience.redis.decoding.Parcel;
 
 /**
- * A subtype of {@link Parcel} outside its package and not allowed: what a planted Redis entry
- * names. Counts every instance made and every setter call, which must stay at zero.
+ * A subtype of {@link Parcel} outside its package and not allowed: what a planted Redis
+ * entry names. Counts every instance made and every setter call, which must stay at zero.
  */
 public class PlantedParcel implements Parcel {
 
@@ -35,4 +35,5 @@ public class PlantedParcel implements Parcel {
         touched.incrementAndGet();
         this.label = label;
     }
+
 }

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param customer who orders
  * @param amountCents the amount, in cents, more than zero
- * @param cardToken the token of the card to charge ({@code tok_declined} is always declined)
+ * @param cardToken the token of the card to charge ({@code tok_declined} is always
+ * declined)
  */
 public record NewOrder(@Nullable String customer, long amountCents, @Nullable String cardToken) {
 }

@@ -31,8 +31,8 @@ public class OrderController {
     /**
      * Creates an order.
      * @param order the customer, amount and card token
-     * @return 201 with the order and its location; 400 when a field is missing or the amount
-     * is not positive
+     * @return 201 with the order and its location; 400 when a field is missing or the
+     * amount is not positive
      */
     @PostMapping("/orders")
     public ResponseEntity<OrderView> create(@RequestBody NewOrder order) {
@@ -57,4 +57,5 @@ public class OrderController {
             .map(OrderView::of)
             .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No order " + id));
     }
+
 }

@@ -10,8 +10,8 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.stereotype.Repository;
 
 /**
- * Orders in the database, through {@link JdbcClient}. Every state change is one conditional
- * update, so that concurrent payments of one order cannot both start.
+ * Orders in the database, through {@link JdbcClient}. Every state change is one
+ * conditional update, so that concurrent payments of one order cannot both start.
  */
 @Repository
 public class OrderRepository {
@@ -43,8 +43,7 @@ public class OrderRepository {
         this.jdbc.sql("INSERT INTO orders (customer, amount_cents, card_token, state) VALUES (?, ?, ?, 'NEW')")
             .params(customer, amountCents, cardToken)
             .update(keys, "id");
-        return new Order(keys.getKeyAs(Long.class), customer, amountCents, cardToken, OrderState.NEW, null, null,
-                null);
+        return new Order(keys.getKeyAs(Long.class), customer, amountCents, cardToken, OrderState.NEW, null, null, null);
     }
 
     /**
@@ -57,9 +56,9 @@ public class OrderRepository {
     }
 
     /**
-     * Moves a payable order to {@link OrderState#PAYMENT_PENDING} under a payment key; an order
-     * already pending under the same key stays so, which lets the retries and fallbacks of one
-     * payment pass while a payment under another key is kept out.
+     * Moves a payable order to {@link OrderState#PAYMENT_PENDING} under a payment key; an
+     * order already pending under the same key stays so, which lets the retries and
+     * fallbacks of one payment pass while a payment under another key is kept out.
      * @param id the order id
      * @param paymentKey the payment's idempotency key
      * @return the order after the update; its state says whether the payment may go on
@@ -92,8 +91,8 @@ public class OrderRepository {
     /**
      * Moves a pending order to an unpaid outcome.
      * @param id the order id
-     * @param state {@link OrderState#PAYMENT_DEFERRED}, {@link OrderState#PAYMENT_DECLINED} or
-     * {@link OrderState#PAYMENT_IN_DOUBT}
+     * @param state {@link OrderState#PAYMENT_DEFERRED},
+     * {@link OrderState#PAYMENT_DECLINED} or {@link OrderState#PAYMENT_IN_DOUBT}
      * @return the order
      */
     public Order markUnpaid(long id, OrderState state) {
@@ -109,10 +108,10 @@ public class OrderRepository {
      */
     public Map<String, Long> countByState() {
         Map<String, Long> counts = new LinkedHashMap<>();
-        this.jdbc.sql("SELECT state, COUNT(*) AS n FROM orders GROUP BY state ORDER BY state")
-            .query((rs) -> {
-                counts.put(rs.getString("state"), rs.getLong("n"));
-            });
+        this.jdbc.sql("SELECT state, COUNT(*) AS n FROM orders GROUP BY state ORDER BY state").query((rs) -> {
+            counts.put(rs.getString("state"), rs.getLong("n"));
+        });
         return counts;
     }
+
 }

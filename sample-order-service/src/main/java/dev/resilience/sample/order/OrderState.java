@@ -14,7 +14,9 @@ public enum OrderState {
     /** Charged once, by the gateway and under the charge id the order holds. */
     PAID,
 
-    /** No gateway could charge it and none holds a charge for it; it can be paid later. */
+    /**
+     * No gateway could charge it and none holds a charge for it; it can be paid later.
+     */
     PAYMENT_DEFERRED,
 
     /** The gateway declined the card (its 402); final, and no charge exists. */
@@ -34,4 +36,5 @@ public enum OrderState {
     public boolean isSettled() {
         return this == PAID || this == PAYMENT_DECLINED;
     }
+
 }

@@ -3,8 +3,8 @@ package dev.resilience.sample.order;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An order as the API shows it: the card only as its token's last four characters, so that
- * whoever reads an order cannot charge its card.
+ * An order as the API shows it: the card only as its token's last four characters, so
+ * that whoever reads an order cannot charge its card.
  *
  * @param id the order id
  * @param customer who ordered
@@ -26,14 +26,14 @@ public record OrderView(long id, String customer, long amountCents, String card,
      * @return its view, with the card token masked
      */
     public static OrderView of(Order order) {
-        return new OrderView(order.id(), order.customer(), order.amountCents(), mask(order.cardToken()),
-                order.state(), order.paymentKey(), order.gateway(), order.chargeId());
+        return new OrderView(order.id(), order.customer(), order.amountCents(), mask(order.cardToken()), order.state(),
+                order.paymentKey(), order.gateway(), order.chargeId());
     }
 
     /**
-     * Masks a card token to its last four characters; a token of eight characters or fewer
-     * is masked whole, so that at least half of it is always hidden. Characters are counted
-     * as code points, so that a surrogate pair is shown whole or not at all.
+     * Masks a card token to its last four characters; a token of eight characters or
+     * fewer is masked whole, so that at least half of it is always hidden. Characters are
+     * counted as code points, so that a surrogate pair is shown whole or not at all.
      * @param cardToken the token
      * @return {@code ****} and the last four characters, or {@code ****}
      */

@@ -1,8 +1,8 @@
 package dev.resilience.sample.payment;
 
 /**
- * A gateway refused the card (its 402 answer, the only final one): a business outcome, never
- * retried, never sent to the backup gateway.
+ * A gateway refused the card (its 402 answer, the only final one): a business outcome,
+ * never retried, never sent to the backup gateway.
  */
 public class CardDeclinedException extends RuntimeException {
 
@@ -15,4 +15,5 @@ public class CardDeclinedException extends RuntimeException {
     public CardDeclinedException(long orderId, Gateway gateway, int status) {
         super("The " + gateway.id() + " gateway declined the card of order " + orderId + " (HTTP " + status + ")");
     }
+
 }

@@ -28,4 +28,5 @@ public enum Gateway {
     public Gateway other() {
         return (this == PRIMARY) ? BACKUP : PRIMARY;
     }
+
 }

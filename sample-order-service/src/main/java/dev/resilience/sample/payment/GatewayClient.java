@@ -15,15 +15,16 @@ import org.springframework.web.client.RestClientException;
 import org.springframework.web.client.RestClientResponseException;
 
 /**
- * Charges orders through the gateways' HTTP API, and asks a gateway whether it holds a charge.
- * Every request for one order carries the same gateway idempotency key,
- * {@code order-<id>}, at either gateway and in every attempt, so that a gateway charges an
- * order at most once however often it is asked. Every charge request is written to the
+ * Charges orders through the gateways' HTTP API, and asks a gateway whether it holds a
+ * charge. Every request for one order carries the same gateway idempotency key,
+ * {@code order-<id>}, at either gateway and in every attempt, so that a gateway charges
+ * an order at most once however often it is asked. Every charge request is written to the
  * {@link GatewayRequestLog} before it is sent.
- * <p>Only a 402 is a decline. A 409 says the gateway is still processing an earlier request
- * with the key, whose charge may yet be made: in doubt, never a decline. A lookup that finds
- * no charge proves none was made only once the gateway has finished with the key; until then
- * it is asked again, for {@link PaymentProperties#lookupWait()} at most.
+ * <p>
+ * Only a 402 is a decline. A 409 says the gateway is still processing an earlier request
+ * with the key, whose charge may yet be made: in doubt, never a decline. A lookup that
+ * finds no charge proves none was made only once the gateway has finished with the key;
+ * until then it is asked again, for {@link PaymentProperties#lookupWait()} at most.
  */
 @Component
 public class GatewayClient {
@@ -63,10 +64,10 @@ public class GatewayClient {
      * @param cardToken the card
      * @return the charge, new or made earlier under the order's key
      * @throws CardDeclinedException when the gateway answers 402
-     * @throws ChargeInDoubtException when it answers 409: an earlier request with the order's
-     * key is still being processed, and may charge
-     * @throws GatewayUnavailableException when it answers another 4xx or a 5xx (it charged
-     * nothing), or does not answer (it may have charged)
+     * @throws ChargeInDoubtException when it answers 409: an earlier request with the
+     * order's key is still being processed, and may charge
+     * @throws GatewayUnavailableException when it answers another 4xx or a 5xx (it
+     * charged nothing), or does not answer (it may have charged)
      */
     public GatewayCharge charge(Gateway gateway, long orderId, long amountCents, String cardToken) {
         String key = gatewayKey(orderId);
@@ -107,15 +108,16 @@ public class GatewayClient {
     }
 
     /**
-     * Asks a gateway whether it holds a charge for an order, and settles the order's pending
-     * requests to it with the answer. While the gateway is still processing a request for the
-     * order, "no charge" is no answer yet: it is asked again until it has finished with the
-     * key, for {@link PaymentProperties#lookupWait()} at most.
+     * Asks a gateway whether it holds a charge for an order, and settles the order's
+     * pending requests to it with the answer. While the gateway is still processing a
+     * request for the order, "no charge" is no answer yet: it is asked again until it has
+     * finished with the key, for {@link PaymentProperties#lookupWait()} at most.
      * @param gateway the gateway to ask
      * @param orderId the order
-     * @return the charge it holds, or empty when it holds none and has finished with the key
-     * @throws ChargeInDoubtException when it cannot answer, or is still processing the key
-     * when the wait is over
+     * @return the charge it holds, or empty when it holds none and has finished with the
+     * key
+     * @throws ChargeInDoubtException when it cannot answer, or is still processing the
+     * key when the wait is over
      */
     public Optional<GatewayCharge> find(Gateway gateway, long orderId) {
         long deadline = System.nanoTime() + this.properties.lookupWait().toNanos();
@@ -177,12 +179,13 @@ public class GatewayClient {
      * What a lookup found.
      *
      * @param charge the charge the gateway holds, if any
-     * @param processing whether it is still processing a request with the key, when it holds
-     * none
+     * @param processing whether it is still processing a request with the key, when it
+     * holds none
      */
     private record Lookup(@Nullable GatewayCharge charge, boolean processing) {
     }
 
     private record ChargeBody(long orderId, long amountCents, String cardToken) {
     }
+
 }

@@ -11,8 +11,8 @@ import org.springframework.stereotype.Repository;
 /**
  * Every charge request sent to a gateway, written before it is sent and completed when an
  * answer comes back. A request still {@link RequestOutcome#PENDING} is one whose fate is
- * unknown: the gateway may have charged (a timeout after it charged), so no other gateway may
- * charge that order until the first one has been asked.
+ * unknown: the gateway may have charged (a timeout after it charged), so no other gateway
+ * may charge that order until the first one has been asked.
  */
 @Repository
 public class GatewayRequestLog {
@@ -86,4 +86,5 @@ public class GatewayRequestLog {
             .query(Long.class)
             .single() > 0;
     }
+
 }

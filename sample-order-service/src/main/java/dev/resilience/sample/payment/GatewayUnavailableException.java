@@ -16,4 +16,5 @@ public class GatewayUnavailableException extends RuntimeException {
     public GatewayUnavailableException(Gateway gateway, String detail, Throwable cause) {
         super("The " + gateway.id() + " gateway is unavailable: " + detail, cause);
     }
+
 }

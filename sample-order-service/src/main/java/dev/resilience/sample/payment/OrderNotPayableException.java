@@ -13,4 +13,5 @@ public class OrderNotPayableException extends RuntimeException {
     public OrderNotPayableException(String message) {
         super(message);
     }
+
 }

@@ -20,9 +20,9 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * {@code POST /orders/{id}/payment} with an {@code Idempotency-Key} header: 200 with the
  * payment (paid, deferred or declined), 502 when the payment's work was left undone (in
- * doubt, and a dead letter), or a problem: 400 for a bad key, 404 for an unknown order, 409
- * while another payment of the order is running, 422 for a key reused for another order, 503
- * when the idempotency store is down.
+ * doubt, and a dead letter), or a problem: 400 for a bad key, 404 for an unknown order,
+ * 409 while another payment of the order is running, 422 for a key reused for another
+ * order, 503 when the idempotency store is down.
  */
 @RestController
 public class PaymentController {
@@ -44,8 +44,8 @@ public class PaymentController {
     /**
      * Pays an order.
      * @param id the order id
-     * @param idempotencyKey the client's key of this payment; a repeated request with the same
-     * key gets the first one's answer
+     * @param idempotencyKey the client's key of this payment; a repeated request with the
+     * same key gets the first one's answer
      * @return the payment, or a problem
      */
     @PostMapping("/orders/{id}/payment")
@@ -79,4 +79,5 @@ public class PaymentController {
         }
         return HttpStatus.SERVICE_UNAVAILABLE;
     }
+
 }

@@ -13,5 +13,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param lookupInterval the pause between two questions of such a lookup
  */
 @ConfigurationProperties("sample.payment")
-public record PaymentProperties(@DefaultValue("3s") Duration lookupWait, @DefaultValue("100ms") Duration lookupInterval) {
+public record PaymentProperties(@DefaultValue("3s") Duration lookupWait,
+        @DefaultValue("100ms") Duration lookupInterval) {
 }

@@ -6,16 +6,16 @@ import dev.resilience.sample.order.OrderState;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The answer to {@code POST /orders/{id}/payment}: where the order stands, and how the call
- * got there.
+ * The answer to {@code POST /orders/{id}/payment}: where the order stands, and how the
+ * call got there.
  *
  * @param orderId the order
  * @param state the order's state
  * @param gateway the gateway that charged it, when paid
  * @param chargeId the gateway's charge id, when paid
  * @param amountCents the amount, in cents
- * @param outcome the call's status: {@code SUCCESS}, {@code FAILURE} (declined), {@code ERROR}
- * or {@code TIMEOUT}
+ * @param outcome the call's status: {@code SUCCESS}, {@code FAILURE} (declined),
+ * {@code ERROR} or {@code TIMEOUT}
  * @param attempts how many times the primary gateway was tried in this call
  * @param fallback the fallback that produced the result, if any
  * @param replayed whether the result was replayed for a repeated idempotency key

@@ -15,25 +15,28 @@ import dev.resilience.sample.order.OrderState;
 import org.springframework.stereotype.Service;
 
 /**
- * Pays orders: the primary gateway with retries behind a breaker, then the backup gateway,
- * then a deferred payment.
+ * Pays orders: the primary gateway with retries behind a breaker, then the backup
+ * gateway, then a deferred payment.
  *
- * <p>No order is ever charged twice, whatever fails:
+ * <p>
+ * No order is ever charged twice, whatever fails:
  * <ul>
- * <li>{@code @Idempotent} runs {@link #pay} at most once per key at a time and replays its
- * result afterwards; a second request with the same key waits for the first and gets its
- * answer.</li>
+ * <li>{@code @Idempotent} runs {@link #pay} at most once per key at a time and replays
+ * its result afterwards; a second request with the same key waits for the first and gets
+ * its answer.</li>
  * <li>One payment per order at a time: a payment moves the order to
  * {@link OrderState#PAYMENT_PENDING} under its key, and a payment under another key is
  * refused until it is over.</li>
  * <li>Every request for an order carries the same gateway key, so the retries of a charge
- * that timed out after the gateway charged get that charge back instead of a new one.</li>
- * <li>Only a gateway's 402 declines: its 409 (a request with the order's key is still being
- * processed) is in doubt and retried, never {@link OrderState#PAYMENT_DECLINED}.</li>
- * <li>Before charging one gateway, the other is asked whether it holds a charge for the order,
- * if a request to it went unanswered; "no charge" counts only once that gateway has finished
- * with the order's key. When it cannot say in time, nobody is charged and the order is
- * {@link OrderState#PAYMENT_IN_DOUBT}, which the next payment settles.</li>
+ * that timed out after the gateway charged get that charge back instead of a new
+ * one.</li>
+ * <li>Only a gateway's 402 declines: its 409 (a request with the order's key is still
+ * being processed) is in doubt and retried, never
+ * {@link OrderState#PAYMENT_DECLINED}.</li>
+ * <li>Before charging one gateway, the other is asked whether it holds a charge for the
+ * order, if a request to it went unanswered; "no charge" counts only once that gateway
+ * has finished with the order's key. When it cannot say in time, nobody is charged and
+ * the order is {@link OrderState#PAYMENT_IN_DOUBT}, which the next payment settles.</li>
  * </ul>
  */
 @Service
@@ -58,8 +61,9 @@ public class PaymentService {
     }
 
     /**
-     * Pays an order through the primary gateway; the backup gateway and a deferral are its
-     * fallbacks. A declined card ends the call at once, as {@link OrderState#PAYMENT_DECLINED}.
+     * Pays an order through the primary gateway; the backup gateway and a deferral are
+     * its fallbacks. A declined card ends the call at once, as
+     * {@link OrderState#PAYMENT_DECLINED}.
      * @param orderId the order
      * @param amountCents the amount, in cents
      * @param idempotencyKey the client's idempotency key of this payment
@@ -76,8 +80,8 @@ public class PaymentService {
     }
 
     /**
-     * The first fallback: charges the backup gateway, unless the primary holds a charge for
-     * the order, which then pays it.
+     * The first fallback: charges the backup gateway, unless the primary holds a charge
+     * for the order, which then pays it.
      */
     ExecutionResult<Payment> payWithBackupGateway(long orderId, long amountCents, String idempotencyKey) {
         return ExecutionResult.success(charge(Gateway.BACKUP, orderId, amountCents, idempotencyKey));
@@ -85,8 +89,8 @@ public class PaymentService {
 
     /**
      * The last fallback: no gateway charged, so the order waits to be paid later. When a
-     * gateway may have charged and could not be asked, deferring would be a lie: the order is
-     * in doubt and the call fails, which writes a dead letter.
+     * gateway may have charged and could not be asked, deferring would be a lie: the
+     * order is in doubt and the call fails, which writes a dead letter.
      */
     ExecutionResult<Payment> deferPayment(long orderId, long amountCents, String idempotencyKey) {
         Order order = start(orderId, idempotencyKey);
@@ -140,4 +144,5 @@ public class PaymentService {
     private Payment paid(GatewayCharge charge) {
         return Payment.of(this.orders.markPaid(charge.orderId(), charge.gateway(), charge.chargeId()));
     }
+
 }

@@ -6,17 +6,20 @@ package dev.resilience.sample.payment;
 public enum RequestOutcome {
 
     /**
-     * Sent, no answer yet or never, or answered 409 (an earlier request with the key is still
-     * being processed): the gateway may have charged.
+     * Sent, no answer yet or never, or answered 409 (an earlier request with the key is
+     * still being processed): the gateway may have charged.
      */
     PENDING,
 
     /** The gateway charged. */
     CHARGED,
 
-    /** The gateway answered that it did not charge (5xx, or no charge found for the key). */
+    /**
+     * The gateway answered that it did not charge (5xx, or no charge found for the key).
+     */
     NOT_CHARGED,
 
     /** The gateway declined the card (402). */
     DECLINED
+
 }

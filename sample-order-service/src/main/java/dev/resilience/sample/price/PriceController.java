@@ -41,7 +41,7 @@ public class PriceController {
      */
     @ExceptionHandler({ RestClientException.class, CallNotPermittedException.class })
     public ProblemDetail noPrice(RuntimeException ex) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                "No ETH price: " + ex.getMessage());
+        return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, "No ETH price: " + ex.getMessage());
     }
+
 }

@@ -32,8 +32,8 @@ public class PriceService {
     /**
      * Returns the current ETH price.
      * @return a fresh price, or the last good one marked stale
-     * @throws PriceUnavailableException (suppressed by the oracle's failure) when the oracle
-     * fails and no price was ever read
+     * @throws PriceUnavailableException (suppressed by the oracle's failure) when the
+     * oracle fails and no price was ever read
      */
     @CircuitGuarded("price-oracle")
     @Fallback("lastGoodPrice")
@@ -64,4 +64,5 @@ public class PriceService {
 
     private record OracleQuote(BigDecimal usd) {
     }
+
 }

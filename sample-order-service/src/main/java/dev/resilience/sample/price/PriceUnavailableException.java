@@ -11,4 +11,5 @@ public class PriceUnavailableException extends RuntimeException {
     public PriceUnavailableException() {
         super("The price oracle is unavailable and no earlier price is known");
     }
+
 }

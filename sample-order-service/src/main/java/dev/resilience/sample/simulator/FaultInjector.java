@@ -66,7 +66,8 @@ public class FaultInjector {
     /**
      * Counts a request and decides whether it fails.
      * @param target the downstream's name
-     * @return {@code true} when the request must be answered with a failure and have no effect
+     * @return {@code true} when the request must be answered with a failure and have no
+     * effect
      */
     boolean fails(String target) {
         Target state = target(target);
@@ -122,5 +123,7 @@ public class FaultInjector {
         Target(Random random) {
             this.random = random;
         }
+
     }
+
 }

@@ -7,8 +7,8 @@ package dev.resilience.sample.simulator;
  * @param latencyMs how long every call sleeps before answering, in milliseconds
  * @param outage whether every call fails with a 503
  * @param processingMs how long a gateway processes a new charge before it is recorded, in
- * milliseconds; meanwhile the gateway answers a charge request with the same key 409 and a
- * lookup of the key 404 with {@code "processing": true}
+ * milliseconds; meanwhile the gateway answers a charge request with the same key 409 and
+ * a lookup of the key 404 with {@code "processing": true}
  */
 public record Faults(double failureRate, long latencyMs, boolean outage, long processingMs) {
 

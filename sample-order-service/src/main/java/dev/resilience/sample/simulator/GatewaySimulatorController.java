@@ -15,16 +15,17 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * The simulated gateways' HTTP API, as the payment client sees it:
- * {@code POST /sim/gateways/{name}/charges} with an {@code Idempotency-Key} header charges
- * (201, or 200 with the earlier charge for a key already charged; 402 for a declined card;
- * 409 while an earlier request with the key is still being processed; 503 for an injected
- * failure, which charges nothing), and {@code GET /sim/gateways/{name}/charges/{key}} tells
- * whether a key was charged (200, or 404 whose {@code processing} property says whether a
- * charge under the key may still be recorded).
- * <p>A new charge is processed for the injected processing time and recorded at its end; the
- * injected latency then delays the answer, not the charge, as with a gateway whose response
- * is lost on the way back.
+ * The simulated gateways' HTTP API, as the payment client sees it: {@code POST
+ * /sim/gateways/{name}/charges} with an {@code Idempotency-Key} header charges (201, or
+ * 200 with the earlier charge for a key already charged; 402 for a declined card; 409
+ * while an earlier request with the key is still being processed; 503 for an injected
+ * failure, which charges nothing), and {@code GET /sim/gateways/{name}/charges/{key}}
+ * tells whether a key was charged (200, or 404 whose {@code processing} property says
+ * whether a charge under the key may still be recorded).
+ * <p>
+ * A new charge is processed for the injected processing time and recorded at its end; the
+ * injected latency then delays the answer, not the charge, as with a gateway whose
+ * response is lost on the way back.
  */
 @RestController
 public class GatewaySimulatorController {
@@ -83,8 +84,8 @@ public class GatewaySimulatorController {
      * @param key the idempotency key
      * @return 200 with the charge; 404 when none is recorded under the key, with
      * {@code "processing": true} while a request with the key is still being processed (a
-     * charge may yet be recorded) and {@code false} once the gateway is finished with it; or
-     * 503
+     * charge may yet be recorded) and {@code false} once the gateway is finished with it;
+     * or 503
      */
     @GetMapping("/sim/gateways/{name}/charges/{key}")
     public ResponseEntity<?> find(@PathVariable String name, @PathVariable String key) {
@@ -100,9 +101,9 @@ public class GatewaySimulatorController {
         if (charge.isPresent()) {
             return ResponseEntity.ok(charge.get());
         }
-        ProblemDetail notFound = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, processing
-                ? "No charge under key " + key + " yet: a request with it is still being processed"
-                : "No charge under key " + key);
+        ProblemDetail notFound = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND,
+                processing ? "No charge under key " + key + " yet: a request with it is still being processed"
+                        : "No charge under key " + key);
         notFound.setProperty("processing", processing);
         return ResponseEntity.status(HttpStatus.NOT_FOUND).body(notFound);
     }
@@ -126,4 +127,5 @@ public class GatewaySimulatorController {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
             .body(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, "Simulated failure of " + name));
     }
+
 }

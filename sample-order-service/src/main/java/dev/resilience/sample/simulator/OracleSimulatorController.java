@@ -12,8 +12,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The simulated price oracle: {@code GET /sim/oracle/prices/eth} quotes a price that walks a
- * few dollars at each request, or fails with a 503 as its faults say.
+ * The simulated price oracle: {@code GET /sim/oracle/prices/eth} quotes a price that
+ * walks a few dollars at each request, or fails with a 503 as its faults say.
  */
 @RestController
 public class OracleSimulatorController {
@@ -49,4 +49,5 @@ public class OracleSimulatorController {
         long price = this.cents.addAndGet(this.random.nextInt(-500, 501));
         return ResponseEntity.ok(new OraclePrice("ETH", BigDecimal.valueOf(price, 2), Instant.now()));
     }
+
 }

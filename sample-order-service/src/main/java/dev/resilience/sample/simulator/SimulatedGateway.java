@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A payment gateway that, like real ones, makes at most one charge per idempotency key: a
- * request with a key it already charged gets that charge back, and a request with a key it
- * is still processing is refused as in progress (Stripe answers such a request 409). A charge
- * is recorded once its processing is over, so until then a lookup finds none. It records
- * every charge. Thread-safe.
+ * request with a key it already charged gets that charge back, and a request with a key
+ * it is still processing is refused as in progress (Stripe answers such a request 409). A
+ * charge is recorded once its processing is over, so until then a lookup finds none. It
+ * records every charge. Thread-safe.
  */
 public final class SimulatedGateway {
 
@@ -48,8 +48,8 @@ public final class SimulatedGateway {
      * @param key the idempotency key
      * @param request the order and amount
      * @param processing the gateway's work on a new key, before the charge is recorded
-     * @return the charge, and whether it had been made before under this key; empty when the
-     * key is still being processed by another request
+     * @return the charge, and whether it had been made before under this key; empty when
+     * the key is still being processed by another request
      */
     public Optional<Charged> charge(String key, ChargeRequest request, Runnable processing) {
         ChargeRecord earlier = this.charges.get(key);
@@ -65,8 +65,8 @@ public final class SimulatedGateway {
             AtomicBoolean created = new AtomicBoolean();
             ChargeRecord made = this.charges.computeIfAbsent(key, (k) -> {
                 created.set(true);
-                return new ChargeRecord("ch_%s_%06d".formatted(this.name, this.sequence.incrementAndGet()),
-                        this.name, request.orderId(), request.amountCents(), key, this.clock.instant());
+                return new ChargeRecord("ch_%s_%06d".formatted(this.name, this.sequence.incrementAndGet()), this.name,
+                        request.orderId(), request.amountCents(), key, this.clock.instant());
             });
             return Optional.of(new Charged(made, !created.get()));
         }
@@ -76,8 +76,8 @@ public final class SimulatedGateway {
     }
 
     /**
-     * Tells whether a charge request with a key is being processed: its charge is not recorded
-     * yet, but will be.
+     * Tells whether a charge request with a key is being processed: its charge is not
+     * recorded yet, but will be.
      * @param key the idempotency key
      * @return {@code true} while the gateway is not finished with the key
      */
@@ -121,4 +121,5 @@ public final class SimulatedGateway {
      */
     public record Charged(ChargeRecord charge, boolean replayed) {
     }
+
 }

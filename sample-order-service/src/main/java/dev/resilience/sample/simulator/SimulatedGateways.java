@@ -39,4 +39,5 @@ public class SimulatedGateways {
     public Map<String, SimulatedGateway> all() {
         return this.gateways;
     }
+
 }

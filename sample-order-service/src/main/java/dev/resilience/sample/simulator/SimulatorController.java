@@ -15,9 +15,10 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * Control of the simulation: {@code POST /simulator/faults} changes a downstream's behaviour,
- * {@code GET /simulator/faults} shows them all, and {@code GET /simulator/report} counts
- * requests, charges, double charges and orders by state.
+ * Control of the simulation: {@code POST /simulator/faults} changes a downstream's
+ * behaviour, {@code GET /simulator/faults} shows them all, and
+ * {@code GET /simulator/report} counts requests, charges, double charges and orders by
+ * state.
  */
 @RestController
 public class SimulatorController {
@@ -92,6 +93,8 @@ public class SimulatorController {
             .map(Map.Entry::getKey)
             .sorted()
             .toList();
-        return new SimulatorReport(this.faults.requests(), charges, refusedInProgress, chargedMoreThanOnce, this.orders.countByState());
+        return new SimulatorReport(this.faults.requests(), charges, refusedInProgress, chargedMoreThanOnce,
+                this.orders.countByState());
     }
+
 }

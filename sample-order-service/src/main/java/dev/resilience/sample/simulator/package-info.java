@@ -1,5 +1,6 @@
 /**
- * Simulated downstreams inside the application: two payment gateways, a price oracle and their faults.
+ * Simulated downstreams inside the application: two payment gateways, a price oracle and
+ * their faults.
  */
 @NullMarked
 package dev.resilience.sample.simulator;

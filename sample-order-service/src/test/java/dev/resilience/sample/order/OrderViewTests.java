@@ -26,13 +26,18 @@ class OrderViewTests {
         String shown = OrderView.mask("tok_visa_\uD83D\uDE00242");
 
         assertThat(shown).isEqualTo("****\uD83D\uDE00242");
-        assertThat(shown.codePoints().filter((c) -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE).count()).as("unpaired surrogates").isZero();
+        assertThat(
+                shown.codePoints().filter((c) -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE).count())
+            .as("unpaired surrogates")
+            .isZero();
     }
 
     @Test
     void aTokenOfEightCodePointsIsMaskedWholeHoweverManyCharsItTakes() {
-        // eight code points, twelve UTF-16 chars: showing four chars would show two of eight
+        // eight code points, twelve UTF-16 chars: showing four chars would show two of
+        // eight
         // code points, but the rule hides tokens of eight characters or fewer whole
         assertThat(OrderView.mask("\uD83D\uDE00\uD83D\uDE01\uD83D\uDE02\uD83D\uDE03abcd")).isEqualTo("****");
     }
+
 }

@@ -13,39 +13,42 @@ import org.jspecify.annotations.Nullable;
  * What a circuit breaker should do, written as plainly as possible, one call at a time:
  *
  * <ul>
- * <li>CLOSED permits every call and keeps the outcomes in its window. A count window holds the
- * last {@code size} outcomes and needs {@code min(minimumCalls, size)} of them to decide; a
- * time window holds the outcomes of the last {@code size} seconds, a second being counted from
- * the window's creation ({@code floor((now - created) / 1s)}), and needs {@code minimumCalls}.
- * After each recorded outcome, with enough calls, a failure rate or a slow-call rate
- * ({@code part * 100f / calls}) at or above its threshold opens the breaker.</li>
- * <li>OPEN rejects calls and reports the counts that opened it. The first permission asked for
- * once {@code waitInOpen} has passed since it opened moves it to HALF_OPEN, and that call is
- * the first probe. With automatic transitions it moves to HALF_OPEN by itself at exactly
- * {@code waitInOpen} after it opened.</li>
- * <li>HALF_OPEN lets {@code halfOpenCalls} probes through and rejects the rest. It records at
- * most as many outcomes as it let probes through; an ignored error gives its permit back.
- * Once it has recorded {@code halfOpenCalls} outcomes it decides with them, as CLOSED does
- * with {@code minimumCalls = halfOpenCalls}: OPEN (reporting those counts) or CLOSED with a
- * fresh window. Its rates are -1 until then.</li>
- * <li>A HALF_OPEN state expires once {@code maxWaitInHalfOpen} has passed since it began: it
- * then lets no probe through and takes no outcome, not even an ignored error. The first
- * permission asked for, or outcome reported to it while it is current, moves the breaker to
- * OPEN with the probes' counts so far and a fresh wait, and is rejected or dropped. With
- * automatic transitions that move happens by itself at exactly {@code maxWaitInHalfOpen}.</li>
- * <li>FORCED_OPEN rejects everything, DISABLED permits everything; both record nothing and
- * report an empty window with rates -1.</li>
+ * <li>CLOSED permits every call and keeps the outcomes in its window. A count window
+ * holds the last {@code size} outcomes and needs {@code min(minimumCalls, size)} of them
+ * to decide; a time window holds the outcomes of the last {@code size} seconds, a second
+ * being counted from the window's creation ({@code floor((now - created) / 1s)}), and
+ * needs {@code minimumCalls}. After each recorded outcome, with enough calls, a failure
+ * rate or a slow-call rate ({@code part * 100f / calls}) at or above its threshold opens
+ * the breaker.</li>
+ * <li>OPEN rejects calls and reports the counts that opened it. The first permission
+ * asked for once {@code waitInOpen} has passed since it opened moves it to HALF_OPEN, and
+ * that call is the first probe. With automatic transitions it moves to HALF_OPEN by
+ * itself at exactly {@code waitInOpen} after it opened.</li>
+ * <li>HALF_OPEN lets {@code halfOpenCalls} probes through and rejects the rest. It
+ * records at most as many outcomes as it let probes through; an ignored error gives its
+ * permit back. Once it has recorded {@code halfOpenCalls} outcomes it decides with them,
+ * as CLOSED does with {@code minimumCalls = halfOpenCalls}: OPEN (reporting those counts)
+ * or CLOSED with a fresh window. Its rates are -1 until then.</li>
+ * <li>A HALF_OPEN state expires once {@code maxWaitInHalfOpen} has passed since it began:
+ * it then lets no probe through and takes no outcome, not even an ignored error. The
+ * first permission asked for, or outcome reported to it while it is current, moves the
+ * breaker to OPEN with the probes' counts so far and a fresh wait, and is rejected or
+ * dropped. With automatic transitions that move happens by itself at exactly
+ * {@code maxWaitInHalfOpen}.</li>
+ * <li>FORCED_OPEN rejects everything, DISABLED permits everything; both record nothing
+ * and report an empty window with rates -1.</li>
  * <li>A move by hand to the current FORCED_OPEN or DISABLED does nothing; any other move,
  * CLOSED to CLOSED included, is a transition and CLOSED starts a fresh window.</li>
  * <li>An outcome reported without a permit is recorded by the state current when it is
- * reported, whichever state permitted the call; one reported with a permit is recorded by the
- * state that granted the permit, which moves the breaker only while it is still current. OPEN,
- * FORCED_OPEN and DISABLED drop it; a CLOSED state the breaker has left only counts it in the
- * totals. A call is slow when it took at least {@code slowCallDuration}, failed or not. The
- * totals count what was recorded: successes and failures (slow ones included), slow calls,
- * ignored errors, and every rejected call.</li>
- * <li>With automatic transitions exactly one timer is pending while the breaker is OPEN or
- * HALF_OPEN, and none otherwise; without them, none ever.</li>
+ * reported, whichever state permitted the call; one reported with a permit is recorded by
+ * the state that granted the permit, which moves the breaker only while it is still
+ * current. OPEN, FORCED_OPEN and DISABLED drop it; a CLOSED state the breaker has left
+ * only counts it in the totals. A call is slow when it took at least
+ * {@code slowCallDuration}, failed or not. The totals count what was recorded: successes
+ * and failures (slow ones included), slow calls, ignored errors, and every rejected
+ * call.</li>
+ * <li>With automatic transitions exactly one timer is pending while the breaker is OPEN
+ * or HALF_OPEN, and none otherwise; without them, none ever.</li>
  * </ul>
  */
 final class BreakerModel {
@@ -132,8 +135,8 @@ final class BreakerModel {
      * Reports how a call ended.
      * @param ending how it ended
      * @param durationNanos how long it took
-     * @param permit the state that permitted it, or {@code null} to report it to the current
-     * state
+     * @param permit the state that permitted it, or {@code null} to report it to the
+     * current state
      */
     void end(Ending ending, long durationNanos, @Nullable State permit) {
         State recorder = (permit != null) ? permit : this.current;
@@ -308,8 +311,8 @@ final class BreakerModel {
     }
 
     /**
-     * One state the breaker was in, from the transition that entered it; a permit names the
-     * state that granted it.
+     * One state the breaker was in, from the transition that entered it; a permit names
+     * the state that granted it.
      */
     static final class State {
 
@@ -325,6 +328,7 @@ final class BreakerModel {
             this.kind = kind;
             this.since = since;
         }
+
     }
 
     /** One recorded outcome, with the window second it fell in. */
@@ -337,8 +341,8 @@ final class BreakerModel {
         static final Counts NONE = new Counts(0, 0, 0, -1, -1);
 
         Counts plus(Recorded outcome) {
-            return new Counts(this.calls + 1, this.failed + (outcome.failed ? 1 : 0), this.slow + (outcome.slow ? 1 : 0),
-                    -1, -1);
+            return new Counts(this.calls + 1, this.failed + (outcome.failed ? 1 : 0),
+                    this.slow + (outcome.slow ? 1 : 0), -1, -1);
         }
 
         Counts snapshot(int minimumCalls) {
@@ -377,4 +381,5 @@ final class BreakerModel {
      */
     record Transition(CircuitBreakerState from, CircuitBreakerState to, long atNanos) {
     }
+
 }

@@ -5,8 +5,8 @@ import java.time.Duration;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 
 /**
- * One thing that happens to a breaker: a whole call, the start or the end of a call that stays
- * in flight meanwhile, the clock moving, or a move by hand.
+ * One thing that happens to a breaker: a whole call, the start or the end of a call that
+ * stays in flight meanwhile, the clock moving, or a move by hand.
  *
  * @param kind what happens
  * @param ending how a call ends, for {@link Kind#CALL} and {@link Kind#FINISH}
@@ -32,6 +32,7 @@ record BreakerStep(Kind kind, Ending ending, long nanos, CircuitBreakerState tar
 
         /** Move the breaker by hand. */
         MOVE
+
     }
 
     /** How a call ends. */
@@ -44,6 +45,7 @@ record BreakerStep(Kind kind, Ending ending, long nanos, CircuitBreakerState tar
 
         /** With an error that the breaker ignores. */
         IGNORED_ERROR
+
     }
 
     static BreakerStep call(Ending ending, long nanos) {

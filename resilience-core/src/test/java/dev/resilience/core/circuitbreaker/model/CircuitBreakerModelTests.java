@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link BreakerModel}, comparing after every step whether the call was permitted, the
  * transitions heard by a listener, the state with its counts, rates and totals, and the
  * timers pending on the clock. Half of the sequences report outcomes with permits, half
- * without; a third of the configurations have automatic transitions, whose timers hand their
- * moves to an executor that runs them at once.
+ * without; a third of the configurations have automatic transitions, whose timers hand
+ * their moves to an executor that runs them at once.
  */
 class CircuitBreakerModelTests {
 
@@ -45,7 +45,10 @@ class CircuitBreakerModelTests {
 
     private static final float[] THRESHOLDS = { 1, 25, 50, 75, 100 };
 
-    /** Bounds of the longest wait in half open, in milliseconds: often short, so that it expires. */
+    /**
+     * Bounds of the longest wait in half open, in milliseconds: often short, so that it
+     * expires.
+     */
     private static final int[] MAX_WAITS_IN_HALF_OPEN = { 200, 1000, 5000 };
 
     private static final Instant ORIGIN = Instant.parse("2026-01-01T00:00:00Z");
@@ -67,17 +70,18 @@ class CircuitBreakerModelTests {
     }
 
     private void check(SlidingWindowType type) {
-        PropertyCheck.forAll("breaker with a " + type + " window agrees with the model",
+        PropertyCheck
+            .forAll("breaker with a " + type + " window agrees with the model",
                     (random) -> BreakerCase.generate(random, type))
             .shrinking((failing) -> PropertyCheck.withoutRuns(failing.steps()).map(failing::withSteps))
             .holds(SEQUENCES, this::agreesWithTheModel);
     }
 
     /**
-     * Guards against a generator that stops reaching the interesting states: each transition
-     * the breaker makes by itself, a rejection in HALF_OPEN, a late outcome taken by HALF_OPEN,
-     * each way a HALF_OPEN state expires and an outcome dropped by an expired one must have
-     * happened in at least 1% of the sequences.
+     * Guards against a generator that stops reaching the interesting states: each
+     * transition the breaker makes by itself, a rejection in HALF_OPEN, a late outcome
+     * taken by HALF_OPEN, each way a HALF_OPEN state expires and an outcome dropped by an
+     * expired one must have happened in at least 1% of the sequences.
      */
     private void assertCovered() {
         for (String event : List.of("CLOSED->OPEN", "OPEN->HALF_OPEN", "HALF_OPEN->OPEN", "HALF_OPEN->CLOSED",
@@ -213,8 +217,8 @@ class CircuitBreakerModelTests {
      * A configuration and the steps to run on it.
      *
      * @param config the breaker's settings; {@link IllegalStateException} is ignored
-     * @param observeAfterAdvances whether metrics are also read after the clock moves, which
-     * makes a time window evict its old seconds early
+     * @param observeAfterAdvances whether metrics are also read after the clock moves,
+     * which makes a time window evict its old seconds early
      * @param withPermits whether outcomes are reported with the permit of their call
      * @param steps what happens, in order
      */
@@ -254,9 +258,9 @@ class CircuitBreakerModelTests {
         }
 
         /**
-         * One step: a whole call, the start or the end of a call in flight, a clock move or a
-         * move by hand. Half of the sequences keep many calls in flight, so that outcomes
-         * often arrive late, after the clock moved past a wait.
+         * One step: a whole call, the start or the end of a call in flight, a clock move
+         * or a move by hand. Half of the sequences keep many calls in flight, so that
+         * outcomes often arrive late, after the clock moved past a wait.
          */
         private static BreakerStep step(Random random, CircuitBreakerConfig config, boolean callsInFlight) {
             int roll = random.nextInt(100);
@@ -297,9 +301,9 @@ class CircuitBreakerModelTests {
         }
 
         /**
-         * Up to 3 seconds in milliseconds, often a few milliseconds, whole seconds, exactly the
-         * wait in open or the longest wait in half open or a nanosecond short of them, or past
-         * the window of a time window.
+         * Up to 3 seconds in milliseconds, often a few milliseconds, whole seconds,
+         * exactly the wait in open or the longest wait in half open or a nanosecond short
+         * of them, or past the window of a time window.
          */
         private static long advance(Random random, CircuitBreakerConfig config) {
             int roll = random.nextInt(100);
@@ -332,13 +336,15 @@ class CircuitBreakerModelTests {
 
         @Override
         public String toString() {
-            StringBuilder text = new StringBuilder(this.config.toString())
-                .append(", metrics read after advances: ").append(this.observeAfterAdvances)
-                .append(", outcomes reported with permits: ").append(this.withPermits);
+            StringBuilder text = new StringBuilder(this.config.toString()).append(", metrics read after advances: ")
+                .append(this.observeAfterAdvances)
+                .append(", outcomes reported with permits: ")
+                .append(this.withPermits);
             for (int i = 0; i < this.steps.size(); i++) {
                 text.append("\n  ").append(i + 1).append(". ").append(this.steps.get(i));
             }
             return text.toString();
         }
     }
+
 }
