@@ -96,10 +96,22 @@ final class RetryStage {
      */
     <T> RetryDecision afterValue(Execution<T> call, @Nullable T value, long attemptStart) {
         if (!accepts(value)) {
-            return afterFailure(call, call.own(new RejectedResultException(this.name, value)), attemptStart);
+            return afterRejectedValue(call, value, attemptStart);
         }
         call.succeed(value);
         return RetryDecision.STOP;
+    }
+
+    /**
+     * Decides what follows an attempt whose value {@link #accepts} has already refused,
+     * without asking the policy's result predicate again.
+     * @param call the call
+     * @param value the refused value
+     * @param attemptStart the attempt's start
+     * @return the decision
+     */
+    <T> RetryDecision afterRejectedValue(Execution<T> call, @Nullable T value, long attemptStart) {
+        return afterFailure(call, call.own(new RejectedResultException(this.name, value)), attemptStart);
     }
 
     /**

@@ -116,12 +116,14 @@ final class SyncExecution<T> extends Execution<T> {
     /**
      * Takes on a call without per-call state before its first attempt, which began at the
      * call's start and was recorded by the breaker stage, from the retry stage's decision
-     * on that attempt.
+     * on that attempt: its failure, or its value that the retry stage has refused (the
+     * policy's result predicate is asked once per attempt).
      */
     private ExecutionResult<T> afterFirstAttempt(long start, @Nullable T value, @Nullable Exception failure) {
         try {
             attemptBegan(start);
-            retryLoop((failure != null) ? afterFailure(failure, start) : afterValue(value, start));
+            retryLoop((failure != null) ? afterFailure(failure, start)
+                    : this.stages.retry.afterRejectedValue(this, value, start));
             fallbackStage();
         }
         catch (RuntimeException ex) {

@@ -57,12 +57,16 @@ import dev.resilience.core.time.TimeSource;
  * Thread-safe. Counting a call, the operation of every call, takes no lock and allocates
  * nothing while the clock stays in the current second: it adds to an atomic counter of
  * pending calls, which the next locked operation turns into window counts and tokens.
- * Every other operation reads the time source once, then holds a {@link ReentrantLock}
- * (never {@code synchronized}) to fold the pending calls in, add the floor's tokens since
- * the previous operation, evict one bucket per second the clock has moved (never more
- * than the window's buckets) and decide; so the cost is O(1) amortized and the admission
- * decision is exact under concurrency. A call counted while another thread moves to the
- * next second may be folded into that next second. Memory: 16 bytes per window second.
+ * Every other operation holds a {@link ReentrantLock} (never {@code synchronized}), reads
+ * the time source once inside it, so that a time read earlier by one thread never takes
+ * the bucket back behind a later one, and then folds the pending calls in, adds the
+ * floor's tokens since the previous operation, evicts one bucket per second the clock has
+ * moved (never more than the window's buckets) and decides; so the cost is O(1) amortized
+ * and the admission decision is exact under concurrency. A call counted with a time from
+ * before the bucket's last refill (read before another thread's operation) counts in the
+ * current second and earns no floor tokens, which were already earned. A call counted
+ * while another thread moves to the next second may be folded into that next second.
+ * Memory: 16 bytes per window second.
  */
 public final class RetryBudget {
 
@@ -216,7 +220,12 @@ public final class RetryBudget {
         }
         this.lock.lock();
         try {
-            advance(nowNanos);
+            if (nowNanos - this.refilledAtNanos >= 0) {
+                advance(nowNanos);
+            }
+            else {
+                foldPendingCalls();
+            }
             this.counts.add(CALLS, 1);
             deposit(1);
         }
@@ -243,10 +252,9 @@ public final class RetryBudget {
      * the bucket holds a whole token
      */
     public boolean tryAcquireRetry() {
-        long now = this.timeSource.nanoTime();
         this.lock.lock();
         try {
-            advance(now);
+            advance(this.timeSource.nanoTime());
             if (this.counts.total(RETRIES) < Math.max(retriesAllowedByRatio(), this.minRetriesInWindow)
                     && this.tokens >= TOKEN) {
                 this.tokens -= TOKEN;
@@ -266,10 +274,9 @@ public final class RetryBudget {
      * @return the number of calls
      */
     public long callsInWindow() {
-        long now = this.timeSource.nanoTime();
         this.lock.lock();
         try {
-            advance(now);
+            advance(this.timeSource.nanoTime());
             return this.counts.total(CALLS);
         }
         finally {
@@ -282,10 +289,9 @@ public final class RetryBudget {
      * @return the number of retries
      */
     public long retriesInWindow() {
-        long now = this.timeSource.nanoTime();
         this.lock.lock();
         try {
-            advance(now);
+            advance(this.timeSource.nanoTime());
             return this.counts.total(RETRIES);
         }
         finally {
@@ -327,6 +333,14 @@ public final class RetryBudget {
                 : this.tokens + newCalls * this.ratioMillionths;
     }
 
+    private void foldPendingCalls() {
+        long pending = this.pendingCalls.getAndSet(0);
+        if (pending != 0) {
+            this.counts.add(CALLS, pending);
+            deposit(pending);
+        }
+    }
+
     private void refill(long nowNanos) {
         long elapsed = nowNanos - this.refilledAtNanos;
         this.refilledAtNanos = nowNanos;
@@ -347,11 +361,7 @@ public final class RetryBudget {
     }
 
     private void advance(long nowNanos) {
-        long pending = this.pendingCalls.getAndSet(0);
-        if (pending != 0) {
-            this.counts.add(CALLS, pending);
-            deposit(pending);
-        }
+        foldPendingCalls();
         refill(nowNanos);
         this.counts.advanceTo(nowNanos);
         this.currentSecond = this.counts.currentSecond();

@@ -256,6 +256,24 @@ class RetryBudgetTests {
     }
 
     @Test
+    void callCountedWithATimeReadBeforeAnotherThreadsRetryEarnsNoTokenTwice() {
+        RetryBudget budget = new RetryBudget(0, 10, WINDOW, this.time);
+        assertThat(acquireAll(budget)).isEqualTo(10);
+        this.time.advance(Duration.ofMillis(500));
+        assertThat(acquireAll(budget)).isEqualTo(5);
+        this.time.advance(Duration.ofMillis(450));
+        long readByACallerBeforeItWasDescheduled = this.time.nanoTime();
+        this.time.advance(Duration.ofMillis(150));
+        assertThat(acquireAll(budget)).isEqualTo(6);
+
+        budget.recordCall(readByACallerBeforeItWasDescheduled);
+
+        assertThat(budget.tryAcquireRetry()).isFalse();
+        this.time.advance(Duration.ofMillis(100));
+        assertThat(acquireAll(budget)).isEqualTo(1);
+    }
+
+    @Test
     void fractionOfASecondRoundsTheWindowUp() {
         RetryBudget budget = new RetryBudget(0.5, 0, Duration.ofMillis(1500), this.time);
         budget.recordCall();
