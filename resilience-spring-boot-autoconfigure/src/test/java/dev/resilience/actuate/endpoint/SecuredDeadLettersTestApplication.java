@@ -1,4 +1,4 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import dev.resilience.annotation.Retryable;
 import dev.resilience.core.time.VirtualTimeSource;

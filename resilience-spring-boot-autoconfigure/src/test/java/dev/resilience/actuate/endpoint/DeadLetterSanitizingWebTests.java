@@ -1,14 +1,14 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import java.time.Duration;
 import java.util.List;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import dev.resilience.actuate.SecuredDeadLettersTestApplication.Card;
-import dev.resilience.actuate.SecuredDeadLettersTestApplication.Checkout;
-import dev.resilience.actuate.SecuredDeadLettersTestApplication.Customer;
-import dev.resilience.actuate.SecuredDeadLettersTestApplication.Payment;
+import dev.resilience.actuate.endpoint.SecuredDeadLettersTestApplication.Card;
+import dev.resilience.actuate.endpoint.SecuredDeadLettersTestApplication.Checkout;
+import dev.resilience.actuate.endpoint.SecuredDeadLettersTestApplication.Customer;
+import dev.resilience.actuate.endpoint.SecuredDeadLettersTestApplication.Payment;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.time.VirtualTimeSource;

@@ -1,13 +1,13 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.resilience.actuate.ObservabilityTestApplication.Card;
-import dev.resilience.actuate.ObservabilityTestApplication.Payments;
-import dev.resilience.actuate.ObservabilityTestApplication.Refund;
+import dev.resilience.actuate.endpoint.ObservabilityTestApplication.Card;
+import dev.resilience.actuate.endpoint.ObservabilityTestApplication.Payments;
+import dev.resilience.actuate.endpoint.ObservabilityTestApplication.Refund;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.redis.RedisDeadLetterStore;

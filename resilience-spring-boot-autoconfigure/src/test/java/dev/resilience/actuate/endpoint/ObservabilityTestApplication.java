@@ -1,4 +1,4 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -1,4 +1,4 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceEndpointsAutoConfiguration;

@@ -1,4 +1,4 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;

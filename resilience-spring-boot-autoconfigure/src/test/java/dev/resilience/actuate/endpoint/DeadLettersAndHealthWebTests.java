@@ -1,4 +1,4 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import java.time.Instant;
 import java.util.List;
@@ -6,7 +6,7 @@ import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import dev.resilience.actuate.ObservabilityTestApplication.Payments;
+import dev.resilience.actuate.endpoint.ObservabilityTestApplication.Payments;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.resilience.actuate.ObservabilityTestApplication.Payments;
+import dev.resilience.actuate.endpoint.ObservabilityTestApplication.Payments;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.registry.ResilienceRegistry;

@@ -1,8 +1,9 @@
-package dev.resilience.web;
+package dev.resilience.autoconfigure;
 
-import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
-import dev.resilience.autoconfigure.ResilienceWebMvcAutoConfiguration;
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.web.IdempotencyKeyHeaderInterceptor;
+import dev.resilience.web.IdempotencyProblemAdvice;
+import dev.resilience.web.IdempotentReplayHeaderListener;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;

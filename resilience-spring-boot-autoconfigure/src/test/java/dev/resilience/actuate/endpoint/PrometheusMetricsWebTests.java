@@ -1,9 +1,9 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import java.util.Arrays;
 import java.util.List;
 
-import dev.resilience.actuate.ObservabilityTestApplication.Payments;
+import dev.resilience.actuate.endpoint.ObservabilityTestApplication.Payments;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;

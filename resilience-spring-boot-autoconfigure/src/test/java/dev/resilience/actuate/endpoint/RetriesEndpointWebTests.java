@@ -1,11 +1,11 @@
-package dev.resilience.actuate;
+package dev.resilience.actuate.endpoint;
 
 import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import dev.resilience.actuate.ObservabilityTestApplication.Payments;
+import dev.resilience.actuate.endpoint.ObservabilityTestApplication.Payments;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
