@@ -75,9 +75,9 @@ public class CircuitBreakerBenchmark {
     }
 
     private void oursCall() {
-        this.ours.acquirePermission();
+        CircuitBreaker.Permit permit = this.ours.acquirePermit();
         long start = System.nanoTime();
-        this.ours.onSuccess(System.nanoTime() - start);
+        this.ours.onSuccess(permit, System.nanoTime() - start);
     }
 
     private void resilience4jCall() {

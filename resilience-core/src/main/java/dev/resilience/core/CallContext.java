@@ -96,7 +96,10 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
     }
 
     /**
-     * Returns a copy of this context with another listener.
+     * Returns a copy of this context with another listener. It is for what belongs to
+     * this call alone, such as the call's own observation, and is told after the
+     * pipeline's listeners; what every call of a pipeline should tell goes to
+     * {@link ResiliencePipeline.Builder#listener(ExecutionListener)}.
      * @param listener the listener for this call
      * @return the new context
      */

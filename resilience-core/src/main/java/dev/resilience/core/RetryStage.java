@@ -153,7 +153,7 @@ final class RetryStage {
         }
         call.previousDelayNanos = delay;
         RetryEvent event = new RetryEvent(this.name, call.attempts, failure, Duration.ofNanos(delay));
-        policy.notifyRetry(event);
+        notifyRetryListeners(policy, event);
         call.notifyListeners((listener) -> listener.onRetry(this.name, event));
         return new RetryDecision.Retry(delay);
     }
@@ -172,6 +172,15 @@ final class RetryStage {
         call.stop(ExecutionStatus.TIMEOUT,
                 call.own(new DeadlineExceededException(this.name, this.retry.maxDuration(), call.lastFailure())));
         return true;
+    }
+
+    /**
+     * Tells the deprecated {@link dev.resilience.core.retry.RetryListener}s of the
+     * policy, as before, until they are removed.
+     */
+    @SuppressWarnings("removal")
+    private static void notifyRetryListeners(RetryPolicy policy, RetryEvent event) {
+        policy.notifyRetry(event);
     }
 
     private static RetryDecision stop(Execution<?> call, ExecutionStatus status, Throwable error) {

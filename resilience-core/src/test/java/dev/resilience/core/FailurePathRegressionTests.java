@@ -492,6 +492,7 @@ class FailurePathRegressionTests {
     // Breaker permits: a permit taken is always recorded or given back
 
     @Test
+    @SuppressWarnings("removal")
     void directFirstAttemptRecordsThePermitOfAnActionThatThrowsAPlainThrowable() {
         CircuitBreaker breaker = CircuitBreaker.of("gateway",
                 CircuitBreakerConfig.builder()

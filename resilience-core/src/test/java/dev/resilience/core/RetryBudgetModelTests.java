@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryBudget;
+import dev.resilience.core.retry.RetryEvent;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
@@ -68,10 +69,19 @@ class RetryBudgetModelTests {
             .backoff(Backoff.of(Duration.ofMillis(sequence.delayMillis()), 1.0,
                     Duration.ofMillis(sequence.delayMillis()), Jitter.NONE))
             .budget(budget)
-            .listener((retry) -> assertThat(budget.retriesInWindow()).as("retries in the window when one is granted")
-                .isLessThanOrEqualTo(Math.max(budget.callsInWindow() * sequence.ratioPercent() / 100, floorInWindow)))
             .build();
-        ResiliencePipeline pipeline = ResiliencePipeline.builder("quotes").timeSource(clock).retry(policy).build();
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("quotes")
+            .timeSource(clock)
+            .retry(policy)
+            .listener(new ExecutionListener() {
+                @Override
+                public void onRetry(String name, RetryEvent retry) {
+                    assertThat(budget.retriesInWindow()).as("retries in the window when one is granted")
+                        .isLessThanOrEqualTo(
+                                Math.max(budget.callsInWindow() * sequence.ratioPercent() / 100, floorInWindow));
+                }
+            })
+            .build();
         Model model = new Model(sequence);
         StringBuilder decisions = new StringBuilder();
         for (int i = 0; i < sequence.calls().size(); i++) {

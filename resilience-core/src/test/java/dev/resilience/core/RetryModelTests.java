@@ -52,9 +52,17 @@ class RetryModelTests {
             .abortOn(RetryCall.DeclinedException.class)
             .maxDuration((call.maxDurationMillis() > 0) ? Duration.ofMillis(call.maxDurationMillis()) : null)
             .random(call.draw())
-            .listener(retries::add)
             .build();
-        ResiliencePipeline pipeline = ResiliencePipeline.builder("payments").timeSource(clock).retry(policy).build();
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("payments")
+            .timeSource(clock)
+            .retry(policy)
+            .listener(new ExecutionListener() {
+                @Override
+                public void onRetry(String name, RetryEvent event) {
+                    retries.add(event);
+                }
+            })
+            .build();
         List<Long> starts = new ArrayList<>();
 
         ExecutionResult<String> result = pipeline.execute(() -> {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
@@ -17,6 +18,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Transitions published and logged, and the bounded, coalescing buffer of recent events.
@@ -77,7 +79,7 @@ class CircuitBreakerEventsTests {
 
         breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
         for (int i = 0; i < 1000; i++) {
-            breaker.tryAcquirePermission();
+            assertThatExceptionOfType(CallNotPermittedException.class).isThrownBy(breaker::acquirePermit);
             this.time.advance(Duration.ofMillis(1));
         }
         breaker.transitionTo(CircuitBreakerState.CLOSED);
@@ -98,7 +100,7 @@ class CircuitBreakerEventsTests {
         for (int round = 0; round < 3; round++) {
             breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
             for (int i = 0; i < 500; i++) {
-                breaker.tryAcquirePermission();
+                assertThatExceptionOfType(CallNotPermittedException.class).isThrownBy(breaker::acquirePermit);
             }
             breaker.transitionTo(CircuitBreakerState.CLOSED);
         }
@@ -120,7 +122,7 @@ class CircuitBreakerEventsTests {
         for (int t = 0; t < 8; t++) {
             Thread thread = new Thread(() -> {
                 for (int i = 0; i < 1000; i++) {
-                    breaker.tryAcquirePermission();
+                    assertThatExceptionOfType(CallNotPermittedException.class).isThrownBy(breaker::acquirePermit);
                 }
             });
             thread.start();

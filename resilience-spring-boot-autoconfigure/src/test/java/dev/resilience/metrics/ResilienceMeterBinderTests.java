@@ -2,6 +2,7 @@ package dev.resilience.metrics;
 
 import java.util.List;
 
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
@@ -18,6 +19,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The meters bound for statistics and breakers: present from the start, reading the one
@@ -85,10 +87,9 @@ class ResilienceMeterBinderTests {
         assertThat(stateGauge("forced_open")).isZero();
         assertThat(this.meters.get("resilience.circuitbreaker.failure.rate").gauge().value()).isEqualTo(-1);
 
-        breaker.acquirePermission();
-        breaker.onError(0, new IllegalStateException());
+        breaker.onError(breaker.acquirePermit(), 0, new IllegalStateException());
         breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
-        breaker.tryAcquirePermission();
+        assertThatExceptionOfType(CallNotPermittedException.class).isThrownBy(breaker::acquirePermit);
 
         assertThat(stateGauge("closed")).isZero();
         assertThat(stateGauge("forced_open")).isOne();

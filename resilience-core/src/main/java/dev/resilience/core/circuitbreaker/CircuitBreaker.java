@@ -27,12 +27,12 @@ import dev.resilience.core.time.VirtualTimeSource;
  * probes, and a call permitted before a transition cannot take a probe's place after it.
  *
  * <p>
- * The permit-less methods ({@link #acquirePermission()}, {@link #tryAcquirePermission()},
- * {@link #onSuccess(long)}, {@link #onError(long, Throwable)},
- * {@link #releasePermission()}) record an outcome in the state current when it is
- * reported instead: a call that ends after the breaker opened is dropped; one that ends
- * in a later CLOSED state is recorded there; a HALF_OPEN state records at most as many
- * outcomes as it let probes through.
+ * The deprecated permit-less methods ({@link #acquirePermission()},
+ * {@link #tryAcquirePermission()}, {@link #onSuccess(long)},
+ * {@link #onError(long, Throwable)}, {@link #releasePermission()}) record an outcome in
+ * the state current when it is reported instead: a call that ends after the breaker
+ * opened is dropped; one that ends in a later CLOSED state is recorded there; a HALF_OPEN
+ * state records at most as many outcomes as it let probes through.
  *
  * <p>
  * A HALF_OPEN state lasts at most {@link CircuitBreakerConfig#maxWaitInHalfOpen()}: if
@@ -55,8 +55,9 @@ import dev.resilience.core.time.VirtualTimeSource;
  * where it and its listeners run; a move whose state has already been left does nothing.
  *
  * <p>
- * Longer than 400 lines because it still offers two ways of recording a call, with a
- * {@link Permit} and without one; with one of them left it fits the bound.
+ * Longer than 400 lines because it still offers the deprecated permit-less way of
+ * recording a call beside the one with a {@link Permit}; once they are removed it fits
+ * the bound.
  */
 public final class CircuitBreaker {
 
@@ -168,7 +169,11 @@ public final class CircuitBreaker {
      * Asks for permission to run one call.
      * @throws CallNotPermittedException if the breaker rejects the call; it is counted as
      * not permitted and listeners are told
+     * @deprecated since 0.2.0, for removal: use {@link #acquirePermit()} and report the
+     * outcome with its permit, so that the state which let the call through records it (a
+     * half-open state then decides on exactly its own probes)
      */
+    @Deprecated(since = "0.2.0", forRemoval = true)
     public void acquirePermission() {
         acquirePermit();
     }
@@ -207,7 +212,8 @@ public final class CircuitBreaker {
 
     /**
      * Records a call that ended with an error in the state that permitted it, classified
-     * as {@link #onError(long, Throwable)} does.
+     * by the configuration: an ignored error gives the permit back and counts as ignored,
+     * a recorded one counts as a failure, any other as a success.
      * @param permit the call's permit
      * @param durationNanos how long the call took
      * @param error the error the call ended with
@@ -227,10 +233,13 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Asks for permission to run one call, like {@link #acquirePermission()} but
-     * answering instead of throwing.
+     * Asks for permission to run one call, answering instead of throwing.
      * @return {@code true} if the call may run
+     * @deprecated since 0.2.0, for removal: use {@link #acquirePermit()}, which throws a
+     * {@link CallNotPermittedException} where this answers {@code false}, and report the
+     * outcome with its permit
      */
+    @Deprecated(since = "0.2.0", forRemoval = true)
     public boolean tryAcquirePermission() {
         try {
             acquirePermit();
@@ -245,7 +254,10 @@ public final class CircuitBreaker {
      * Gives back a permission without recording an outcome, for a call that did not run
      * to an outcome (cancelled, for instance). Only a HALF_OPEN breaker has permissions
      * to give back; elsewhere this does nothing.
+     * @deprecated since 0.2.0, for removal: use {@link #release(Permit)}, which gives the
+     * permit back to the state that granted it, not to whichever state is current
      */
+    @Deprecated(since = "0.2.0", forRemoval = true)
     public void releasePermission() {
         this.state.get().release();
     }
@@ -254,7 +266,10 @@ public final class CircuitBreaker {
      * Records a successful call.
      * @param durationNanos how long the call took; from the slow-call duration on it
      * counts as slow
+     * @deprecated since 0.2.0, for removal: use {@link #onSuccess(Permit, long)}, which
+     * records the call in the state that permitted it
      */
+    @Deprecated(since = "0.2.0", forRemoval = true)
     public void onSuccess(long durationNanos) {
         record(this.state.get(), Outcome.of(false, isSlow(durationNanos)));
     }
@@ -266,7 +281,11 @@ public final class CircuitBreaker {
      * @param durationNanos how long the call took; from the slow-call duration on it
      * counts as slow
      * @param error the error the call ended with
+     * @deprecated since 0.2.0, for removal: use
+     * {@link #onError(Permit, long, Throwable)}, which records the call in the state that
+     * permitted it
      */
+    @Deprecated(since = "0.2.0", forRemoval = true)
     public void onError(long durationNanos, Throwable error) {
         record(this.state.get(), outcomeOf(durationNanos, error));
     }

@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What to retry and how: the attempts, the backoff, which errors and results call for
- * another attempt, the per-attempt timeout, the overall deadline, the retry budget and
- * the listeners.
+ * another attempt, the per-attempt timeout, the overall deadline and the retry budget.
+ * Retries are observed with {@link dev.resilience.core.ExecutionListener#onRetry}, added
+ * to the pipeline.
  *
  * <p>
  * Immutable and thread-safe (as long as the listeners, predicates and random generator
@@ -58,6 +59,7 @@ public final class RetryPolicy {
 
     private final @Nullable RetryBudget budget;
 
+    @SuppressWarnings("removal")
     private final List<RetryListener> listeners;
 
     private final RandomGenerator random;
@@ -161,7 +163,10 @@ public final class RetryPolicy {
     /**
      * Returns the listeners told of every retry.
      * @return the listeners, in the order they were added
+     * @deprecated since 0.2.0, for removal, with {@link RetryListener}: retries are told
+     * to the pipeline's {@link dev.resilience.core.ExecutionListener}s
      */
+    @Deprecated(since = "0.2.0", forRemoval = true)
     public List<RetryListener> listeners() {
         return this.listeners;
     }
@@ -209,7 +214,10 @@ public final class RetryPolicy {
      * Tells every listener of a retry, in order. A listener that throws a
      * {@link RuntimeException} is logged and skipped; the others are still told.
      * @param event the retry about to happen
+     * @deprecated since 0.2.0, for removal, with {@link RetryListener}: the pipeline
+     * tells its {@link dev.resilience.core.ExecutionListener}s of every retry
      */
+    @Deprecated(since = "0.2.0", forRemoval = true)
     public void notifyRetry(RetryEvent event) {
         for (RetryListener listener : this.listeners) {
             try {
@@ -247,6 +255,7 @@ public final class RetryPolicy {
 
         private @Nullable RetryBudget budget;
 
+        @SuppressWarnings("removal")
         private final List<RetryListener> listeners = new ArrayList<>();
 
         private RandomGenerator random = ThreadLocalRandomGenerator.INSTANCE;
@@ -395,7 +404,13 @@ public final class RetryPolicy {
          * Adds a listener told of every retry.
          * @param listener the listener
          * @return this builder
+         * @deprecated since 0.2.0, for removal: add an
+         * {@link dev.resilience.core.ExecutionListener} with
+         * {@link dev.resilience.core.ResiliencePipeline.Builder#listener} and implement
+         * its {@link dev.resilience.core.ExecutionListener#onRetry onRetry}, which
+         * receives the same {@link RetryEvent} at the same moment
          */
+        @Deprecated(since = "0.2.0", forRemoval = true)
         public Builder listener(RetryListener listener) {
             this.listeners.add(requireNonNull(listener, "listener"));
             return this;

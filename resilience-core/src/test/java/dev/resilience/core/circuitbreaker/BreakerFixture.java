@@ -11,6 +11,7 @@ import dev.resilience.core.time.VirtualTimeSource;
  * it: window of 10 calls or 10 seconds, 4 minimum calls, both thresholds at 50%, slow
  * from 1s, 30s wait in open, 3 probes, {@link IllegalStateException} ignored.
  */
+@SuppressWarnings("removal")
 final class BreakerFixture {
 
     static final Duration WAIT_IN_OPEN = Duration.ofSeconds(30);

@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * {@code maxWaitInHalfOpen}, without a call, on a timer that hands the move to the
  * breaker's executor.
  */
+@SuppressWarnings("removal")
 class CircuitBreakerAutomaticTransitionTests {
 
     private static final long FAST = Duration.ofMillis(5).toNanos();

@@ -24,6 +24,7 @@ import static dev.resilience.core.circuitbreaker.BreakerFixture.SLOW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+@SuppressWarnings("removal")
 class CircuitBreakerConcurrencyTests {
 
     private static final int THREADS = 8;

@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * A HALF_OPEN breaker waits at most {@code maxWaitInHalfOpen} for its probes, decided
  * when it is next used (no automatic transitions here).
  */
+@SuppressWarnings("removal")
 class CircuitBreakerHalfOpenWaitTests {
 
     private static final long FAST = Duration.ofMillis(5).toNanos();

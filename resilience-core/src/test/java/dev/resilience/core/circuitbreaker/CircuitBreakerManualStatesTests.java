@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.tuple;
 
+@SuppressWarnings("removal")
 class CircuitBreakerManualStatesTests {
 
     @ParameterizedTest

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+@SuppressWarnings("removal")
 class CircuitBreakerPermitTests {
 
     private static final long FAST = Duration.ofMillis(5).toNanos();

@@ -15,6 +15,7 @@ import static dev.resilience.core.circuitbreaker.BreakerFixture.WAIT_IN_OPEN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+@SuppressWarnings("removal")
 class CircuitBreakerTransitionsTests {
 
     @ParameterizedTest

@@ -16,6 +16,7 @@ import dev.resilience.core.time.VirtualTimeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+@SuppressWarnings("removal")
 class RetryPolicyTests {
 
     private static final RetryEvent EVENT = new RetryEvent("payment", 1, new IOException("reset"),

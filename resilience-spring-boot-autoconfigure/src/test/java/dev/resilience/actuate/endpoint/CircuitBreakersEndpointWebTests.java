@@ -6,6 +6,7 @@ import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.registry.ResilienceRegistry;
@@ -20,6 +21,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * {@code /actuator/circuitbreakers} over HTTP, its write operation opted in. Each test
@@ -49,11 +51,9 @@ class CircuitBreakersEndpointWebTests {
     void listReportsEveryBreakerWithItsWindowAsNumbers() {
         CircuitBreaker listed = this.registry.findCircuitBreaker("listed").orElseThrow();
         for (int i = 0; i < 7; i++) {
-            listed.acquirePermission();
-            listed.onSuccess(0);
+            listed.onSuccess(listed.acquirePermit(), 0);
         }
-        listed.acquirePermission();
-        listed.onError(0, new IllegalStateException("boom"));
+        listed.onError(listed.acquirePermit(), 0, new IllegalStateException("boom"));
 
         ResponseEntity<String> response = http().get("/actuator/circuitbreakers");
 
@@ -72,7 +72,7 @@ class CircuitBreakersEndpointWebTests {
         CircuitBreaker detailed = this.registry.findCircuitBreaker("detailed").orElseThrow();
         detailed.transitionTo(CircuitBreakerState.FORCED_OPEN);
         for (int i = 0; i < 3; i++) {
-            assertThat(detailed.tryAcquirePermission()).isFalse();
+            assertThatExceptionOfType(CallNotPermittedException.class).isThrownBy(detailed::acquirePermit);
         }
         detailed.transitionTo(CircuitBreakerState.CLOSED);
 

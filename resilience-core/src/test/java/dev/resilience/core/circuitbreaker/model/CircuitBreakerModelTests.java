@@ -37,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * without; a third of the configurations have automatic transitions, whose timers hand
  * their moves to an executor that runs them at once.
  */
+@SuppressWarnings("removal")
 class CircuitBreakerModelTests {
 
     private static final int SEQUENCES = 10_000;
