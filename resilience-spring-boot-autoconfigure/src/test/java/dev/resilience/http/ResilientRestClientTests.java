@@ -161,7 +161,7 @@ class ResilientRestClientTests {
         DeadLetter letter = this.deadLetters.list(1).get(0);
         assertThat(letter.method()).isEqualTo("GET https://host/path");
         assertThat(letter.errorMessage()).isEqualTo("Connect to https://host/path failed");
-        assertThat(letter.toString()).doesNotContain("pw", "token", "abc", "part");
+        assertThat(letter.toString().replace(letter.id(), "<id>")).doesNotContain("pw", "token", "abc", "part");
     }
 
     @Test
