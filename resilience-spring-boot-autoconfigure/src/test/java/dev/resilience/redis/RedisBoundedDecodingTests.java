@@ -15,8 +15,6 @@ import dev.resilience.redis.decoding.Parcel;
 import dev.resilience.redis.decoding.ParcelService;
 import dev.resilience.redis.planted.ListedParcel;
 import dev.resilience.redis.planted.PlantedParcel;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,8 +27,6 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.ParameterizedTypeReference;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -48,21 +44,6 @@ class RedisBoundedDecodingTests {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static LettuceConnectionFactory connections;
-
-    private static StringRedisTemplate template;
-
-    @BeforeAll
-    static void connect() {
-        connections = redis.connectionFactory();
-        template = new StringRedisTemplate(connections);
-    }
-
-    @AfterAll
-    static void closeConnections() {
-        connections.destroy();
-    }
-
     @BeforeEach
     void resetCounter() {
         PlantedParcel.touched.set(0);
@@ -70,7 +51,8 @@ class RedisBoundedDecodingTests {
 
     @Test
     void plantedEntryNamingASubtypeOutsideTheAllowedSetIsRefusedWithoutInstantiatingIt() {
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, JsonMapper.builder().build(), "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), JsonMapper.builder().build(),
+                "idem:");
         complete(store, "k-1", new Letter("mine"), Parcel.class);
         plant("idem:k-1", "{\"label\":\"evil\"}", PlantedParcel.class.getName());
 
@@ -83,7 +65,8 @@ class RedisBoundedDecodingTests {
 
     @Test
     void plantedClassInsideAValueIsRefusedWithoutInstantiatingIt() {
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, JsonMapper.builder().build(), "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), JsonMapper.builder().build(),
+                "idem:");
         java.lang.reflect.Type parcels = new ParameterizedTypeReference<List<Parcel>>() {
         }.getType();
         complete(store, "k-2", List.of(new Letter("mine")), parcels);
@@ -97,7 +80,8 @@ class RedisBoundedDecodingTests {
 
     @Test
     void plantedEntryUnderObjectIsRefusedWithoutInstantiatingIt() {
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, JsonMapper.builder().build(), "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), JsonMapper.builder().build(),
+                "idem:");
         complete(store, "k-3", "mine", Object.class);
         plant("idem:k-3", "{\"label\":\"evil\"}", PlantedParcel.class.getName());
 
@@ -112,7 +96,7 @@ class RedisBoundedDecodingTests {
             .activateDefaultTyping(BasicPolymorphicTypeValidator.builder().allowIfSubType(Object.class).build(),
                     DefaultTyping.NON_FINAL)
             .build();
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), application, "idem:");
         complete(store, "k-4", Map.of("a", "b"), Object.class);
         plant("idem:k-4", "{\"a\":[\"" + PlantedParcel.class.getName() + "\",{\"label\":\"evil\"}]}",
                 "java.util.HashMap");
@@ -125,7 +109,8 @@ class RedisBoundedDecodingTests {
 
     @Test
     void subtypeInTheDeclaredTypesPackageStillReplays() {
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, JsonMapper.builder().build(), "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), JsonMapper.builder().build(),
+                "idem:");
         complete(store, "k-5", new Letter("mine"), Parcel.class);
 
         assertThat(replay(store, "k-5", Parcel.class)).isEqualTo(new Letter("mine"));
@@ -165,7 +150,7 @@ class RedisBoundedDecodingTests {
     }
 
     private static void plant(String redisKey, String json, String type) {
-        template.opsForHash().putAll(redisKey, Map.of("value", json, "type", type));
+        redis.template().opsForHash().putAll(redisKey, Map.of("value", json, "type", type));
     }
 
     private static Object replay(RedisIdempotencyStore store, String key, java.lang.reflect.Type type) {

@@ -13,15 +13,12 @@ import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.EncodedResult;
 import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.ResolvableType;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
@@ -41,22 +38,11 @@ class RedisIdempotencyResultJsonTests {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static LettuceConnectionFactory connections;
-
-    private static StringRedisTemplate template;
-
     private static RedisIdempotencyStore store;
 
     @BeforeAll
     static void createStore() {
-        connections = redis.connectionFactory();
-        template = new StringRedisTemplate(connections);
-        store = new RedisIdempotencyStore(template, JsonMapper.builder().build(), "idem:");
-    }
-
-    @AfterAll
-    static void closeConnections() {
-        connections.destroy();
+        store = new RedisIdempotencyStore(redis.template(), JsonMapper.builder().build(), "idem:");
     }
 
     @Test
@@ -199,7 +185,8 @@ class RedisIdempotencyResultJsonTests {
 
     private static EncodedResult stored(String json, String type) {
         String key = "k-" + System.nanoTime();
-        template.opsForHash()
+        redis.template()
+            .opsForHash()
             .putAll("idem:" + key, Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type));
         return (EncodedResult) ((ClaimResult.Completed) store.claim(key, "f", LEASE)).value();
     }

@@ -8,16 +8,11 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.EncodedResult;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,21 +32,6 @@ class RedisIdempotencyResultTypingGapsTests {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static LettuceConnectionFactory connections;
-
-    private static StringRedisTemplate template;
-
-    @BeforeAll
-    static void connect() {
-        connections = redis.connectionFactory();
-        template = new StringRedisTemplate(connections);
-    }
-
-    @AfterAll
-    static void closeConnections() {
-        connections.destroy();
-    }
-
     /**
      * {@code SimpleModule.addAbstractTypeMapping} is how an application tells Jackson
      * which class to build for an interface. Jackson then asks the default typing for
@@ -65,7 +45,7 @@ class RedisIdempotencyResultTypingGapsTests {
         JsonMapper application = JsonMapper.builder()
             .addModule(new SimpleModule().addAbstractTypeMapping(Amount.class, Cents.class))
             .build();
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), application, "idem:");
         Order order = new Order("o-1", new Cents(1250));
 
         String key = "k-mapped";
@@ -86,7 +66,7 @@ class RedisIdempotencyResultTypingGapsTests {
     @Test
     void resultStoredBeforeTheTypingWithAnInterfaceReadByACreatorStillReplays() {
         JsonMapper application = JsonMapper.builder().build();
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), application, "idem:");
         Invoice invoice = new Invoice("i-1", Money.of("EUR 12.50"));
         String key = storedAsBefore(application.writeValueAsString(invoice), Invoice.class);
 
@@ -101,7 +81,7 @@ class RedisIdempotencyResultTypingGapsTests {
     @Test
     void resultStoredBeforeTheTypingWithAnInterfaceReadThroughAMixInStillReplays() {
         JsonMapper application = JsonMapper.builder().addMixIn(Amount.class, AmountMixIn.class).build();
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), application, "idem:");
         Order order = new Order("o-2", new Cents(990));
         String key = storedAsBefore(application.writeValueAsString(order), Order.class);
 
@@ -113,7 +93,8 @@ class RedisIdempotencyResultTypingGapsTests {
      */
     private static String storedAsBefore(String json, Class<?> type) {
         String key = "k-before-" + System.nanoTime();
-        template.opsForHash()
+        redis.template()
+            .opsForHash()
             .putAll("idem:" + key,
                     Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type.getName()));
         return key;

@@ -12,7 +12,6 @@ import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.EncodedResult;
 import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,8 +25,6 @@ import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.ser.std.StdSerializer;
 
 import org.springframework.core.ResolvableType;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,22 +46,12 @@ class RedisIdempotencyResultTypingTests {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static LettuceConnectionFactory connections;
-
-    private static StringRedisTemplate template;
-
     private static RedisIdempotencyStore store;
 
     @BeforeAll
     static void createStore() {
-        connections = redis.connectionFactory();
-        template = new StringRedisTemplate(connections);
-        store = new RedisIdempotencyStore(template, JsonMapper.builder().addModule(moneyModule()).build(), "idem:");
-    }
-
-    @AfterAll
-    static void closeConnections() {
-        connections.destroy();
+        store = new RedisIdempotencyStore(redis.template(), JsonMapper.builder().addModule(moneyModule()).build(),
+                "idem:");
     }
 
     @Test
@@ -168,7 +155,8 @@ class RedisIdempotencyResultTypingTests {
 
     private static String stored(String json) {
         String key = "k-" + System.nanoTime();
-        template.opsForHash()
+        redis.template()
+            .opsForHash()
             .putAll("idem:" + key,
                     Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", List.class.getName()));
         return key;
@@ -179,7 +167,7 @@ class RedisIdempotencyResultTypingTests {
     }
 
     private static @Nullable String storedJson(String key) {
-        return (String) template.opsForHash().get("idem:" + key, "value");
+        return (String) redis.template().opsForHash().get("idem:" + key, "value");
     }
 
     private static Type generic(Class<?> type, Class<?> argument) {

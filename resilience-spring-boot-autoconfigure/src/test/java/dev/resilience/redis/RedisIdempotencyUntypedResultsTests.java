@@ -11,8 +11,6 @@ import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.EncodedResult;
 import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.DefaultTyping;
@@ -21,9 +19,6 @@ import tools.jackson.databind.exc.InvalidTypeIdException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
 import tools.jackson.databind.module.SimpleModule;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -43,25 +38,10 @@ class RedisIdempotencyUntypedResultsTests {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static LettuceConnectionFactory connections;
-
-    private static StringRedisTemplate template;
-
-    @BeforeAll
-    static void connect() {
-        connections = redis.connectionFactory();
-        template = new StringRedisTemplate(connections);
-    }
-
-    @AfterAll
-    static void closeConnections() {
-        connections.destroy();
-    }
-
     @Test
     void interfaceReadByACreatorIsStoredAsTheApplicationWritesIt() {
         JsonMapper application = JsonMapper.builder().build();
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), application, "idem:");
         Invoice invoice = new Invoice("i-1", Money.of("EUR 12.50"));
 
         String key = complete(store, invoice, Invoice.class);
@@ -76,7 +56,7 @@ class RedisIdempotencyUntypedResultsTests {
         for (JsonMapper application : List.of(JsonMapper.builder()
             .addModule(new SimpleModule().addAbstractTypeMapping(Amount.class, Cents.class))
             .build(), JsonMapper.builder().addMixIn(Amount.class, AmountMixIn.class).build())) {
-            RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
+            RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), application, "idem:");
 
             String key = complete(store, order, Order.class);
 
@@ -88,7 +68,7 @@ class RedisIdempotencyUntypedResultsTests {
     @Test
     void propertyReadAsAClassByItsOwnAnnotationReplaysWhetherStoredBeforeTheTypingOrAfter() {
         JsonMapper application = JsonMapper.builder().build();
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), application, "idem:");
         Transfer transfer = new Transfer("t-1", new Cents(990), "rent");
 
         String before = storedAsBefore(application.writeValueAsString(transfer), Transfer.class);
@@ -105,7 +85,7 @@ class RedisIdempotencyUntypedResultsTests {
             .activateDefaultTyping(BasicPolymorphicTypeValidator.builder().allowIfSubType(Object.class).build(),
                     DefaultTyping.JAVA_LANG_OBJECT)
             .build();
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, application, "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), application, "idem:");
         String key = storedAsBefore(
                 "{\"id\":\"t-1\",\"amount\":{\"cents\":990},\"note\":[\"" + Tripwire.class.getName() + "\",{}]}",
                 Transfer.class);
@@ -119,7 +99,8 @@ class RedisIdempotencyUntypedResultsTests {
 
     @Test
     void resultStoredBeforeTheTypingThatTheApplicationCannotReadEitherIsUnavailable() {
-        RedisIdempotencyStore store = new RedisIdempotencyStore(template, JsonMapper.builder().build(), "idem:");
+        RedisIdempotencyStore store = new RedisIdempotencyStore(redis.template(), JsonMapper.builder().build(),
+                "idem:");
         String key = storedAsBefore("{\"id\":\"s-1\",\"parcel\":{\"weight\":3}}", Shipment.class);
 
         assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
@@ -142,7 +123,8 @@ class RedisIdempotencyUntypedResultsTests {
      */
     private static String storedAsBefore(String json, Class<?> type) {
         String key = "k-before-" + System.nanoTime();
-        template.opsForHash()
+        redis.template()
+            .opsForHash()
             .putAll("idem:" + key,
                     Map.of("state", "COMPLETED", "fingerprint", "f", "value", json, "type", type.getName()));
         return key;
@@ -153,7 +135,7 @@ class RedisIdempotencyUntypedResultsTests {
     }
 
     private static @Nullable String storedJson(String key) {
-        return (String) template.opsForHash().get("idem:" + key, "value");
+        return (String) redis.template().opsForHash().get("idem:" + key, "value");
     }
 
     interface Amount {

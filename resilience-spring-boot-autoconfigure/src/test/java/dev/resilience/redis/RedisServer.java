@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.awaitility.Awaitility.await;
 
@@ -54,6 +55,10 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
     private Process process;
 
     private boolean paused;
+
+    private LettuceConnectionFactory templateConnections;
+
+    private StringRedisTemplate template;
 
     /**
      * A server with Redis's default settings.
@@ -98,6 +103,11 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
     public void afterAll(ExtensionContext context) {
         if (this.paused) {
             resume();
+        }
+        if (this.templateConnections != null) {
+            this.templateConnections.destroy();
+            this.templateConnections = null;
+            this.template = null;
         }
         stop();
     }
@@ -249,6 +259,18 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
         factory.afterPropertiesSet();
         factory.start();
         return factory;
+    }
+
+    /**
+     * Returns a template on this server, made on first use over a
+     * {@link #connectionFactory()} that the server destroys after the test class.
+     */
+    public StringRedisTemplate template() {
+        if (this.template == null) {
+            this.templateConnections = connectionFactory();
+            this.template = new StringRedisTemplate(this.templateConnections);
+        }
+        return this.template;
     }
 
     /**
