@@ -1,92 +1,44 @@
 package dev.resilience.core;
 
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
-import org.jspecify.annotations.Nullable;
 
 /**
- * The breaker stage of a pipeline: asks the breaker to admit each attempt and records the
- * attempt's outcome with the permit it got. Without a breaker every attempt is admitted
- * and nothing is recorded. Built once per pipeline; the permit of a running attempt is
- * per call.
+ * The breaker stage of a pipeline: asks the breaker to admit each attempt, which it
+ * refuses with a {@link dev.resilience.core.circuitbreaker.CallNotPermittedException}
+ * while open, and records the attempt's outcome with the permit it got. Built once per
+ * pipeline that has a breaker.
  */
-final class BreakerStage {
+final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
-    /** Whether an attempt may run. */
-    enum Admission {
+    private final CircuitBreaker breaker;
 
-        /** The breaker let the attempt through; its permit is the call's. */
-        PERMITTED,
-
-        /** The breaker refused; the call ends REJECTED and is never retried. */
-        REJECTED
-
-    }
-
-    private final @Nullable CircuitBreaker breaker;
-
-    BreakerStage(@Nullable CircuitBreaker breaker) {
+    BreakerStage(CircuitBreaker breaker) {
         this.breaker = breaker;
     }
 
-    /**
-     * Asks the breaker to admit the call's next attempt; a refusal ends the call with
-     * status {@link ExecutionStatus#REJECTED}.
-     * @param call the call, which keeps the permit
-     * @return the admission
-     */
-    Admission admit(Execution<?> call) {
-        try {
-            call.permit = acquire();
-            return Admission.PERMITTED;
-        }
-        catch (CallNotPermittedException ex) {
-            call.stop(ExecutionStatus.REJECTED, ex);
-            return Admission.REJECTED;
-        }
+    @Override
+    public int order() {
+        return CIRCUIT_BREAKER;
     }
 
-    /**
-     * Takes a permit for an attempt whose state is held by the caller.
-     * @return the permit, or {@code null} without a breaker
-     * @throws CallNotPermittedException if the breaker refuses
-     */
-    CircuitBreaker.@Nullable Permit acquire() {
-        CircuitBreaker guard = this.breaker;
-        return (guard != null) ? guard.acquirePermit() : null;
+    @Override
+    public CircuitBreaker.Permit admit() {
+        return this.breaker.acquirePermit();
     }
 
-    /**
-     * Records a successful attempt with the permit that admitted it.
-     * @param permit the permit, or {@code null} without a breaker
-     * @param durationNanos how long the attempt took
-     */
-    void onSuccess(CircuitBreaker.@Nullable Permit permit, long durationNanos) {
-        if (permit != null) {
-            this.breaker.onSuccess(permit, durationNanos);
-        }
+    @Override
+    public void succeeded(CircuitBreaker.Permit permit, long durationNanos) {
+        this.breaker.onSuccess(permit, durationNanos);
     }
 
-    /**
-     * Records a failed attempt with the permit that admitted it.
-     * @param permit the permit, or {@code null} without a breaker
-     * @param durationNanos how long the attempt took
-     * @param failure what the attempt threw
-     */
-    void onError(CircuitBreaker.@Nullable Permit permit, long durationNanos, Throwable failure) {
-        if (permit != null) {
-            this.breaker.onError(permit, durationNanos, failure);
-        }
+    @Override
+    public void failed(CircuitBreaker.Permit permit, long durationNanos, Throwable failure) {
+        this.breaker.onError(permit, durationNanos, failure);
     }
 
-    /**
-     * Gives back a permit whose attempt ends without an outcome, as a cancelled one does.
-     * @param permit the permit, or {@code null}
-     */
-    void release(CircuitBreaker.@Nullable Permit permit) {
-        if (permit != null) {
-            this.breaker.release(permit);
-        }
+    @Override
+    public void abandoned(CircuitBreaker.Permit permit) {
+        this.breaker.release(permit);
     }
 
 }

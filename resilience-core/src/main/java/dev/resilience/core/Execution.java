@@ -2,12 +2,10 @@ package dev.resilience.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.fallback.FallbackHandler;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
@@ -59,8 +57,10 @@ abstract class Execution<T> {
 
     private final @Nullable IdempotencyClaim idempotency;
 
-    /** The breaker's permit of the running attempt. */
-    CircuitBreaker.@Nullable Permit permit;
+    /** The guards' pass of the running attempt, while {@link #passHeld}. */
+    private @Nullable Object pass;
+
+    private boolean passHeld;
 
     ExecutionStatus status = ExecutionStatus.ERROR;
 
@@ -162,7 +162,7 @@ abstract class Execution<T> {
     }
 
     /**
-     * Marks the start of an attempt that the breaker permitted.
+     * Marks the start of an attempt that the guards admitted.
      * @return the attempt's start, in {@link TimeSource#nanoTime()} terms
      */
     final long beginAttempt() {
@@ -183,42 +183,57 @@ abstract class Execution<T> {
     }
 
     /**
-     * Asks the breaker stage to admit the next attempt. A refusal ends the retry stage
-     * with status {@link ExecutionStatus#REJECTED}; it is never retried.
+     * Asks the guards to admit the next attempt. A refusal ends the retry stage with
+     * status {@link ExecutionStatus#REJECTED}; it is never retried.
      * @return whether the attempt may run
      */
     final boolean permitted() {
-        return this.stages.breaker.admit(this) == BreakerStage.Admission.PERMITTED;
+        try {
+            this.pass = this.stages.guards.admit();
+        }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.REJECTED, ex);
+            return false;
+        }
+        this.passHeld = true;
+        return true;
     }
 
     /**
-     * Reports a successful attempt to the breaker stage.
+     * Reports a successful attempt to the guards.
      * @param durationNanos how long the attempt took
      */
     final void recordSuccess(long durationNanos) {
-        this.stages.breaker.onSuccess(takePermit(), durationNanos);
+        if (this.passHeld) {
+            this.stages.guards.succeeded(takePass(), durationNanos);
+        }
     }
 
     /**
-     * Reports a failed attempt to the breaker stage.
+     * Reports a failed attempt to the guards.
      * @param durationNanos how long the attempt took
      * @param failure what the attempt threw
      */
     final void recordError(long durationNanos, Throwable failure) {
-        this.stages.breaker.onError(takePermit(), durationNanos, failure);
+        if (this.passHeld) {
+            this.stages.guards.failed(takePass(), durationNanos, failure);
+        }
     }
 
     /**
-     * Gives the breaker back the permit of an attempt that ends without an outcome, as a
-     * cancelled one does.
+     * Gives the guards back the pass of an attempt that ends without an outcome, as a
+     * cancelled one does; does nothing when no pass is held.
      */
     final void releasePermit() {
-        this.stages.breaker.release(takePermit());
+        if (this.passHeld) {
+            this.stages.guards.abandoned(takePass());
+        }
     }
 
-    private CircuitBreaker.@Nullable Permit takePermit() {
-        CircuitBreaker.Permit taken = this.permit;
-        this.permit = null;
+    private @Nullable Object takePass() {
+        Object taken = this.pass;
+        this.pass = null;
+        this.passHeld = false;
         return taken;
     }
 
@@ -323,7 +338,9 @@ abstract class Execution<T> {
             EarlierErrors.settle(this.stages.name, this.status, finalError, finalError == this.ownError, this.failures,
                     this.fallbackErrors);
         }
-        Map<String, Object> metadata = metadata(writeDeadLetter(finalError));
+        String key = (this.idempotency != null) ? this.idempotency.key() : null;
+        Map<String, Object> metadata = ExecutionResult.metadata(this.budgetRefused, writeDeadLetter(finalError),
+                this.fallbackName, key);
         List<AttemptFailure> attemptFailures = (this.failures != null) ? this.failures : List.of();
         ExecutionResult<T> result = new ExecutionResult<>(this.status, this.value, finalError, this.attempts,
                 attemptFailures, Duration.ofNanos(this.time.nanoTime() - this.startNanos), this.fallbackIndex > 0,
@@ -356,27 +373,6 @@ abstract class Execution<T> {
         }
         notifyListeners((listener) -> listener.onDeadLetter(deadLetter));
         return deadLetter.id();
-    }
-
-    private Map<String, Object> metadata(@Nullable String deadLetterId) {
-        String key = (this.idempotency != null) ? this.idempotency.key() : null;
-        if (!this.budgetRefused && deadLetterId == null && this.fallbackName == null && key == null) {
-            return Map.of();
-        }
-        Map<String, Object> metadata = new HashMap<>(4);
-        if (this.budgetRefused) {
-            metadata.put(ExecutionResult.BUDGET_REFUSED, true);
-        }
-        if (deadLetterId != null) {
-            metadata.put(ExecutionResult.DEAD_LETTER_ID, deadLetterId);
-        }
-        if (this.fallbackName != null) {
-            metadata.put(ExecutionResult.FALLBACK_NAME, this.fallbackName);
-        }
-        if (key != null) {
-            metadata.put(ExecutionResult.IDEMPOTENCY_KEY, key);
-        }
-        return metadata;
     }
 
     final void notifyIdempotency(String name, IdempotencyOutcome outcome) {

@@ -1,6 +1,7 @@
 package dev.resilience.core;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -89,4 +90,26 @@ public record ExecutionResult<T>(ExecutionStatus status, @Nullable T value, @Nul
         }
         throw new IllegalStateException(this.error);
     }
+
+    static Map<String, Object> metadata(boolean budgetRefused, @Nullable String deadLetterId,
+            @Nullable String fallbackName, @Nullable String idempotencyKey) {
+        if (!budgetRefused && deadLetterId == null && fallbackName == null && idempotencyKey == null) {
+            return Map.of();
+        }
+        Map<String, Object> metadata = new HashMap<>(4);
+        if (budgetRefused) {
+            metadata.put(BUDGET_REFUSED, true);
+        }
+        if (deadLetterId != null) {
+            metadata.put(DEAD_LETTER_ID, deadLetterId);
+        }
+        if (fallbackName != null) {
+            metadata.put(FALLBACK_NAME, fallbackName);
+        }
+        if (idempotencyKey != null) {
+            metadata.put(IDEMPOTENCY_KEY, idempotencyKey);
+        }
+        return metadata;
+    }
+
 }

@@ -75,6 +75,8 @@ public final class ResiliencePipeline {
 
     private final List<ExecutionListener> listeners;
 
+    private final List<AttemptGuard<?>> guards;
+
     private final Function<@Nullable Object, String> argumentRenderer;
 
     private final int maxArgumentSize;
@@ -92,6 +94,7 @@ public final class ResiliencePipeline {
         this.circuitBreaker = builder.circuitBreaker;
         this.deadLetters = builder.deadLetters;
         this.listeners = List.copyOf(builder.listeners);
+        this.guards = List.copyOf(builder.guards);
         this.argumentRenderer = builder.argumentRenderer;
         this.maxArgumentSize = builder.maxArgumentSize;
         this.stages = new Stages(this, this.listeners);
@@ -266,6 +269,10 @@ public final class ResiliencePipeline {
         return this.listeners;
     }
 
+    List<AttemptGuard<?>> guards() {
+        return this.guards;
+    }
+
     int maxArgumentSize() {
         return this.maxArgumentSize;
     }
@@ -303,6 +310,8 @@ public final class ResiliencePipeline {
         private @Nullable DeadLetterStore deadLetters;
 
         private final List<ExecutionListener> listeners = new ArrayList<>();
+
+        private final List<AttemptGuard<?>> guards = new ArrayList<>();
 
         private Function<@Nullable Object, String> argumentRenderer = DeadLetterText::asData;
 
@@ -376,7 +385,20 @@ public final class ResiliencePipeline {
          * @return this builder
          */
         public Builder circuitBreaker(CircuitBreaker circuitBreaker) {
-            this.circuitBreaker = circuitBreaker;
+            this.circuitBreaker = Objects.requireNonNull(circuitBreaker, "circuitBreaker");
+            return guard(new BreakerStage(circuitBreaker));
+        }
+
+        /**
+         * Passes every attempt through a guard, in the guards' order; a guard of the same
+         * class set before is replaced. The setter of each guarding policy calls it with
+         * the policy's stage.
+         * @param guard the guard
+         * @return this builder
+         */
+        Builder guard(AttemptGuard<?> guard) {
+            this.guards.removeIf((existing) -> existing.getClass() == guard.getClass());
+            this.guards.add(guard);
             return this;
         }
 

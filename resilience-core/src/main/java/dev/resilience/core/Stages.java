@@ -10,15 +10,17 @@ import dev.resilience.core.time.TimeSource;
  * them:
  *
  * <pre>
- * idempotency -&gt; fallback (dead letters beside it) -&gt; retry -&gt; breaker -&gt; attempt timeout -&gt; action
+ * idempotency -&gt; fallback (dead letters beside it) -&gt; retry -&gt; guards (breaker, ...) -&gt; attempt timeout -&gt; action
  * </pre>
  *
  * <p>
  * Each stage owns its decision ({@link IdempotencyClaim.Decision},
- * {@link FallbackStage#next}, {@link RetryDecision}, {@link BreakerStage.Admission},
- * {@link AttemptTimeoutStage#limitNanos}); the synchronous and asynchronous drivers only
- * carry those decisions out, and keep the state of a call in its {@link Execution}. A
- * stage without its policy lets every call through.
+ * {@link FallbackStage#next}, {@link RetryDecision}, the admission and outcome of an
+ * {@link AttemptGuard}, {@link AttemptTimeoutStage#limitNanos}); the synchronous and
+ * asynchronous drivers only carry those decisions out, and keep the state of a call in
+ * its {@link Execution}. A stage without its policy lets every call through. The guards
+ * are the open end: a policy that admits attempts and hears their outcomes is one more
+ * {@link AttemptGuard} in {@link Guards}, which neither driver names.
  */
 final class Stages {
 
@@ -38,7 +40,7 @@ final class Stages {
 
     final RetryStage retry;
 
-    final BreakerStage breaker;
+    final Guards guards;
 
     final AttemptTimeoutStage timeout;
 
@@ -59,7 +61,7 @@ final class Stages {
         this.fallbacks = new FallbackStage(pipeline.fallbacks());
         this.deadLetters = new DeadLetters(pipeline, pipeline.retry() != null);
         this.retry = new RetryStage(this.name, this.time, pipeline.retry());
-        this.breaker = new BreakerStage(pipeline.circuitBreaker());
+        this.guards = new Guards(pipeline.guards());
         this.timeout = new AttemptTimeoutStage(this.name, this.time, pipeline.retry());
         this.statelessStart = !this.idempotency.present() && !this.retry.hasDeadline() && !this.timeout.present()
                 && listeners.isEmpty();

@@ -3,8 +3,6 @@ package dev.resilience.core;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
-import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
 
@@ -17,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * outlives its timeout is a timeout whatever it returns. An interruption from anyone
  * else, of an attempt or of a wait, ends the call at once, and the thread's interrupt
  * flag is set again when it returns. An {@link Error} is never retried nor handed to a
- * fallback: it is thrown as it is, after the claim and the breaker's permit are settled.
+ * fallback: it is thrown as it is, after the claim and the guards' passes are settled.
  *
  * @param <T> the type of the call's value
  */
@@ -33,11 +31,11 @@ final class SyncExecution<T> extends Execution<T> {
     /**
      * Runs a call and returns its value, the way {@link ResiliencePipeline#call} does.
      * When the stages need no per-call state before the first attempt ends
-     * ({@link Stages#statelessStart}), that attempt passes the retry and breaker stages
-     * with its state on the stack, sharing one clock read between the call's start, the
-     * budget and the breaker; the call's {@link SyncExecution} is only created when the
-     * attempt did not end the call with a value, and takes the call on from the retry
-     * stage's decision on that attempt, as for any other attempt.
+     * ({@link Stages#statelessStart}), that attempt passes the retry stage and the guards
+     * with its state on the stack (the guards' pass too), sharing one clock read between
+     * the call's start, the budget and the guards; the call's {@link SyncExecution} is
+     * only created when the attempt did not end the call with a value, and takes the call
+     * on from the retry stage's decision on that attempt, as for any other attempt.
      * @param stages the pipeline's stages
      * @param context the call's context
      * @param action the action
@@ -51,11 +49,11 @@ final class SyncExecution<T> extends Execution<T> {
             return new SyncExecution<T>(stages, context, action, start).run().getOrThrow();
         }
         stages.retry.enter(start);
-        CircuitBreaker.Permit permit;
+        Object pass;
         try {
-            permit = stages.breaker.acquire();
+            pass = stages.guards.admit();
         }
-        catch (CallNotPermittedException ex) {
+        catch (RuntimeException ex) {
             return new SyncExecution<T>(stages, context, action, start).rejectedAtOnce(ex).getOrThrow();
         }
         T value;
@@ -63,14 +61,14 @@ final class SyncExecution<T> extends Execution<T> {
             value = action.call();
         }
         catch (Exception ex) {
-            stages.breaker.onError(permit, stages.time.nanoTime() - start, ex);
+            stages.guards.failed(pass, stages.time.nanoTime() - start, ex);
             return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(start, null, ex).getOrThrow();
         }
         catch (Throwable ex) {
-            stages.breaker.onError(permit, stages.time.nanoTime() - start, ex);
+            stages.guards.failed(pass, stages.time.nanoTime() - start, ex);
             throw ex;
         }
-        stages.breaker.onSuccess(permit, stages.time.nanoTime() - start);
+        stages.guards.succeeded(pass, stages.time.nanoTime() - start);
         if (stages.retry.accepts(value)) {
             return value;
         }
@@ -115,8 +113,8 @@ final class SyncExecution<T> extends Execution<T> {
 
     /**
      * Takes on a call without per-call state before its first attempt, which began at the
-     * call's start and was recorded by the breaker stage, from the retry stage's decision
-     * on that attempt: its failure, or its value that the retry stage has refused (the
+     * call's start and was recorded by the guards, from the retry stage's decision on
+     * that attempt: its failure, or its value that the retry stage has refused (the
      * policy's result predicate is asked once per attempt).
      */
     private ExecutionResult<T> afterFirstAttempt(long start, @Nullable T value, @Nullable Exception failure) {
@@ -133,10 +131,9 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Takes on a call without per-call state whose first attempt the breaker stage
-     * refused.
+     * Takes on a call without per-call state whose first attempt a guard refused.
      */
-    private ExecutionResult<T> rejectedAtOnce(CallNotPermittedException rejection) {
+    private ExecutionResult<T> rejectedAtOnce(RuntimeException rejection) {
         stop(ExecutionStatus.REJECTED, rejection);
         try {
             retryLoop(RetryDecision.STOP);

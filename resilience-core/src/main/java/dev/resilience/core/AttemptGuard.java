@@ -1,0 +1,67 @@
+package dev.resilience.core;
+
+/**
+ * A stage that every attempt passes on its way to the action: it admits the attempt or
+ * refuses it, and then hears how the attempt it admitted ended. The circuit breaker is
+ * one ({@link BreakerStage}); a pipeline holds its guards in {@link Guards}, ordered by
+ * {@link #order()}, and the synchronous and asynchronous drivers pass every attempt
+ * through all of them, so that a new guard needs no change to either driver.
+ *
+ * <p>
+ * A guard is built once per pipeline and shared by its calls, so it is thread-safe. Every
+ * pass it hands out comes back exactly once: with the attempt's outcome, or abandoned
+ * when the attempt ends without one (cancelled, or refused by a later guard).
+ *
+ * @param <P> what admits one attempt, such as a breaker's permit; handed back with the
+ * attempt's outcome
+ */
+interface AttemptGuard<P> {
+
+    /** The place of a rate limiter among the guards: the outermost. */
+    int RATE_LIMITER = 100;
+
+    /** The place of the circuit breaker among the guards. */
+    int CIRCUIT_BREAKER = 200;
+
+    /** The place of a bulkhead among the guards: the innermost. */
+    int BULKHEAD = 300;
+
+    /**
+     * Returns where the guard stands in the order of DESIGN section 12: a guard with a
+     * lower order admits an attempt before one with a higher order.
+     * @return the order, such as {@link #CIRCUIT_BREAKER}
+     */
+    int order();
+
+    /**
+     * Admits the next attempt of a call or refuses it. A refusal ends the call with
+     * status {@link ExecutionStatus#REJECTED} and the exception thrown; it is never
+     * retried and goes to the fallbacks.
+     * @return the pass of the attempt
+     * @throws RuntimeException the refusal
+     */
+    P admit();
+
+    /**
+     * Hears that an admitted attempt produced a value.
+     * @param pass the attempt's pass
+     * @param durationNanos how long the attempt took
+     */
+    void succeeded(P pass, long durationNanos);
+
+    /**
+     * Hears that an admitted attempt failed.
+     * @param pass the attempt's pass
+     * @param durationNanos how long the attempt took
+     * @param failure what the attempt threw
+     */
+    void failed(P pass, long durationNanos, Throwable failure);
+
+    /**
+     * Takes back the pass of an attempt that ends without an outcome: a cancelled one, or
+     * one that a later guard refused.
+     * @param pass the attempt's pass
+     */
+    void abandoned(P pass);
+
+}

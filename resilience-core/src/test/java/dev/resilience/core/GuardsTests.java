@@ -1,0 +1,143 @@
+package dev.resilience.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+class GuardsTests {
+
+    private final List<String> heard = new ArrayList<>();
+
+    @Test
+    void guardsAdmitInTheirOrderAndHearOutcomesInnermostFirst() {
+        Guards guards = new Guards(List.of(new Recording("bulkhead", AttemptGuard.BULKHEAD, false),
+                new Recording("limiter", AttemptGuard.RATE_LIMITER, false),
+                new Recording("breaker", AttemptGuard.CIRCUIT_BREAKER, false)));
+
+        Object pass = guards.admit();
+        guards.succeeded(pass, 5);
+
+        assertThat(this.heard).containsExactly("limiter admit", "breaker admit", "bulkhead admit",
+                "bulkhead succeeded bulkhead-pass", "breaker succeeded breaker-pass", "limiter succeeded limiter-pass");
+    }
+
+    @Test
+    void aGuardThatThrowsOnAnOutcomeDoesNotKeepTheOthersFromHearingIt() {
+        Guards guards = new Guards(List.of(new Recording("limiter", AttemptGuard.RATE_LIMITER, false),
+                new Recording("breaker", AttemptGuard.CIRCUIT_BREAKER, true),
+                new Recording("bulkhead", AttemptGuard.BULKHEAD, false)));
+        Object pass = guards.admit();
+
+        assertThatIllegalStateException().isThrownBy(() -> guards.failed(pass, 5, new RuntimeException("down")))
+            .withMessage("breaker broke");
+        assertThat(this.heard).endsWith("bulkhead failed bulkhead-pass", "limiter failed limiter-pass");
+    }
+
+    @Test
+    void aRefusalAbandonsThePassesOfTheGuardsBeforeIt() {
+        Guards guards = new Guards(List.of(new Recording("limiter", AttemptGuard.RATE_LIMITER, false),
+                new Refusing(AttemptGuard.CIRCUIT_BREAKER), new Recording("bulkhead", AttemptGuard.BULKHEAD, false)));
+
+        assertThatIllegalStateException().isThrownBy(guards::admit).withMessage("refused");
+        assertThat(this.heard).containsExactly("limiter admit", "limiter abandoned limiter-pass");
+    }
+
+    @Test
+    void withoutGuardsEveryAttemptIsAdmittedAndNothingIsHeard() {
+        Guards guards = new Guards(List.of());
+
+        guards.succeeded(guards.admit(), 5);
+        guards.abandoned(guards.admit());
+
+        assertThat(this.heard).isEmpty();
+    }
+
+    private final class Recording implements AttemptGuard<String> {
+
+        private final String name;
+
+        private final int order;
+
+        private final boolean throwsOnOutcome;
+
+        Recording(String name, int order, boolean throwsOnOutcome) {
+            this.name = name;
+            this.order = order;
+            this.throwsOnOutcome = throwsOnOutcome;
+        }
+
+        @Override
+        public int order() {
+            return this.order;
+        }
+
+        @Override
+        public String admit() {
+            GuardsTests.this.heard.add(this.name + " admit");
+            return this.name + "-pass";
+        }
+
+        @Override
+        public void succeeded(String pass, long durationNanos) {
+            hear("succeeded " + pass);
+        }
+
+        @Override
+        public void failed(String pass, long durationNanos, Throwable failure) {
+            hear("failed " + pass);
+        }
+
+        @Override
+        public void abandoned(String pass) {
+            hear("abandoned " + pass);
+        }
+
+        private void hear(String event) {
+            if (this.throwsOnOutcome) {
+                throw new IllegalStateException(this.name + " broke");
+            }
+            GuardsTests.this.heard.add(this.name + " " + event);
+        }
+
+    }
+
+    private static final class Refusing implements AttemptGuard<String> {
+
+        private final int order;
+
+        Refusing(int order) {
+            this.order = order;
+        }
+
+        @Override
+        public int order() {
+            return this.order;
+        }
+
+        @Override
+        public String admit() {
+            throw new IllegalStateException("refused");
+        }
+
+        @Override
+        public void succeeded(String pass, long durationNanos) {
+            throw new AssertionError("never admitted");
+        }
+
+        @Override
+        public void failed(String pass, long durationNanos, Throwable failure) {
+            throw new AssertionError("never admitted");
+        }
+
+        @Override
+        public void abandoned(String pass) {
+            throw new AssertionError("never admitted");
+        }
+
+    }
+
+}
