@@ -1,0 +1,314 @@
+package dev.resilience.core;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import dev.resilience.core.time.ScheduledTask;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The machinery of an asynchronous call's steps, below the steps themselves
+ * ({@link AsyncExecution}): where a step runs, how it is handed to the executor or to a
+ * timer, how the call is cancelled, and how it ends, exactly once.
+ *
+ * <p>
+ * The first step runs on the caller's thread. A wait (backoff, a key in progress) is a
+ * timer on the time source; when it fires, the next step is handed to the pipeline's
+ * executor, as is the handling of a stage that completes later: the timer thread and the
+ * threads completing the stages never run an attempt, a fallback, a store call or a
+ * listener. When the executor refuses a step (shut down, saturated, or it drops a queued
+ * one), the call ends with status ERROR on the engine's own pool; whatever escapes a step
+ * ends the call, so the returned future always completes.
+ *
+ * <p>
+ * Cancelling (or otherwise completing) the returned future cuts the current wait short
+ * and cancels the awaited stage; the next step that runs ends the call with status
+ * {@link ExecutionStatus#ERROR} and a {@link CancellationException}. Ending gives the
+ * guards' pass back and settles the idempotency claim.
+ *
+ * @param <T> the type of the call's value
+ */
+abstract class AsyncSteps<T> extends Execution<T> {
+
+    private final Executor executor;
+
+    private final CompletableFuture<ExecutionResult<T>> result = new CompletableFuture<>();
+
+    private final AtomicBoolean ended = new AtomicBoolean();
+
+    private volatile boolean cancelled;
+
+    private volatile @Nullable Wait pendingWait;
+
+    private volatile @Nullable CompletableFuture<?> awaited;
+
+    AsyncSteps(Stages stages, CallContext context) {
+        super(stages, context, stages.time.nanoTime());
+        this.executor = stages.executor;
+    }
+
+    /**
+     * Runs the call's first step on this thread.
+     * @param first the first step
+     * @return the future of the call's account, which stops the call when completed by
+     * anyone else
+     */
+    final CompletableFuture<ExecutionResult<T>> start(Runnable first) {
+        this.result.whenComplete((outcome, failure) -> {
+            if (!this.ended.get()) {
+                cancel();
+            }
+        });
+        run(first);
+        return this.result;
+    }
+
+    /**
+     * Returns whether the call was cancelled; the step that notices ends it.
+     * @return {@code true} once the returned future was completed by someone else
+     */
+    final boolean cancelled() {
+        return this.cancelled;
+    }
+
+    /**
+     * Marks a stage as the one the call awaits, which a cancellation cancels.
+     * @param stage the stage
+     */
+    final void awaiting(CompletableFuture<?> stage) {
+        this.awaited = stage;
+    }
+
+    /**
+     * Runs one step on this thread; whatever escapes it ends the call.
+     */
+    private void run(Runnable step) {
+        guard(() -> {
+            if (this.cancelled) {
+                endCancelled();
+            }
+            else {
+                step.run();
+            }
+        });
+    }
+
+    /**
+     * Hands a step to the executor. When the executor refuses it (shut down, saturated),
+     * the call ends instead, on the engine's own pool rather than on this thread, which
+     * may be the timer's.
+     * @param step the next step, which ends the call on whatever escapes it
+     * @param ending what ends the call when the executor refuses the step
+     */
+    private void submit(Runnable step, Consumer<RuntimeException> ending) {
+        try {
+            this.executor.execute(new Step(step, ending));
+        }
+        catch (RuntimeException refused) {
+            endOnOwnPool(ending, refused);
+        }
+    }
+
+    private void endOnOwnPool(Consumer<RuntimeException> ending, RuntimeException refused) {
+        Runnable end = () -> guard(() -> ending.accept(refused));
+        try {
+            DefaultExecutor.get().execute(end);
+        }
+        catch (RuntimeException ex) {
+            end.run();
+        }
+    }
+
+    /**
+     * Hands the next step to the executor; it ends the call instead if the call was
+     * cancelled meanwhile.
+     */
+    private void handOver(Runnable step, Consumer<RuntimeException> ending) {
+        submit(() -> run(step), ending);
+    }
+
+    private void handOver(Runnable step) {
+        handOver(step, this::endRefused);
+    }
+
+    /**
+     * Runs a step that takes an outcome which has already arrived: it runs even when the
+     * call was cancelled meanwhile, so that a value already produced is kept, and its
+     * permit and claim settled with it.
+     */
+    final void handOverOutcome(Runnable step, Consumer<RuntimeException> ending) {
+        submit(() -> guard(step), ending);
+    }
+
+    private void guard(Runnable step) {
+        try {
+            step.run();
+        }
+        catch (Error ex) {
+            fatal(ex);
+        }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.ERROR, ex);
+            end();
+        }
+    }
+
+    private void endRefused(RuntimeException refused) {
+        stop(ExecutionStatus.ERROR, refused);
+        end();
+    }
+
+    final void waitThen(Runnable step, long delayNanos) {
+        Wait wait = new Wait(step);
+        this.pendingWait = wait;
+        try {
+            wait.scheduled(this.time.scheduleHandOff(wait, Duration.ofNanos(delayNanos)));
+        }
+        catch (RuntimeException ex) {
+            stop(ExecutionStatus.ERROR, ex);
+            end();
+            return;
+        }
+        if (this.cancelled && wait.cancel()) {
+            endCancelled();
+        }
+    }
+
+    final void end() {
+        if (!this.ended.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            releasePermit();
+            settleClaim();
+            this.result.complete(finish());
+        }
+        catch (RuntimeException | Error ex) {
+            this.result.completeExceptionally(ex);
+        }
+    }
+
+    final void endCancelled() {
+        stop(ExecutionStatus.ERROR, own(new CancellationException("Call of '" + this.stages.name + "' was cancelled")));
+        end();
+    }
+
+    private void fatal(Error error) {
+        if (!this.ended.compareAndSet(false, true)) {
+            return;
+        }
+        stop(ExecutionStatus.ERROR, error);
+        try {
+            releasePermit();
+            settleClaim();
+        }
+        finally {
+            this.result.completeExceptionally(error);
+        }
+    }
+
+    /**
+     * Stops the call after its returned future was completed by someone else: runs on
+     * that someone's thread, so it only cuts the current wait short and cancels the
+     * awaited stage on the executor; the step that notices ends the call.
+     */
+    private void cancel() {
+        this.cancelled = true;
+        Wait wait = this.pendingWait;
+        if (wait != null && wait.cancel()) {
+            handOver(this::endCancelled, (refused) -> endCancelled());
+        }
+        CompletableFuture<?> stage = this.awaited;
+        if (stage != null && !stage.isDone()) {
+            try {
+                this.executor.execute(() -> Futures.cancelQuietly(stage));
+            }
+            catch (RuntimeException ex) {
+                Futures.cancelQuietly(stage);
+            }
+        }
+    }
+
+    /**
+     * A step handed to the executor. It is a {@link FutureTask}, so that an executor shut
+     * down with queued tasks, which cancels them as Spring's task executors do, ends the
+     * call instead of leaving its future incomplete.
+     */
+    private final class Step extends FutureTask<Void> {
+
+        private final Consumer<RuntimeException> ending;
+
+        private final AtomicBoolean started = new AtomicBoolean();
+
+        Step(Runnable step, Consumer<RuntimeException> ending) {
+            super(step, null);
+            this.ending = ending;
+        }
+
+        @Override
+        public void run() {
+            if (this.started.compareAndSet(false, true)) {
+                super.run();
+            }
+        }
+
+        @Override
+        protected void done() {
+            if (isCancelled() && this.started.compareAndSet(false, true)) {
+                endOnOwnPool(this.ending, new RejectedExecutionException(
+                        "The executor of '" + AsyncSteps.this.stages.name + "' dropped a queued step"));
+            }
+        }
+
+    }
+
+    /**
+     * A wait of the call: fired by the timer, or cut short by a cancellation; whichever
+     * comes first takes it.
+     */
+    private final class Wait implements Runnable {
+
+        private final Runnable step;
+
+        private final AtomicBoolean taken = new AtomicBoolean();
+
+        private volatile @Nullable ScheduledTask task;
+
+        Wait(Runnable step) {
+            this.step = step;
+        }
+
+        void scheduled(ScheduledTask scheduled) {
+            this.task = scheduled;
+            if (this.taken.get()) {
+                scheduled.cancel();
+            }
+        }
+
+        @Override
+        public void run() {
+            if (this.taken.compareAndSet(false, true)) {
+                handOver(this.step);
+            }
+        }
+
+        boolean cancel() {
+            if (!this.taken.compareAndSet(false, true)) {
+                return false;
+            }
+            ScheduledTask scheduled = this.task;
+            if (scheduled != null) {
+                scheduled.cancel();
+            }
+            return true;
+        }
+
+    }
+
+}
