@@ -16,13 +16,17 @@ class PackageStructureTests {
 
     /**
      * Cycles that are known and not yet removed, each written as the failure names it.
+     * The fallback types live in {@code core} beside the CallContext they receive; the
+     * deprecated {@code core.fallback} bridges depend on {@code core}, never the other
+     * way (the builder takes them as a Supplier), so that package forms no cycle.
      */
     private static final Set<String> KNOWN_CYCLES = Set.of(
             // DeadLetter (the dead-letter SPI) records an ExecutionStatus; the engine
-            // writes dead letters
-            "dev.resilience.core -> dev.resilience.core.deadletter -> dev.resilience.core",
-            // FallbackHandler receives a CallContext; the engine runs the fallback chain
-            "dev.resilience.core -> dev.resilience.core.fallback -> dev.resilience.core");
+            // writes dead letters and tells listeners of them. Both sides are public API,
+            // and neither an enum nor a record can be moved behind a deprecated bridge,
+            // so it stays until a release that may break the SPI gives DeadLetter a
+            // status type of its own package
+            "dev.resilience.core -> dev.resilience.core.deadletter -> dev.resilience.core");
 
     @Test
     void noCycleBetweenPackages() throws Exception {

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import dev.resilience.core.deadletter.DeadLetter;
-import dev.resilience.core.fallback.FallbackHandler;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;

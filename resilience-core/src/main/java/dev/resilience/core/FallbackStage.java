@@ -2,8 +2,6 @@ package dev.resilience.core;
 
 import java.util.List;
 
-import dev.resilience.core.fallback.FallbackChain;
-import dev.resilience.core.fallback.FallbackHandler;
 import org.jspecify.annotations.Nullable;
 
 /**

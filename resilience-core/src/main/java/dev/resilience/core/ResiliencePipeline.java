@@ -13,7 +13,6 @@ import java.util.function.Supplier;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.DeadLetterText;
-import dev.resilience.core.fallback.FallbackChain;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
@@ -367,6 +366,21 @@ public final class ResiliencePipeline {
         public Builder fallbacks(FallbackChain fallbacks) {
             this.fallbacks = fallbacks;
             return this;
+        }
+
+        /**
+         * Sets the fallbacks from whatever supplies a chain: a
+         * {@link dev.resilience.core.fallback.FallbackChain} of the deprecated package
+         * does, so that code passing one still compiles. Taking a {@link Supplier} rather
+         * than the deprecated type keeps this package free of any dependency on that one.
+         * @param fallbacks supplies the chain, once, when this method is called
+         * @return this builder
+         * @deprecated since 0.1.0, for removal with {@code dev.resilience.core.fallback}:
+         * pass a {@link FallbackChain} to {@link #fallbacks(FallbackChain)}
+         */
+        @Deprecated(since = "0.1.0", forRemoval = true)
+        public Builder fallbacks(Supplier<? extends FallbackChain> fallbacks) {
+            return fallbacks(fallbacks.get());
         }
 
         /**

@@ -17,8 +17,6 @@ import java.util.function.Supplier;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
-import dev.resilience.core.fallback.FallbackChain;
-import dev.resilience.core.fallback.FallbackHandler;
 import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;

@@ -94,9 +94,7 @@ class DeadLetterPipelineTests {
 
     @Test
     void callThatSucceedsThroughAFallbackIsNotADeadLetter() {
-        pipeline()
-            .fallbacks(dev.resilience.core.fallback.FallbackChain
-                .of(dev.resilience.core.fallback.FallbackHandler.of("defer", (error, call) -> "deferred")))
+        pipeline().fallbacks(FallbackChain.of(FallbackHandler.of("defer", (error, call) -> "deferred")))
             .build()
             .execute(this.context,
                     FlakyAction.failing(new IOException("1"), new IOException("2"), new IOException("3")));

@@ -12,8 +12,6 @@ import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerMetrics;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
-import dev.resilience.core.fallback.FallbackChain;
-import dev.resilience.core.fallback.FallbackHandler;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryBudget;

@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 
 import dev.resilience.annotation.Fallback;
 import dev.resilience.registry.InvalidResiliencePolicyException;
-import dev.resilience.core.fallback.FallbackChain;
-import dev.resilience.core.fallback.FallbackHandler;
+import dev.resilience.core.FallbackChain;
+import dev.resilience.core.FallbackHandler;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;

@@ -5,7 +5,7 @@ import java.lang.reflect.Method;
 
 import dev.resilience.core.CallContext;
 import dev.resilience.core.ExecutionResult;
-import dev.resilience.core.fallback.FallbackHandler;
+import dev.resilience.core.FallbackHandler;
 import org.jspecify.annotations.Nullable;
 
 /**

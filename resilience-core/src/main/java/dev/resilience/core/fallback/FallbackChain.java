@@ -1,20 +1,27 @@
 package dev.resilience.core.fallback;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.resilience.core.support.ExceptionFilter;
 
 /**
  * The fallbacks of a call, tried in order until one succeeds, and the failures they apply
- * to. Immutable and thread-safe.
+ * to. Immutable and thread-safe. Passed to
+ * {@link dev.resilience.core.ResiliencePipeline.Builder}, it becomes the
+ * {@link dev.resilience.core.FallbackChain} that {@link #get} returns.
  *
  * @param handlers the fallbacks, in the order they are tried
  * @param applyOn the failures the chain applies to; empty means every failure not in
  * {@code skipOn}
  * @param skipOn the failures passed on without trying any fallback
+ * @deprecated since 0.1.0, for removal: use {@link dev.resilience.core.FallbackChain},
+ * which has the same components and methods
  */
+@Deprecated(since = "0.1.0", forRemoval = true)
+@SuppressWarnings("removal")
 public record FallbackChain(List<FallbackHandler> handlers, List<Class<? extends Throwable>> applyOn,
-        List<Class<? extends Throwable>> skipOn) {
+        List<Class<? extends Throwable>> skipOn) implements Supplier<dev.resilience.core.FallbackChain> {
 
     /**
      * Copies the lists and refuses an empty chain.
@@ -46,4 +53,15 @@ public record FallbackChain(List<FallbackHandler> handlers, List<Class<? extends
     public boolean appliesTo(Throwable error) {
         return ExceptionFilter.matches(error, this.applyOn, this.skipOn);
     }
+
+    /**
+     * Returns this chain as the type that replaces it: the same handlers in the same
+     * order, the same {@code applyOn} and {@code skipOn}.
+     * @return the chain
+     */
+    @Override
+    public dev.resilience.core.FallbackChain get() {
+        return new dev.resilience.core.FallbackChain(List.copyOf(this.handlers), this.applyOn, this.skipOn);
+    }
+
 }

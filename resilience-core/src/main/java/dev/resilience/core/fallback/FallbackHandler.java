@@ -5,32 +5,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One alternative of a {@link FallbackChain}: produces a value from the failure of the
- * guarded call.
+ * guarded call. Adds nothing to {@link dev.resilience.core.FallbackHandler}, which it
+ * extends: a class implementing it is a handler of the new type too, and
+ * {@link FallbackFunction} is the new type's.
+ *
+ * @deprecated since 0.1.0, for removal: use {@link dev.resilience.core.FallbackHandler},
+ * which has the same methods
  */
-public interface FallbackHandler {
-
-    /**
-     * Returns the handler's name, used in metrics and results (a method name, say).
-     * @return the name
-     */
-    String name();
-
-    /**
-     * Returns whether this handler applies to the given failure.
-     * @param error the failure of the guarded call
-     * @return {@code true} if {@link #apply} should be tried
-     */
-    boolean appliesTo(Throwable error);
-
-    /**
-     * Produces the fallback value. For an asynchronous call the value may be a
-     * {@link java.util.concurrent.CompletionStage}, whose outcome is then awaited.
-     * @param error the failure of the guarded call
-     * @param call the guarded call's target and arguments
-     * @return the value
-     * @throws Throwable when this fallback fails too
-     */
-    @Nullable Object apply(Throwable error, CallContext call) throws Throwable;
+@Deprecated(since = "0.1.0", forRemoval = true)
+public interface FallbackHandler extends dev.resilience.core.FallbackHandler {
 
     /**
      * Returns a handler that applies to failures of the given type.
@@ -40,7 +23,30 @@ public interface FallbackHandler {
      * @return the handler
      */
     static FallbackHandler of(String name, Class<? extends Throwable> type, FallbackFunction function) {
-        return new TypedFallbackHandler(name, type, function);
+        dev.resilience.core.FallbackHandler handler = dev.resilience.core.FallbackHandler.of(name, type, function);
+        return new FallbackHandler() {
+
+            @Override
+            public String name() {
+                return handler.name();
+            }
+
+            @Override
+            public boolean appliesTo(Throwable error) {
+                return handler.appliesTo(error);
+            }
+
+            @Override
+            public @Nullable Object apply(Throwable error, CallContext call) throws Throwable {
+                return handler.apply(error, call);
+            }
+
+            @Override
+            public String toString() {
+                return handler.toString();
+            }
+
+        };
     }
 
     /**
@@ -51,23 +57,6 @@ public interface FallbackHandler {
      */
     static FallbackHandler of(String name, FallbackFunction function) {
         return of(name, Throwable.class, function);
-    }
-
-    /**
-     * The body of a fallback.
-     */
-    @FunctionalInterface
-    interface FallbackFunction {
-
-        /**
-         * Produces the fallback value.
-         * @param error the failure of the guarded call
-         * @param call the guarded call's target and arguments
-         * @return the value
-         * @throws Throwable when this fallback fails too
-         */
-        @Nullable Object apply(Throwable error, CallContext call) throws Throwable;
-
     }
 
 }

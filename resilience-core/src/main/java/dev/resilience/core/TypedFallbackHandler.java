@@ -1,6 +1,5 @@
-package dev.resilience.core.fallback;
+package dev.resilience.core;
 
-import dev.resilience.core.CallContext;
 import org.jspecify.annotations.Nullable;
 
 record TypedFallbackHandler(String name, Class<? extends Throwable> type,
