@@ -169,11 +169,11 @@ public final class CircuitBreaker {
      * Asks for permission to run one call.
      * @throws CallNotPermittedException if the breaker rejects the call; it is counted as
      * not permitted and listeners are told
-     * @deprecated since 0.2.0, for removal: use {@link #acquirePermit()} and report the
+     * @deprecated since 0.1.0, for removal: use {@link #acquirePermit()} and report the
      * outcome with its permit, so that the state which let the call through records it (a
      * half-open state then decides on exactly its own probes)
      */
-    @Deprecated(since = "0.2.0", forRemoval = true)
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public void acquirePermission() {
         acquirePermit();
     }
@@ -235,11 +235,11 @@ public final class CircuitBreaker {
     /**
      * Asks for permission to run one call, answering instead of throwing.
      * @return {@code true} if the call may run
-     * @deprecated since 0.2.0, for removal: use {@link #acquirePermit()}, which throws a
+     * @deprecated since 0.1.0, for removal: use {@link #acquirePermit()}, which throws a
      * {@link CallNotPermittedException} where this answers {@code false}, and report the
      * outcome with its permit
      */
-    @Deprecated(since = "0.2.0", forRemoval = true)
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public boolean tryAcquirePermission() {
         try {
             acquirePermit();
@@ -254,10 +254,10 @@ public final class CircuitBreaker {
      * Gives back a permission without recording an outcome, for a call that did not run
      * to an outcome (cancelled, for instance). Only a HALF_OPEN breaker has permissions
      * to give back; elsewhere this does nothing.
-     * @deprecated since 0.2.0, for removal: use {@link #release(Permit)}, which gives the
+     * @deprecated since 0.1.0, for removal: use {@link #release(Permit)}, which gives the
      * permit back to the state that granted it, not to whichever state is current
      */
-    @Deprecated(since = "0.2.0", forRemoval = true)
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public void releasePermission() {
         this.state.get().release();
     }
@@ -266,10 +266,10 @@ public final class CircuitBreaker {
      * Records a successful call.
      * @param durationNanos how long the call took; from the slow-call duration on it
      * counts as slow
-     * @deprecated since 0.2.0, for removal: use {@link #onSuccess(Permit, long)}, which
+     * @deprecated since 0.1.0, for removal: use {@link #onSuccess(Permit, long)}, which
      * records the call in the state that permitted it
      */
-    @Deprecated(since = "0.2.0", forRemoval = true)
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public void onSuccess(long durationNanos) {
         record(this.state.get(), Outcome.of(false, isSlow(durationNanos)));
     }
@@ -281,11 +281,11 @@ public final class CircuitBreaker {
      * @param durationNanos how long the call took; from the slow-call duration on it
      * counts as slow
      * @param error the error the call ended with
-     * @deprecated since 0.2.0, for removal: use
+     * @deprecated since 0.1.0, for removal: use
      * {@link #onError(Permit, long, Throwable)}, which records the call in the state that
      * permitted it
      */
-    @Deprecated(since = "0.2.0", forRemoval = true)
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public void onError(long durationNanos, Throwable error) {
         record(this.state.get(), outcomeOf(durationNanos, error));
     }

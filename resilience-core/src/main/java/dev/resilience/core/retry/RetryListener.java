@@ -7,7 +7,7 @@ package dev.resilience.core.retry;
  * Called on the thread that runs the call; it should be quick. An exception it throws is
  * caught and ignored, so it cannot change the outcome of the call.
  *
- * @deprecated since 0.2.0, for removal: implement
+ * @deprecated since 0.1.0, for removal: implement
  * {@link dev.resilience.core.ExecutionListener#onRetry(String, RetryEvent)} and add the
  * listener to the pipeline with
  * {@link dev.resilience.core.ResiliencePipeline.Builder#listener}; it receives the same
@@ -15,7 +15,7 @@ package dev.resilience.core.retry;
  * too
  */
 @FunctionalInterface
-@Deprecated(since = "0.2.0", forRemoval = true)
+@Deprecated(since = "0.1.0", forRemoval = true)
 public interface RetryListener {
 
     /**

@@ -163,10 +163,10 @@ public final class RetryPolicy {
     /**
      * Returns the listeners told of every retry.
      * @return the listeners, in the order they were added
-     * @deprecated since 0.2.0, for removal, with {@link RetryListener}: retries are told
+     * @deprecated since 0.1.0, for removal, with {@link RetryListener}: retries are told
      * to the pipeline's {@link dev.resilience.core.ExecutionListener}s
      */
-    @Deprecated(since = "0.2.0", forRemoval = true)
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public List<RetryListener> listeners() {
         return this.listeners;
     }
@@ -214,10 +214,10 @@ public final class RetryPolicy {
      * Tells every listener of a retry, in order. A listener that throws a
      * {@link RuntimeException} is logged and skipped; the others are still told.
      * @param event the retry about to happen
-     * @deprecated since 0.2.0, for removal, with {@link RetryListener}: the pipeline
+     * @deprecated since 0.1.0, for removal, with {@link RetryListener}: the pipeline
      * tells its {@link dev.resilience.core.ExecutionListener}s of every retry
      */
-    @Deprecated(since = "0.2.0", forRemoval = true)
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public void notifyRetry(RetryEvent event) {
         for (RetryListener listener : this.listeners) {
             try {
@@ -404,13 +404,13 @@ public final class RetryPolicy {
          * Adds a listener told of every retry.
          * @param listener the listener
          * @return this builder
-         * @deprecated since 0.2.0, for removal: add an
+         * @deprecated since 0.1.0, for removal: add an
          * {@link dev.resilience.core.ExecutionListener} with
          * {@link dev.resilience.core.ResiliencePipeline.Builder#listener} and implement
          * its {@link dev.resilience.core.ExecutionListener#onRetry onRetry}, which
          * receives the same {@link RetryEvent} at the same moment
          */
-        @Deprecated(since = "0.2.0", forRemoval = true)
+        @Deprecated(since = "0.1.0", forRemoval = true)
         public Builder listener(RetryListener listener) {
             this.listeners.add(requireNonNull(listener, "listener"));
             return this;
