@@ -8,9 +8,11 @@ package dev.resilience.core;
  * through all of them, so that a new guard needs no change to either driver.
  *
  * <p>
- * A guard is built once per pipeline and shared by its calls, so it is thread-safe. Every
- * pass it hands out comes back exactly once: with the attempt's outcome, or abandoned
- * when the attempt ends without one (cancelled, or refused by a later guard).
+ * A guard is shared by every call of its pipeline, and by every pipeline built from the
+ * same builder, so it is thread-safe and keeps no state of one call. Every pass it hands
+ * out comes back exactly once: with the attempt's outcome, or abandoned when the attempt
+ * ends without one (cancelled, or refused by a later guard). What it throws while hearing
+ * an outcome or taking a pass back is logged and changes nothing in the call.
  *
  * @param <P> what admits one attempt, such as a breaker's permit; handed back with the
  * attempt's outcome

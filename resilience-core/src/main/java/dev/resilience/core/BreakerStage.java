@@ -5,8 +5,8 @@ import dev.resilience.core.circuitbreaker.CircuitBreaker;
 /**
  * The breaker stage of a pipeline: asks the breaker to admit each attempt, which it
  * refuses with a {@link dev.resilience.core.circuitbreaker.CallNotPermittedException}
- * while open, and records the attempt's outcome with the permit it got. Built once per
- * pipeline that has a breaker.
+ * while open, and records the attempt's outcome with the permit it got. Holds nothing but
+ * its breaker.
  */
 final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 

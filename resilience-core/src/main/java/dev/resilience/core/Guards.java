@@ -8,11 +8,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@link AttemptGuard guards} of a pipeline, in their order, seen by the drivers as
  * one: an attempt is admitted when every guard admits it, and its outcome is told to
- * every guard, the innermost first. The pass of the whole chain is the only guard's pass,
- * or an array of passes when there are several, so a pipeline with at most one guard
- * allocates nothing per attempt. Built once per pipeline; thread-safe.
+ * every guard, the innermost first. Hearing an outcome never changes it: a guard that
+ * throws then is logged, and the call goes on with the attempt's own value or failure.
+ * The pass of the whole chain is the only guard's pass, or an array of passes when there
+ * are several, so a pipeline with at most one guard allocates nothing per attempt. Built
+ * once per pipeline; thread-safe.
  */
 final class Guards {
+
+    private static final System.Logger logger = System.getLogger(ResiliencePipeline.class.getName());
 
     private final AttemptGuard<@Nullable Object>[] guards;
 
@@ -23,7 +27,7 @@ final class Guards {
 
     /**
      * Asks every guard, in order, to admit an attempt. When one refuses, the passes the
-     * guards before it gave are abandoned and its refusal is thrown.
+     * guards before it gave are abandoned and its refusal is thrown as it is.
      * @return the pass of the chain, to hand back with the attempt's outcome
      * @throws RuntimeException the refusal of a guard
      */
@@ -40,11 +44,8 @@ final class Guards {
             try {
                 passes[i] = chain[i].admit();
             }
-            catch (RuntimeException | Error ex) {
-                RuntimeException abandonError = abandon(passes, i);
-                if (abandonError != null) {
-                    ex.addSuppressed(abandonError);
-                }
+            catch (Throwable ex) {
+                abandon(passes, i);
                 throw ex;
             }
         }
@@ -52,87 +53,79 @@ final class Guards {
     }
 
     /**
-     * Tells every guard that the admitted attempt produced a value.
+     * Tells every guard that the admitted attempt produced a value. Never throws: what a
+     * guard throws is logged and changes nothing in the call.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      */
     void succeeded(@Nullable Object pass, long durationNanos) {
         AttemptGuard<@Nullable Object>[] chain = this.guards;
-        if (chain.length == 1) {
-            chain[0].succeeded(pass, durationNanos);
-            return;
-        }
-        RuntimeException firstError = null;
         for (int i = chain.length - 1; i >= 0; i--) {
             try {
                 chain[i].succeeded(passOf(pass, i), durationNanos);
             }
             catch (RuntimeException ex) {
-                firstError = (firstError != null) ? firstError : ex;
+                logFailed(chain[i], "hear a success", ex);
             }
         }
-        rethrow(firstError);
     }
 
     /**
-     * Tells every guard that the admitted attempt failed.
+     * Tells every guard that the admitted attempt failed. Never throws: what a guard
+     * throws is logged and changes nothing in the call, whose failure stays the
+     * attempt's.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      * @param failure what the attempt threw
      */
     void failed(@Nullable Object pass, long durationNanos, Throwable failure) {
         AttemptGuard<@Nullable Object>[] chain = this.guards;
-        if (chain.length == 1) {
-            chain[0].failed(pass, durationNanos, failure);
-            return;
-        }
-        RuntimeException firstError = null;
         for (int i = chain.length - 1; i >= 0; i--) {
             try {
                 chain[i].failed(passOf(pass, i), durationNanos, failure);
             }
             catch (RuntimeException ex) {
-                firstError = (firstError != null) ? firstError : ex;
+                logFailed(chain[i], "hear a failure", ex);
             }
         }
-        rethrow(firstError);
     }
 
     /**
-     * Gives every guard back the pass of an attempt that ends without an outcome.
+     * Gives every guard back the pass of an attempt that ends without an outcome. Never
+     * throws: what a guard throws is logged.
      * @param pass the chain's pass
      */
     void abandoned(@Nullable Object pass) {
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         if (chain.length == 1) {
-            chain[0].abandoned(pass);
+            abandon(chain[0], pass);
         }
         else if (chain.length > 1) {
-            rethrow(abandon((Object[]) pass, chain.length));
+            abandon((Object[]) pass, chain.length);
         }
     }
 
-    private @Nullable RuntimeException abandon(@Nullable Object[] passes, int admitted) {
-        RuntimeException firstError = null;
+    private void abandon(@Nullable Object[] passes, int admitted) {
         for (int i = admitted - 1; i >= 0; i--) {
-            try {
-                this.guards[i].abandoned(passes[i]);
-            }
-            catch (RuntimeException ex) {
-                firstError = (firstError != null) ? firstError : ex;
-            }
+            abandon(this.guards[i], passes[i]);
         }
-        return firstError;
     }
 
-    private static @Nullable Object passOf(@Nullable Object pass, int index) {
-        return ((Object[]) pass)[index];
+    private static void abandon(AttemptGuard<@Nullable Object> guard, @Nullable Object pass) {
+        try {
+            guard.abandoned(pass);
+        }
+        catch (RuntimeException ex) {
+            logFailed(guard, "take its pass back", ex);
+        }
     }
 
-    private static void rethrow(@Nullable RuntimeException error) {
-        if (error != null) {
-            throw error;
-        }
+    private @Nullable Object passOf(@Nullable Object pass, int index) {
+        return (this.guards.length == 1) ? pass : ((Object[]) pass)[index];
+    }
+
+    private static void logFailed(AttemptGuard<?> guard, String what, RuntimeException ex) {
+        logger.log(System.Logger.Level.WARNING, "Attempt guard " + guard + " failed to " + what, ex);
     }
 
 }

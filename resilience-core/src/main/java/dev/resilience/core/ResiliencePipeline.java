@@ -395,24 +395,29 @@ public final class ResiliencePipeline {
 
         /**
          * Guards every attempt with a circuit breaker.
-         * @param circuitBreaker the breaker, possibly shared with other pipelines
+         * @param circuitBreaker the breaker, possibly shared with other pipelines;
+         * {@code null} for none
          * @return this builder
          */
-        public Builder circuitBreaker(CircuitBreaker circuitBreaker) {
-            this.circuitBreaker = Objects.requireNonNull(circuitBreaker, "circuitBreaker");
-            return guard(new BreakerStage(circuitBreaker));
+        public Builder circuitBreaker(@Nullable CircuitBreaker circuitBreaker) {
+            this.circuitBreaker = circuitBreaker;
+            return guard(BreakerStage.class, (circuitBreaker != null) ? new BreakerStage(circuitBreaker) : null);
         }
 
         /**
-         * Passes every attempt through a guard, in the guards' order; a guard of the same
-         * class set before is replaced. The setter of each guarding policy calls it with
-         * the policy's stage.
-         * @param guard the guard
+         * Passes every attempt through a guard, in the guards' order, instead of the
+         * guard of the same kind set before. The setter of each guarding policy calls it
+         * with the policy's stage, or {@code null} when the policy is removed.
+         * @param kind the class of the policy's stage
+         * @param guard the guard, or {@code null} for none of that kind
+         * @param <G> the type of the stage
          * @return this builder
          */
-        Builder guard(AttemptGuard<?> guard) {
-            this.guards.removeIf((existing) -> existing.getClass() == guard.getClass());
-            this.guards.add(guard);
+        <G extends AttemptGuard<?>> Builder guard(Class<G> kind, @Nullable G guard) {
+            this.guards.removeIf(kind::isInstance);
+            if (guard != null) {
+                this.guards.add(guard);
+            }
             return this;
         }
 

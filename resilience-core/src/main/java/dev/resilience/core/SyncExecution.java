@@ -178,10 +178,10 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     private RetryDecision attempt() {
-        long limit = attemptLimitNanos();
         if (!permitted()) {
             return RetryDecision.STOP;
         }
+        long limit = attemptLimitNanos();
         AttemptTimer timer = null;
         ScheduledTask timerTask = null;
         if (limit > 0) {

@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A toy policy added the way CONTRIBUTING's "How to add a policy" says, with nothing
  * changed outside the files it names: {@link CallQuota} (the policy: at most so many
  * attempts, counted) and {@link CallQuotaStage} (its stage, an {@link AttemptGuard}),
- * registered through {@link ResiliencePipeline.Builder#guard}, the one line a policy's
- * builder setter holds. Neither driver, {@link Stages} nor {@link Execution} knows it,
- * and both drivers pass every attempt through it in the guards' order.
+ * registered through {@link ResiliencePipeline.Builder#guard(Class, AttemptGuard)}, the
+ * one line a policy's builder setter holds. Neither driver, {@link Stages} nor
+ * {@link Execution} knows it, and both drivers pass every attempt through it in the
+ * guards' order.
  */
 class CountingGuardTests {
 
@@ -40,7 +41,7 @@ class CountingGuardTests {
                 .maxAttempts(maxAttempts)
                 .backoff(Backoff.of(Duration.ofMillis(100), 1.0, Duration.ofSeconds(1), Jitter.NONE))
                 .build())
-            .guard(new CallQuotaStage(this.quota, AttemptGuard.BULKHEAD));
+            .guard(CallQuotaStage.class, new CallQuotaStage(this.quota, AttemptGuard.BULKHEAD));
     }
 
     @Test
@@ -62,7 +63,7 @@ class CountingGuardTests {
     @Test
     void theFastPathOfACallWithoutPerCallStatePassesTheStageToo() throws Exception {
         ResiliencePipeline pipeline = ResiliencePipeline.builder("toy")
-            .guard(new CallQuotaStage(this.quota, AttemptGuard.BULKHEAD))
+            .guard(CallQuotaStage.class, new CallQuotaStage(this.quota, AttemptGuard.BULKHEAD))
             .build();
 
         assertThat(pipeline.<String>call(() -> "ok")).isEqualTo("ok");
@@ -89,7 +90,8 @@ class CountingGuardTests {
         CallQuota exhausted = new CallQuota(0);
         AtomicInteger runs = new AtomicInteger();
 
-        ExecutionResult<Object> result = pipeline(3).guard(new CallQuotaStage(exhausted, AttemptGuard.BULKHEAD))
+        ExecutionResult<Object> result = pipeline(3)
+            .guard(CallQuotaStage.class, new CallQuotaStage(exhausted, AttemptGuard.BULKHEAD))
             .fallbacks(FallbackChain.of(FallbackHandler.of("later", (error, call) -> "queued")))
             .build()
             .execute(() -> runs.incrementAndGet());
@@ -122,7 +124,7 @@ class CountingGuardTests {
         breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
 
         ExecutionResult<String> result = pipeline(3).circuitBreaker(breaker)
-            .guard(new CallQuotaStage(this.quota, AttemptGuard.RATE_LIMITER))
+            .guard(CallQuotaStage.class, new CallQuotaStage(this.quota, AttemptGuard.RATE_LIMITER))
             .build()
             .execute(() -> "ok");
 
@@ -145,7 +147,7 @@ class CountingGuardTests {
         ResiliencePipeline refusing = ResiliencePipeline.builder("toy")
             .timeSource(this.clock)
             .circuitBreaker(breaker)
-            .guard(new CallQuotaStage(new CallQuota(0), AttemptGuard.BULKHEAD))
+            .guard(CallQuotaStage.class, new CallQuotaStage(new CallQuota(0), AttemptGuard.BULKHEAD))
             .build();
         ResiliencePipeline admitting = ResiliencePipeline.builder("toy")
             .timeSource(this.clock)

@@ -41,7 +41,7 @@ class GuardFailurePathsTests {
     @Test
     void errorOfTheActionIsRethrownAsItIsWhenAGuardFailsToHearItOnTheFastPath() {
         ResiliencePipeline pipeline = ResiliencePipeline.builder("fatal")
-            .guard(new ScriptedGuard(AttemptGuard.BULKHEAD).throwingOnOutcome())
+            .guard(ScriptedGuard.class, new ScriptedGuard(AttemptGuard.BULKHEAD).throwingOnOutcome())
             .build();
         Fatal fatal = new Fatal();
 
@@ -58,7 +58,7 @@ class GuardFailurePathsTests {
         ResiliencePipeline pipeline = ResiliencePipeline.builder("fatal")
             .timeSource(this.clock)
             .retry(RetryPolicy.builder().maxAttempts(3).maxDuration(Duration.ofSeconds(10)).build())
-            .guard(new ScriptedGuard(AttemptGuard.BULKHEAD).throwingOnOutcome())
+            .guard(ScriptedGuard.class, new ScriptedGuard(AttemptGuard.BULKHEAD).throwingOnOutcome())
             .build();
         Fatal fatal = new Fatal();
 
@@ -74,7 +74,7 @@ class GuardFailurePathsTests {
     void errorOfAnAsyncAttemptCompletesTheFutureWithItWhenAGuardFailsToHearIt() {
         ResiliencePipeline pipeline = ResiliencePipeline.builder("fatal")
             .timeSource(this.clock)
-            .guard(new ScriptedGuard(AttemptGuard.BULKHEAD).throwingOnOutcome())
+            .guard(ScriptedGuard.class, new ScriptedGuard(AttemptGuard.BULKHEAD).throwingOnOutcome())
             .build();
         Fatal fatal = new Fatal();
 
@@ -95,8 +95,8 @@ class GuardFailurePathsTests {
     void aCachedRefusalDoesNotGrowWhenAnOuterGuardFailsToTakeItsPassBack() {
         RuntimeException cachedRefusal = new IllegalStateException("full");
         ResiliencePipeline pipeline = ResiliencePipeline.builder("full")
-            .guard(new ScriptedGuard(AttemptGuard.RATE_LIMITER).throwingOnOutcome())
-            .guard(new RefusingGuard(cachedRefusal))
+            .guard(ScriptedGuard.class, new ScriptedGuard(AttemptGuard.RATE_LIMITER).throwingOnOutcome())
+            .guard(RefusingGuard.class, new RefusingGuard(cachedRefusal))
             .build();
 
         for (int i = 0; i < 3; i++) {
@@ -119,7 +119,7 @@ class GuardFailurePathsTests {
             .executor(Runnable::run)
             .idempotency(IdempotencyPolicy.of("quote", this.store))
             .retry(RetryPolicy.builder().maxAttempts(1).attemptTimeout(Duration.ofSeconds(1)).build())
-            .guard(new ScriptedGuard(AttemptGuard.BULKHEAD).throwingOnOutcome())
+            .guard(ScriptedGuard.class, new ScriptedGuard(AttemptGuard.BULKHEAD).throwingOnOutcome())
             .build();
 
         CompletableFuture<ExecutionResult<String>> future = pipeline.executeAsync(CallContext.idempotent("k", "fp"),
@@ -148,7 +148,7 @@ class GuardFailurePathsTests {
                 .maxDuration(Duration.ofSeconds(1))
                 .backoff(Backoff.of(Duration.ofMillis(10), 1.0, Duration.ofMillis(10), Jitter.NONE))
                 .build())
-            .guard(new WaitingGuard(this.clock, Duration.ofMillis(800)))
+            .guard(WaitingGuard.class, new WaitingGuard(this.clock, Duration.ofMillis(800)))
             .build();
 
         ExecutionResult<String> sync = pipeline.execute(() -> {

@@ -26,14 +26,14 @@ class GuardsTests {
     }
 
     @Test
-    void aGuardThatThrowsOnAnOutcomeDoesNotKeepTheOthersFromHearingIt() {
+    void aGuardThatThrowsOnAnOutcomeNeitherThrowsNorKeepsTheOthersFromHearingIt() {
         Guards guards = new Guards(List.of(new Recording("limiter", AttemptGuard.RATE_LIMITER, false),
                 new Recording("breaker", AttemptGuard.CIRCUIT_BREAKER, true),
                 new Recording("bulkhead", AttemptGuard.BULKHEAD, false)));
         Object pass = guards.admit();
 
-        assertThatIllegalStateException().isThrownBy(() -> guards.failed(pass, 5, new RuntimeException("down")))
-            .withMessage("breaker broke");
+        guards.failed(pass, 5, new RuntimeException("down"));
+
         assertThat(this.heard).endsWith("bulkhead failed bulkhead-pass", "limiter failed limiter-pass");
     }
 

@@ -19,10 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Review of the deprecated bridges: source written against
- * {@code dev.resilience.core.fallback} before the move (commit 5a4155c) must still
- * compile and behave, as the package's Javadoc promises ("so that code written against
- * this package still compiles: change its imports to move it").
+ * Source written against {@code dev.resilience.core.fallback} before its types moved to
+ * {@code dev.resilience.core} still compiles and behaves, as the package's Javadoc
+ * promises, but for the two uses it names.
  */
 @SuppressWarnings("removal")
 class DeprecatedFallbackSourceTests {
@@ -48,47 +47,11 @@ class DeprecatedFallbackSourceTests {
     }
 
     @Test
-    void sourceReadingThePipelinesFallbacksAsTheDeprecatedChainCompiles() throws Exception {
-        String errors = compile("""
-                package demo;
-
-                import dev.resilience.core.ResiliencePipeline;
-                import dev.resilience.core.fallback.FallbackChain;
-
-                class Inspect {
-                    static int count(ResiliencePipeline pipeline) {
-                        FallbackChain chain = pipeline.fallbacks();
-                        return (chain != null) ? chain.handlers().size() : 0;
-                    }
-                }
-                """);
-
-        assertThat(errors).as("javac errors").isEmpty();
-    }
-
-    @Test
-    void sourceClearingTheFallbacksWithNullCompiles() throws Exception {
-        String errors = compile("""
-                package demo;
-
-                import dev.resilience.core.ResiliencePipeline;
-
-                class Clear {
-                    static ResiliencePipeline.Builder clear(ResiliencePipeline.Builder builder) {
-                        return builder.fallbacks(null);
-                    }
-                }
-                """);
-
-        assertThat(errors).as("javac errors").isEmpty();
-    }
-
-    @Test
     void handlersMadeByTheDeprecatedFactoryAreEqualAsTheyWereBefore() {
         FallbackHandler.FallbackFunction defer = (error, call) -> "deferred";
 
         assertThat(FallbackHandler.of("defer", IOException.class, defer))
-            .as("5a4155c returned a record, equal by name, type and function")
+            .as("a record, equal by name, type and function, as before the move")
             .isEqualTo(FallbackHandler.of("defer", IOException.class, defer));
         assertThat(FallbackChain.of(FallbackHandler.of("defer", defer)))
             .isEqualTo(FallbackChain.of(FallbackHandler.of("defer", defer)));
