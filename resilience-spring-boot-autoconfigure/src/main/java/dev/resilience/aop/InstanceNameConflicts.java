@@ -26,11 +26,13 @@ import org.springframework.util.ObjectUtils;
  * ({@code SimpleClassName#method}: two classes of one simple name in different packages,
  * or two overloads), which would make them share a retry instance, a breaker, idempotency
  * keys and meters without anyone naming them. Two annotations that name one breaker or
- * retry instance must configure it alike: a breaker has one configuration, and a retry
- * instance is reported with one. Attributes are compared by what they configure, not as
- * written: {@code delay = "1s"} and {@code delay = "1000ms"} agree, as do class arrays
- * that list the same classes in another order. Only annotations are compared; the YAML,
- * the HTTP client and {@code ResilienceTemplate} name instances without one and never
+ * retry instance must configure it alike: the registry resolves a name once, from the
+ * first annotation that asks for it, and never reads the others. Attributes are compared
+ * by what they configure, not as written: {@code delay = "1s"} and
+ * {@code delay = "1000ms"} agree, as do class arrays that list the same classes in
+ * another order; a value that does not parse fails here when the first annotation wrote
+ * another, since the resolver never sees it. Only annotations are compared; the YAML, the
+ * HTTP client and {@code ResilienceTemplate} name instances without one and never
  * conflict. Thread-safe.
  */
 final class InstanceNameConflicts {
@@ -101,6 +103,13 @@ final class InstanceNameConflicts {
             }
             String annotationName = "@" + declaration.annotation().annotationType().getSimpleName();
             String property = prefix + name + "." + kebabCase(attributeName);
+            String unreadable = unreadable(declaration.annotation(), attributeName, attribute.getValue());
+            if (unreadable != null) {
+                throw new InvalidResiliencePolicyException(declaration.subject(),
+                        annotationName + "(" + attributeName + ")", render(attribute.getValue()), unreadable,
+                        "Write " + render(their) + " as " + first.subject() + " does, or set " + property
+                                + " and leave " + attributeName + " out of both annotations.");
+            }
             throw new InvalidResiliencePolicyException(declaration.subject(),
                     annotationName + "(" + attributeName + ")", render(attribute.getValue()),
                     kind + " '" + name + "' is also configured by " + first.subject() + ", with " + attributeName
@@ -114,8 +123,7 @@ final class InstanceNameConflicts {
     /**
      * Tells whether two values of an attribute configure the same thing: class arrays as
      * sets, the durations and the jitter of a {@link Retryable} as the resolver reads
-     * them. A value that does not parse conflicts with nothing: the resolver's failure
-     * names it.
+     * them. A value that does not parse is the same only as the same text.
      */
     private static boolean same(Annotation annotation, String attributeName, @Nullable Object ours,
             @Nullable Object theirs) {
@@ -124,7 +132,21 @@ final class InstanceNameConflicts {
                     setting(annotation, attributeName, theirs));
         }
         catch (IllegalArgumentException ex) {
-            return true;
+            return ObjectUtils.nullSafeEquals(ours, theirs);
+        }
+    }
+
+    /**
+     * Tells why a value does not parse, in the resolver's words.
+     * @return the reason, or {@code null} when the value parses
+     */
+    private static @Nullable String unreadable(Annotation annotation, String attributeName, @Nullable Object value) {
+        try {
+            setting(annotation, attributeName, value);
+            return null;
+        }
+        catch (IllegalArgumentException ex) {
+            return RETRY_DURATIONS.contains(attributeName) ? "'" + value + "' is not a duration" : ex.getMessage();
         }
     }
 

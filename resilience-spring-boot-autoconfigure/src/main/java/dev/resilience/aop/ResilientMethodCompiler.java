@@ -16,6 +16,7 @@ import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.registry.CallStatistics;
 import dev.resilience.registry.ResiliencePolicies;
+import dev.resilience.registry.ResilienceRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ResolvableType;
@@ -78,13 +79,14 @@ final class ResilientMethodCompiler {
         checkNames(new Declarations(beanName, targetClass, method), annotations, id, retryName, breakerName);
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName, id);
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
-        CallStatistics statistics = this.policies.registry().statistics(pipelineName);
-        RetryPolicy retry = (retryName != null) ? this.policies.retry(retryName, retryable) : null;
+        ResilienceRegistry registry = this.policies.registry();
+        CallStatistics statistics = registry.statistics(pipelineName);
+        RetryPolicy retry = (retryName != null) ? registry.retry(retryName, retryable) : null;
         if (retry != null) {
             pipeline.retry(retry);
         }
         if (breakerName != null) {
-            pipeline.circuitBreaker(this.policies.circuitBreaker(breakerName, circuitGuarded));
+            pipeline.circuitBreaker(registry.circuitBreaker(breakerName, circuitGuarded));
         }
         if (annotations.fallback() != null) {
             FallbackChain chain = FallbackMethods.resolve(method, targetClass, annotations.fallback(), subject);

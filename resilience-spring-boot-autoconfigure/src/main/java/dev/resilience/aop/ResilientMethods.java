@@ -83,7 +83,7 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
                 compileAll(beanName, targetClass);
             }
         }
-        this.policies.createConfiguredInstances();
+        this.policies.registry().createConfiguredInstances();
     }
 
     /**

@@ -10,7 +10,6 @@ import dev.resilience.aop.ResilienceInterceptor;
 import dev.resilience.aop.ResilientMethods;
 import dev.resilience.aop.SecurityContextIdempotencyScopeResolver;
 import dev.resilience.core.ExecutionListener;
-import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
@@ -22,6 +21,7 @@ import dev.resilience.redis.JsonResultCodec;
 import dev.resilience.registry.ArgumentRenderer;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.registry.JsonArgumentRenderer;
+import dev.resilience.registry.PolicyResolver;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import dev.resilience.template.ResilienceTemplate;
@@ -78,21 +78,18 @@ public final class ResilienceAutoConfiguration {
     }
 
     /**
-     * The breakers' automatic transitions and their listeners run on the executor of
-     * {@code resilience.async.executor}, never on the timer thread.
+     * The named instances, resolved from the {@code resilience.*} properties and the
+     * annotations. The breakers' automatic transitions and their listeners run on the
+     * executor of {@code resilience.async.executor}, never on the timer thread.
      */
     @Bean
     @ConditionalOnMissingBean
-    CircuitBreakerRegistry circuitBreakerRegistry(TimeSource timeSource, AsyncStepTracker asyncSteps) {
+    ResilienceRegistry resilienceRegistry(ResilienceProperties properties, TimeSource timeSource,
+            AsyncStepTracker asyncSteps) {
+        PolicyResolver resolver = new PropertiesPolicyResolver(properties, timeSource);
         Executor executor = asyncSteps.executor();
-        return (executor != null) ? new CircuitBreakerRegistry(timeSource, executor)
-                : new CircuitBreakerRegistry(timeSource);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    ResilienceRegistry resilienceRegistry(CircuitBreakerRegistry circuitBreakers) {
-        return new ResilienceRegistry(circuitBreakers);
+        return (executor != null) ? new ResilienceRegistry(resolver, timeSource, executor)
+                : new ResilienceRegistry(resolver, timeSource);
     }
 
     /**
@@ -120,7 +117,7 @@ public final class ResilienceAutoConfiguration {
             TimeSource timeSource, ObjectProvider<IdempotencyStore> idempotencyStore,
             ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ExecutionListener> listeners,
             ObjectProvider<ArgumentRenderer> argumentRenderer, AsyncStepTracker asyncSteps) {
-        return new ResiliencePolicies(new PropertiesPolicyResolver(properties, timeSource), registry, timeSource,
+        return new ResiliencePolicies(registry, timeSource,
                 new ResiliencePolicies.Collaborators(idempotencyStore, deadLetterStore, listeners,
                         asyncSteps.executor()),
                 argumentRenderer.getIfAvailable(() -> ArgumentRenderer.TO_STRING),

@@ -134,7 +134,7 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         this.retryName = settings.retry();
         this.circuitBreakerPerHost = settings.circuitBreakerPerHost();
         this.maxHosts = settings.maxHosts();
-        this.retry = policies.retry(this.retryName, null).toBuilder().retryOnError(this::isRetryable).build();
+        this.retry = policies.registry().retry(this.retryName).toBuilder().retryOnError(this::isRetryable).build();
         Duration maxDelay = this.retry.backoff().maxDelay();
         this.longestRetryAfter = (maxDelay.compareTo(settings.maxRetryAfter()) < 0) ? maxDelay
                 : settings.maxRetryAfter();
@@ -218,7 +218,7 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         ResiliencePipeline.Builder retrying = this.policies.pipeline(this.retryName).retry(this.retry);
         ResiliencePipeline.Builder once = this.policies.pipeline(this.retryName);
         if (circuitBreakerName != null) {
-            var breaker = this.policies.circuitBreaker(circuitBreakerName, null);
+            var breaker = this.policies.registry().circuitBreaker(circuitBreakerName);
             retrying.circuitBreaker(breaker);
             once.circuitBreaker(breaker);
         }

@@ -13,9 +13,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Turns a named instance and the annotation that names it into the engine's policy, by
- * the precedence of the application's configuration. {@link ResiliencePolicies} asks it
- * and never sees the configuration itself; the auto-configuration implements it over the
- * {@code resilience.*} properties.
+ * the precedence of the application's configuration. {@link ResilienceRegistry} asks it
+ * once per breaker and retry instance name, {@link ResiliencePolicies} for idempotency
+ * policies; neither sees the configuration itself. The auto-configuration implements it
+ * over the {@code resilience.*} properties. The registry calls it while it holds the name
+ * being resolved, so an implementation must not ask the registry for instances.
  */
 public interface PolicyResolver {
 

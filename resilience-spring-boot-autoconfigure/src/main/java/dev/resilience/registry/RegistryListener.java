@@ -3,8 +3,9 @@ package dev.resilience.registry;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 
 /**
- * Told of every instance a {@link ResilienceRegistry} creates, so that meters and events
- * can be bound from the start. Both methods have empty defaults.
+ * Told once of every instance a {@link ResilienceRegistry} holds, those that exist when
+ * it is added and those created later, so that meters and events can be bound from the
+ * start. Both methods have empty defaults.
  */
 public interface RegistryListener {
 

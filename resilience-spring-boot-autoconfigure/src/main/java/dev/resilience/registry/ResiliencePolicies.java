@@ -1,6 +1,5 @@
 package dev.resilience.registry;
 
-import java.util.Optional;
 import java.util.concurrent.Executor;
 
 import dev.resilience.annotation.CircuitGuarded;
@@ -19,11 +18,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * Turns instance names and annotations into the engine's policies, through a
- * {@link PolicyResolver} that applies the precedence of the configuration (YAML instance
- * &gt; annotation &gt; YAML defaults &gt; built-in), and registers every instance it
- * creates. Used once per annotated method at startup, and by the programmatic
- * {@code ResilienceTemplate}. Thread-safe.
+ * What the pipelines of an application share: it resolves idempotency policies on the
+ * application's idempotency store, through the {@link PolicyResolver} of its
+ * {@link ResilienceRegistry}, and starts every pipeline with the clock, the executor, the
+ * dead-letter store, the argument renderer and the statistics of its name. Named breakers
+ * and retry instances are the registry's: ask {@link #registry()} for them. Used once per
+ * annotated method at startup, and by the programmatic {@code ResilienceTemplate} and the
+ * HTTP client. Thread-safe.
  */
 public final class ResiliencePolicies {
 
@@ -46,17 +47,42 @@ public final class ResiliencePolicies {
     private final int maxArgumentSize;
 
     /**
-     * Creates the policies of an application.
-     * @param resolver what turns names and annotations into policies
-     * @param registry where instances are registered
-     * @param timeSource the clock of every policy
+     * Creates the policies of an application over its registry, whose resolver also
+     * resolves the idempotency policies.
+     * @param registry the named instances, and the resolver of every policy
+     * @param timeSource the clock of every pipeline
      * @param collaborators the stores and listeners, looked up when first needed
      * @param argumentRenderer how arguments are written into dead letters and
      * fingerprints
      * @param maxArgumentSize the bound, in bytes, of an argument written into a dead
      * letter
      */
+    public ResiliencePolicies(ResilienceRegistry registry, TimeSource timeSource, Collaborators collaborators,
+            ArgumentRenderer argumentRenderer, int maxArgumentSize) {
+        this(registry, registry.resolver(), timeSource, collaborators, argumentRenderer, maxArgumentSize);
+    }
+
+    /**
+     * Creates the policies of an application.
+     * @param resolver what resolves idempotency policies; named breakers and retry
+     * instances are resolved by the registry's own resolver
+     * @param registry where instances are registered
+     * @param timeSource the clock of every pipeline
+     * @param collaborators the stores and listeners, looked up when first needed
+     * @param argumentRenderer how arguments are written into dead letters and
+     * fingerprints
+     * @param maxArgumentSize the bound, in bytes, of an argument written into a dead
+     * letter
+     * @deprecated since 0.1.0, for removal: the registry holds the resolver; use
+     * {@link #ResiliencePolicies(ResilienceRegistry, TimeSource, Collaborators, ArgumentRenderer, int)}
+     */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public ResiliencePolicies(PolicyResolver resolver, ResilienceRegistry registry, TimeSource timeSource,
+            Collaborators collaborators, ArgumentRenderer argumentRenderer, int maxArgumentSize) {
+        this(registry, resolver, timeSource, collaborators, argumentRenderer, maxArgumentSize);
+    }
+
+    private ResiliencePolicies(ResilienceRegistry registry, PolicyResolver resolver, TimeSource timeSource,
             Collaborators collaborators, ArgumentRenderer argumentRenderer, int maxArgumentSize) {
         this.resolver = resolver;
         this.registry = registry;
@@ -72,14 +98,17 @@ public final class ResiliencePolicies {
     /**
      * Creates the retry instances and breakers configured under {@code instances} that no
      * annotated method has created, so that they too exist from the start.
+     * @deprecated since 0.1.0, for removal: configured instances are the registry's; use
+     * {@link ResilienceRegistry#createConfiguredInstances()}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public void createConfiguredInstances() {
-        this.resolver.configuredRetries().forEach((name) -> retry(name, null));
-        this.resolver.configuredCircuitBreakers().forEach((name) -> circuitBreaker(name, null));
+        this.registry.createConfiguredInstances();
     }
 
     /**
-     * Returns the registry the instances are kept in.
+     * Returns the registry of named instances: the breakers, retry instances and
+     * statistics of the application, each resolved once.
      * @return the registry
      */
     public ResilienceRegistry registry() {
@@ -95,57 +124,45 @@ public final class ResiliencePolicies {
     }
 
     /**
-     * Resolves and registers a retry instance's policy.
+     * Returns the policy of a retry instance, resolved by the registry on the first
+     * request for the name.
      * @param name the retry instance's name
      * @param annotation the annotation that names it, if any
      * @return the policy
+     * @deprecated since 0.1.0, for removal: retry instances are the registry's; use
+     * {@link ResilienceRegistry#retry(String, Retryable)}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public RetryPolicy retry(String name, @Nullable Retryable annotation) {
-        RetryPolicy policy;
-        try {
-            policy = this.resolver.retry(name, annotation);
-        }
-        catch (InvalidResiliencePolicyException ex) {
-            throw ex.about("retry instance '" + name + "'");
-        }
-        this.registry.registerRetryPolicy(name, policy);
-        return policy;
+        return this.registry.retry(name, annotation);
     }
 
     /**
      * Returns the policy of a retry instance named without an annotation, as
-     * {@code ResilienceTemplate} names it: the policy registered for the name, which is
-     * that of the annotated methods that name it once they are compiled (when the context
-     * has created its singletons), or, when none is registered, the policy the properties
-     * alone configure, registered then.
+     * {@code ResilienceTemplate} names it.
      * @param name the retry instance's name
      * @return the policy shared with every other user of the name
+     * @deprecated since 0.1.0, for removal: retry instances are the registry's; use
+     * {@link ResilienceRegistry#retry(String)}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public RetryPolicy sharedRetry(String name) {
-        Optional<RetryPolicy> registered = this.registry.findRetryPolicy(name);
-        if (registered.isPresent()) {
-            return registered.get();
-        }
-        retry(name, null);
-        return this.registry.findRetryPolicy(name).orElseThrow();
+        return this.registry.retry(name);
     }
 
     /**
-     * Returns the shared breaker of a name, creating it on first use.
+     * Returns the shared breaker of a name, resolved by the registry on the first request
+     * for the name.
      * @param name the breaker's name
-     * @param annotation the annotation that names it, if any; only the first creation
+     * @param annotation the annotation that names it, if any; only the first request
      * reads it
      * @return the breaker
+     * @deprecated since 0.1.0, for removal: breakers are the registry's; use
+     * {@link ResilienceRegistry#circuitBreaker(String, CircuitGuarded)}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
-        return this.registry.circuitBreaker(name, () -> {
-            try {
-                return this.resolver.circuitBreaker(name, annotation);
-            }
-            catch (InvalidResiliencePolicyException ex) {
-                throw ex.about("circuit breaker '" + name + "'");
-            }
-        });
+        return this.registry.circuitBreaker(name, annotation);
     }
 
     /**

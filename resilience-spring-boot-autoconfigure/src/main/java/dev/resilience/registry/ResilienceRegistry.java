@@ -2,53 +2,137 @@ package dev.resilience.registry;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Retryable;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
-import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
 import dev.resilience.core.retry.RetryPolicy;
+import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The named instances of an application: one shared circuit breaker per breaker name, the
- * retry policy and the {@link CallStatistics} of every protected operation. Instances are
- * created at startup, when annotated methods are compiled and configured instances are
- * read, and listeners hear of each one once. Thread-safe.
+ * The named instances of an application: one shared circuit breaker per breaker name, one
+ * retry policy per retry instance, and the {@link CallStatistics} of every protected
+ * operation. The first request for a name resolves it through the {@link PolicyResolver}
+ * (YAML instance &gt; annotation &gt; YAML defaults &gt; built-in), once, even when
+ * threads ask for it at the same time; every later request, with or without an
+ * annotation, gets the same instance. A second annotation that configures a name
+ * otherwise fails the start before it gets here ({@code InstanceNameConflicts}).
+ * Instances are created at startup, when annotated methods are compiled and configured
+ * instances are read, and at first use by the HTTP client and {@code ResilienceTemplate};
+ * each listener hears of each instance once. Thread-safe; a lookup of an existing
+ * instance takes no lock.
  */
 public final class ResilienceRegistry {
 
-    private final CircuitBreakerRegistry circuitBreakers;
+    private final PolicyResolver resolver;
 
-    private final Map<String, CallStatistics> statistics = new ConcurrentHashMap<>();
+    private final TimeSource timeSource;
+
+    private final @Nullable Executor executor;
+
+    private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
 
     private final Map<String, RetryPolicy> retryPolicies = new ConcurrentHashMap<>();
 
-    private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
+    private final Map<String, CallStatistics> statistics = new ConcurrentHashMap<>();
 
-    private final Set<String> announcedBreakers = ConcurrentHashMap.newKeySet();
+    private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
 
     /**
-     * Creates a registry over a breaker registry.
-     * @param circuitBreakers where breakers are kept
+     * Creates an empty registry whose breakers run their timed transitions where
+     * {@link CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource)} runs them.
+     * @param resolver what turns a name and the annotation that names it into a policy
+     * @param timeSource the clock of every breaker created here
      */
-    public ResilienceRegistry(CircuitBreakerRegistry circuitBreakers) {
-        this.circuitBreakers = circuitBreakers;
+    public ResilienceRegistry(PolicyResolver resolver, TimeSource timeSource) {
+        this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+        this.executor = null;
     }
 
     /**
-     * Adds a listener and tells it of every instance that exists already.
+     * Creates an empty registry whose breakers run their timed transitions, with their
+     * listeners, on the given executor.
+     * @param resolver what turns a name and the annotation that names it into a policy
+     * @param timeSource the clock of every breaker created here
+     * @param executor where the automatic transitions of every breaker created here run
+     * @see CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource, Executor)
+     */
+    public ResilienceRegistry(PolicyResolver resolver, TimeSource timeSource, Executor executor) {
+        this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+        this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    /**
+     * Adds a listener and tells it of every instance that exists already; it hears of
+     * every later one when it is created. A listener hears of an instance once, whatever
+     * the timing of the two.
      * @param listener the listener
      */
     public void addListener(RegistryListener listener) {
-        this.listeners.add(listener);
-        this.circuitBreakers.all().forEach(listener::onCircuitBreaker);
-        this.statistics.values().forEach(listener::onStatistics);
+        Subscription subscription = new Subscription(listener);
+        this.subscriptions.add(subscription);
+        List.copyOf(this.breakers.values()).forEach(subscription::tell);
+        List.copyOf(this.statistics.values()).forEach(subscription::tell);
+    }
+
+    /**
+     * Creates the retry instances and breakers the resolver says are configured by name
+     * (under {@code instances}) that nothing has asked for yet, so that they too exist
+     * from the start.
+     */
+    public void createConfiguredInstances() {
+        this.resolver.configuredRetries().forEach(this::retry);
+        this.resolver.configuredCircuitBreakers().forEach(this::circuitBreaker);
+    }
+
+    /**
+     * Returns the breaker of a name, resolving and creating it on the first request for
+     * the name.
+     * @param name the breaker's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @return the one breaker of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid configuration; nothing is registered then
+     */
+    public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
+        return breaker(name, (key) -> {
+            try {
+                return this.resolver.circuitBreaker(key, annotation);
+            }
+            catch (InvalidResiliencePolicyException ex) {
+                throw ex.about("circuit breaker '" + key + "'");
+            }
+        });
+    }
+
+    /**
+     * Returns the breaker of a name that no annotation names here, as the HTTP client,
+     * {@code ResilienceTemplate} and the configured instances name it.
+     * @param name the breaker's name
+     * @return the one breaker of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid configuration
+     * @see #circuitBreaker(String, CircuitGuarded)
+     */
+    public CircuitBreaker circuitBreaker(String name) {
+        return circuitBreaker(name, (CircuitGuarded) null);
     }
 
     /**
@@ -57,17 +141,21 @@ public final class ResilienceRegistry {
      * @param name the breaker's name
      * @param config the configuration of a new breaker
      * @return the one breaker of that name
+     * @deprecated since 0.1.0, for removal: a configuration given by the caller bypasses
+     * the resolver, so a name could get one the application does not configure; use
+     * {@link #circuitBreaker(String, CircuitGuarded)} or {@link #circuitBreaker(String)}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public CircuitBreaker circuitBreaker(String name, Supplier<CircuitBreakerConfig> config) {
-        Optional<CircuitBreaker> existing = this.circuitBreakers.find(name);
-        if (existing.isPresent()) {
-            return existing.get();
-        }
-        CircuitBreaker created = this.circuitBreakers.breaker(name, config.get());
-        if (this.announcedBreakers.add(name)) {
-            this.listeners.forEach((listener) -> listener.onCircuitBreaker(created));
-        }
-        return created;
+        return breaker(name, (key) -> config.get());
+    }
+
+    private CircuitBreaker breaker(String name, Function<String, CircuitBreakerConfig> config) {
+        return instance(this.breakers, name,
+                (key) -> (this.executor != null)
+                        ? CircuitBreaker.of(key, config.apply(key), this.timeSource, this.executor)
+                        : CircuitBreaker.of(key, config.apply(key), this.timeSource),
+                this::announce);
     }
 
     /**
@@ -76,7 +164,7 @@ public final class ResilienceRegistry {
      * @return the breaker, or empty when none has that name
      */
     public Optional<CircuitBreaker> findCircuitBreaker(String name) {
-        return this.circuitBreakers.find(name);
+        return Optional.ofNullable(this.breakers.get(name));
     }
 
     /**
@@ -84,45 +172,63 @@ public final class ResilienceRegistry {
      * @return the breakers, sorted by name
      */
     public SortedMap<String, CircuitBreaker> circuitBreakers() {
-        SortedMap<String, CircuitBreaker> all = new TreeMap<>();
-        this.circuitBreakers.all().forEach((breaker) -> all.put(breaker.name(), breaker));
-        return all;
+        return new TreeMap<>(this.breakers);
     }
 
     /**
-     * Returns the statistics of a protected operation, creating them on first use.
-     * @param name the operation's name
-     * @return its statistics
+     * Returns the retry policy of a retry instance, resolving and registering it, with
+     * the instance's statistics, on the first request for the name.
+     * @param name the retry instance's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @return the one policy of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid policy; nothing is registered then
      */
-    public CallStatistics statistics(String name) {
-        CallStatistics existing = this.statistics.get(name);
-        if (existing != null) {
-            return existing;
-        }
-        CallStatistics created = new CallStatistics(name);
-        CallStatistics winner = this.statistics.putIfAbsent(name, created);
-        if (winner != null) {
-            return winner;
-        }
-        this.listeners.forEach((listener) -> listener.onStatistics(created));
-        return created;
+    public RetryPolicy retry(String name, @Nullable Retryable annotation) {
+        return instance(this.retryPolicies, name, (key) -> {
+            try {
+                return this.resolver.retry(key, annotation);
+            }
+            catch (InvalidResiliencePolicyException ex) {
+                throw ex.about("retry instance '" + key + "'");
+            }
+        }, (policy) -> statistics(name));
+    }
+
+    /**
+     * Returns the retry policy of a retry instance that no annotation names here, as the
+     * HTTP client, {@code ResilienceTemplate} and the configured instances name it: that
+     * of the annotated methods that name it when they were compiled first, else the
+     * policy the configuration alone gives.
+     * @param name the retry instance's name
+     * @return the one policy of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid policy
+     * @see #retry(String, Retryable)
+     */
+    public RetryPolicy retry(String name) {
+        return retry(name, null);
     }
 
     /**
      * Records the retry policy of a named retry instance; the first one recorded for a
-     * name is the one reported.
+     * name is the one kept.
      * @param name the retry instance's name
      * @param policy its resolved policy
+     * @deprecated since 0.1.0, for removal: the registry resolves retry instances itself,
+     * once per name; use {@link #retry(String, Retryable)} or {@link #retry(String)}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public void registerRetryPolicy(String name, RetryPolicy policy) {
         this.retryPolicies.putIfAbsent(name, policy);
         statistics(name);
     }
 
     /**
-     * Returns the retry policy recorded for a name.
+     * Returns the retry policy registered for a name.
      * @param name the retry instance's name
-     * @return the first policy recorded for it, or empty when none is
+     * @return the policy, or empty when none is registered
      */
     public Optional<RetryPolicy> findRetryPolicy(String name) {
         return Optional.ofNullable(this.retryPolicies.get(name));
@@ -137,11 +243,82 @@ public final class ResilienceRegistry {
     }
 
     /**
+     * Returns the statistics of a protected operation, creating them on first use.
+     * @param name the operation's name
+     * @return its statistics
+     */
+    public CallStatistics statistics(String name) {
+        return instance(this.statistics, name, CallStatistics::new, this::announce);
+    }
+
+    /**
      * Returns every protected operation's statistics by name.
      * @return the statistics, sorted by name
      */
     public SortedMap<String, CallStatistics> statistics() {
         return new TreeMap<>(this.statistics);
+    }
+
+    /**
+     * Returns the resolver of this registry's instances, which also resolves the
+     * idempotency policies of {@link ResiliencePolicies}.
+     */
+    PolicyResolver resolver() {
+        return this.resolver;
+    }
+
+    /**
+     * Returns the instance of a name, creating it on the first request: the map creates
+     * it once per name, however many threads ask, and the thread whose request created it
+     * tells the listeners after it is in the map, outside the map's lock.
+     */
+    private <T> T instance(Map<String, T> instances, String name, Function<String, T> create, Consumer<T> created) {
+        T existing = instances.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        AtomicBoolean createdHere = new AtomicBoolean();
+        T instance = instances.computeIfAbsent(name, (key) -> {
+            createdHere.set(true);
+            return create.apply(key);
+        });
+        if (createdHere.get()) {
+            created.accept(instance);
+        }
+        return instance;
+    }
+
+    private void announce(Object instance) {
+        this.subscriptions.forEach((subscription) -> subscription.tell(instance));
+    }
+
+    /**
+     * A listener and the instances it has been told of: an instance created while the
+     * listener is added is both in the registry's maps it replays and announced to it,
+     * and it is told of it by whichever comes first.
+     */
+    private static final class Subscription {
+
+        private final RegistryListener listener;
+
+        private final Set<Object> told = ConcurrentHashMap.newKeySet();
+
+        Subscription(RegistryListener listener) {
+            this.listener = listener;
+        }
+
+        void tell(Object instance) {
+            if (!this.told.add(instance)) {
+                return;
+            }
+            if (instance instanceof CircuitBreaker breaker) {
+                this.listener.onCircuitBreaker(breaker);
+            }
+            else if (instance instanceof CallStatistics callStatistics) {
+                this.listener.onStatistics(callStatistics);
+            }
+        }
+
     }
 
 }

@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * instance that annotations name runs with their settings, under the YAML of
  * {@code resilience.retry.instances.<name>} as for the annotated methods; one that no
  * annotation names is configured under {@code resilience.retry} alone. Pipelines are
- * built once per pair of names, at first use, and reused: a name first used before the
- * context has created its singletons, when the annotated methods are compiled, is
- * configured by the YAML alone. Thread-safe.
+ * built once per pair of names, at first use, and reused. The registry resolves a name
+ * once, for its first user: a name first used here before the context has created its
+ * singletons, when the annotated methods are compiled, is configured by the YAML alone,
+ * for the annotated methods that name it too. Thread-safe.
  *
  * <pre class="code">
  * ExecutionResult&lt;Quote&gt; quote = template.execute("quotes", "quote-service", () -&gt; client.fetchQuote(symbol));
@@ -76,9 +77,9 @@ public class ResilienceTemplate {
         String key = (circuitBreakerName != null) ? retryName + '\u0000' + circuitBreakerName : retryName;
         return this.pipelines.computeIfAbsent(key, (ignored) -> {
             ResiliencePipeline.Builder builder = this.policies.pipeline(retryName)
-                .retry(this.policies.sharedRetry(retryName));
+                .retry(this.policies.registry().retry(retryName));
             if (circuitBreakerName != null) {
-                builder.circuitBreaker(this.policies.circuitBreaker(circuitBreakerName, null));
+                builder.circuitBreaker(this.policies.registry().circuitBreaker(circuitBreakerName));
             }
             return builder.build();
         });

@@ -102,6 +102,16 @@ class InstanceNameConflictsTests {
     }
 
     @Test
+    void jitterThatDoesNotParseInTheSecondAnnotationOfANameFailsTheStartThoughOnlyTheFirstIsResolved() {
+        this.contextRunner.withBean("ledger", SecondsLedger.class)
+            .withBean("journal", FuzzyJournal.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure())).contains("Setting: @Retryable(jitter)")
+                .contains("Invalid jitter 'fuzzy'")
+                .contains("Write full as bean 'ledger'")
+                .contains("resilience.retry.instances.books.jitter"));
+    }
+
+    @Test
     void instancesNamedOnlyInYamlOrByTheTemplateNeverConflictWithAnnotations() {
         this.contextRunner.withBean("orderGateway", OrderGateway.class)
             .withPropertyValues("resilience.retry.instances.gateway.max-attempts=5",
@@ -245,6 +255,15 @@ class InstanceNameConflictsTests {
     static class UnreadableJournal {
 
         @Retryable(value = "books", delay = "one second", maxDelay = "2s", jitter = "full", retryOn = IOException.class)
+        public String record(String entry) {
+            return entry;
+        }
+
+    }
+
+    static class FuzzyJournal {
+
+        @Retryable(value = "books", delay = "1s", maxDelay = "2s", jitter = "fuzzy", retryOn = IOException.class)
         public String record(String entry) {
             return entry;
         }

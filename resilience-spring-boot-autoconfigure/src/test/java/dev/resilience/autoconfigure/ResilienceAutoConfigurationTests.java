@@ -8,7 +8,6 @@ import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.aop.ResilienceAdvisor;
 import dev.resilience.aop.ResilientMethods;
-import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
@@ -38,7 +37,6 @@ class ResilienceAutoConfigurationTests {
     void whenNothingIsConfiguredThenEveryBeanIsPresentWithInMemoryStores() {
         this.contextRunner.run((context) -> {
             assertThat(context).hasSingleBean(TimeSource.class)
-                .hasSingleBean(CircuitBreakerRegistry.class)
                 .hasSingleBean(ResilienceRegistry.class)
                 .hasSingleBean(ResilientMethods.class)
                 .hasSingleBean(ResilienceAdvisor.class)

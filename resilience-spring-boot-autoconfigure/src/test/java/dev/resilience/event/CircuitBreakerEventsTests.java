@@ -6,10 +6,9 @@ import java.util.List;
 
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
-import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
-import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.registry.CountingPolicyResolver;
 import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,7 +27,7 @@ class CircuitBreakerEventsTests {
 
     private final VirtualTimeSource time = new VirtualTimeSource();
 
-    private final ResilienceRegistry registry = new ResilienceRegistry(new CircuitBreakerRegistry(this.time));
+    private final ResilienceRegistry registry = new ResilienceRegistry(new CountingPolicyResolver(), this.time);
 
     private final List<Object> published = new ArrayList<>();
 
@@ -39,7 +38,7 @@ class CircuitBreakerEventsTests {
     }
 
     private CircuitBreaker breaker(String name) {
-        return this.registry.circuitBreaker(name, CircuitBreakerConfig::ofDefaults);
+        return this.registry.circuitBreaker(name);
     }
 
     @Test

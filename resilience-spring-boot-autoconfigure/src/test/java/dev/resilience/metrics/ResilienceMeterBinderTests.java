@@ -4,12 +4,11 @@ import java.util.List;
 
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
-import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
-import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.CallStatistics;
+import dev.resilience.registry.CountingPolicyResolver;
 import dev.resilience.registry.ResilienceRegistry;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -29,8 +28,8 @@ class ResilienceMeterBinderTests {
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-    private final ResilienceRegistry registry = new ResilienceRegistry(
-            new CircuitBreakerRegistry(new VirtualTimeSource()));
+    private final ResilienceRegistry registry = new ResilienceRegistry(new CountingPolicyResolver(),
+            new VirtualTimeSource());
 
     private final ResilienceMeterBinder binder = new ResilienceMeterBinder(this.registry, this.meters);
 
@@ -81,7 +80,7 @@ class ResilienceMeterBinderTests {
     @Test
     void breakerMetersFollowItsStateTotalsAndTransitions() {
         this.binder.afterSingletonsInstantiated();
-        CircuitBreaker breaker = this.registry.circuitBreaker("gateway", CircuitBreakerConfig::ofDefaults);
+        CircuitBreaker breaker = this.registry.circuitBreaker("gateway");
 
         assertThat(stateGauge("closed")).isOne();
         assertThat(stateGauge("forced_open")).isZero();
@@ -105,7 +104,7 @@ class ResilienceMeterBinderTests {
     @Test
     void joiningTwiceRegistersEveryMeterOnce() {
         this.registry.statistics("payment").registerFallback("payLater");
-        this.registry.circuitBreaker("gateway", CircuitBreakerConfig::ofDefaults);
+        this.registry.circuitBreaker("gateway");
         this.binder.afterSingletonsInstantiated();
         List<Meter> first = this.meters.getMeters();
 

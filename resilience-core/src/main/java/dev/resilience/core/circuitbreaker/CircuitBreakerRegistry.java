@@ -12,7 +12,13 @@ import dev.resilience.core.time.TimeSource;
 
 /**
  * Holds one shared {@link CircuitBreaker} per name. Thread-safe.
+ *
+ * @deprecated since 0.1.0, for removal: nothing in the library uses it. A breaker made
+ * with {@link CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource, Executor)} can
+ * be shared by holding it; in a Spring application the named breakers are those of
+ * {@code dev.resilience.registry.ResilienceRegistry}, which resolves each name once
  */
+@Deprecated(since = "0.1.0", forRemoval = true)
 public final class CircuitBreakerRegistry {
 
     private final TimeSource timeSource;

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@SuppressWarnings("removal")
 class CircuitBreakerRegistryTests {
 
     private final CircuitBreakerRegistry registry = new CircuitBreakerRegistry(new VirtualTimeSource());

@@ -91,6 +91,7 @@ class MemoryBoundTests {
                 countBytes, timeBytes);
     }
 
+    @SuppressWarnings("removal")
     private long bytesPerBreaker(CircuitBreakerConfig config, String kind) {
         long before = usedHeapAfterGc();
         CircuitBreakerRegistry registry = new CircuitBreakerRegistry(this.clock);
