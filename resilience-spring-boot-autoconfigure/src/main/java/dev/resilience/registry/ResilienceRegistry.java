@@ -52,6 +52,12 @@ public final class ResilienceRegistry {
 
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
 
+    private final UnreadAnnotations unreadBreakerAnnotations = new UnreadAnnotations("circuit breaker",
+            "resilience.circuit-breaker.instances.");
+
+    private final UnreadAnnotations unreadRetryAnnotations = new UnreadAnnotations("retry instance",
+            "resilience.retry.instances.");
+
     /**
      * Creates an empty registry whose breakers run their timed transitions where
      * {@link CircuitBreaker#of(String, CircuitBreakerConfig, TimeSource)} runs them.
@@ -109,17 +115,28 @@ public final class ResilienceRegistry {
      * the name reads it
      * @return the one breaker of that name
      * @throws InvalidResiliencePolicyException when the first request cannot resolve a
-     * valid configuration; nothing is registered then
+     * valid configuration, nothing being registered then; or when the annotation sets
+     * anything of a breaker first resolved without one, whose settings it would never
+     * change
      */
     public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
-        return breaker(name, (key) -> {
+        CircuitBreaker breaker = breaker(name, (key) -> {
+            CircuitBreakerConfig resolved;
             try {
-                return this.resolver.circuitBreaker(key, annotation);
+                resolved = this.resolver.circuitBreaker(key, annotation);
             }
             catch (InvalidResiliencePolicyException ex) {
                 throw ex.about("circuit breaker '" + key + "'");
             }
+            if (annotation == null) {
+                this.unreadBreakerAnnotations.resolvedWithout(key);
+            }
+            return resolved;
         });
+        if (annotation != null) {
+            this.unreadBreakerAnnotations.check(name, annotation);
+        }
+        return breaker;
     }
 
     /**
@@ -183,17 +200,27 @@ public final class ResilienceRegistry {
      * the name reads it
      * @return the one policy of that name
      * @throws InvalidResiliencePolicyException when the first request cannot resolve a
-     * valid policy; nothing is registered then
+     * valid policy, nothing being registered then; or when the annotation sets anything
+     * of an instance first resolved without one, whose policy it would never change
      */
     public RetryPolicy retry(String name, @Nullable Retryable annotation) {
-        return instance(this.retryPolicies, name, (key) -> {
+        RetryPolicy policy = instance(this.retryPolicies, name, (key) -> {
+            RetryPolicy resolved;
             try {
-                return this.resolver.retry(key, annotation);
+                resolved = this.resolver.retry(key, annotation);
             }
             catch (InvalidResiliencePolicyException ex) {
                 throw ex.about("retry instance '" + key + "'");
             }
-        }, (policy) -> statistics(name));
+            if (annotation == null) {
+                this.unreadRetryAnnotations.resolvedWithout(key);
+            }
+            return resolved;
+        }, (created) -> statistics(name));
+        if (annotation != null) {
+            this.unreadRetryAnnotations.check(name, annotation);
+        }
+        return policy;
     }
 
     /**

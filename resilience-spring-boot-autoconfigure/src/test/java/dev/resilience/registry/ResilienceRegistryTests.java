@@ -67,6 +67,45 @@ class ResilienceRegistryTests {
     }
 
     @Test
+    void annotationThatWouldConfigureAnInstanceResolvedWithoutOneFailsTheStart() {
+        RetryPolicy first = this.registry.retry("http-client");
+        this.registry.circuitBreaker("http-client");
+
+        assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+            .isThrownBy(() -> this.registry.retry("http-client", annotation("retriedFiveTimes", Retryable.class)))
+            .satisfies((ex) -> {
+                assertThat(ex.getSetting()).isEqualTo("@Retryable(maxAttempts)");
+                assertThat(ex.getValue()).isEqualTo("5");
+                assertThat(ex.getFix()).contains("resilience.retry.instances.http-client.max-attempts");
+            });
+        assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+            .isThrownBy(
+                    () -> this.registry.circuitBreaker("http-client", annotation("guardedOnIo", CircuitGuarded.class)))
+            .satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("@CircuitGuarded(recordOn)"));
+        assertThat(this.registry.retry("http-client", annotation("named", Retryable.class)))
+            .as("an annotation that only names the instance shares it")
+            .isSameAs(first);
+        assertThat(this.resolver.retryCalls("http-client")).hasSize(1);
+    }
+
+    @Test
+    void instanceWhoseFirstResolutionFailedIsResolvedWithTheNextRequestsAnnotation() {
+        AtomicInteger resolutions = new AtomicInteger();
+        this.resolver.whileResolving((name) -> {
+            if (resolutions.incrementAndGet() == 1) {
+                throw new InvalidResiliencePolicyException(name, "max-attempts", "0", "too few", "Raise it.");
+            }
+        });
+        assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+            .isThrownBy(() -> this.registry.retry("payment"));
+
+        Retryable annotation = annotation("retriedFiveTimes", Retryable.class);
+
+        assertThat(this.registry.retry("payment", annotation)).isNotNull();
+        assertThat(this.resolver.retryCalls("payment")).last().isSameAs(annotation);
+    }
+
+    @Test
     void retryInstanceIsResolvedOnceWithTheAnnotationOfItsFirstRequestAndSharedByEveryLaterOne() {
         Retryable annotation = annotation("retried", Retryable.class);
 
@@ -91,14 +130,14 @@ class ResilienceRegistryTests {
 
     @Test
     void sixteenThreadsAskingForANewRetryInstanceAtOnceResolveItOnceAndGetTheSamePolicy() throws Exception {
-        Retryable annotation = annotation("retried", Retryable.class);
+        Retryable annotation = annotation("named", Retryable.class);
 
-        List<RetryPolicy> policies = atOnce((thread) -> (thread % 2 == 0) ? this.registry.retry("payment", annotation)
-                : this.registry.retry("payment"));
+        List<RetryPolicy> policies = atOnce((thread) -> (thread % 2 == 0)
+                ? this.registry.retry("http-client", annotation) : this.registry.retry("http-client"));
 
-        assertThat(this.resolver.retryCalls("payment")).hasSize(1);
+        assertThat(this.resolver.retryCalls("http-client")).hasSize(1);
         assertThat(policies).hasSize(THREADS).allSatisfy((policy) -> assertThat(policy).isSameAs(policies.get(0)));
-        assertThat(this.registry.retryPolicies()).containsOnlyKeys("payment");
+        assertThat(this.registry.retryPolicies()).containsOnlyKeys("http-client");
     }
 
     @Test
@@ -293,6 +332,18 @@ class ResilienceRegistryTests {
 
         @Retryable(value = "payment", maxAttempts = 4)
         void retried() {
+        }
+
+        @Retryable("http-client")
+        void named() {
+        }
+
+        @Retryable(value = "http-client", maxAttempts = 5)
+        void retriedFiveTimes() {
+        }
+
+        @CircuitGuarded(value = "http-client", recordOn = IOException.class)
+        void guardedOnIo() {
         }
 
     }
