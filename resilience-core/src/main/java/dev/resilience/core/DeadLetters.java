@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterIds;
 import dev.resilience.core.deadletter.DeadLetterStore;
@@ -51,14 +50,14 @@ final class DeadLetters {
     }
 
     /**
-     * A call's work is undone when it ended in ERROR or TIMEOUT for a reason other than
-     * its idempotency key, or was REJECTED by an open breaker. A business FAILURE and a
-     * rejection because the key is in progress are final answers, not undone work.
+     * A call's work is undone when it ended in ERROR, TIMEOUT or REJECTED (by an open
+     * breaker or another attempt guard) for a reason other than its idempotency key. A
+     * business FAILURE and a rejection because the key is in progress are final answers,
+     * not undone work.
      */
     static boolean isWorkUndone(ExecutionStatus status, Throwable error) {
         return switch (status) {
-            case ERROR, TIMEOUT -> !(error instanceof IdempotencyException);
-            case REJECTED -> error instanceof CallNotPermittedException;
+            case ERROR, TIMEOUT, REJECTED -> !(error instanceof IdempotencyException);
             default -> false;
         };
     }

@@ -11,6 +11,7 @@ import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
+import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryPolicy;
@@ -104,6 +105,24 @@ class CountingGuardTests {
         assertThat(exhausted.counts()).containsExactly(0L, 0L, 0L, 0L);
         assertThat(this.quota.counts()).as("the builder replaced the first stage of the same class")
             .containsExactly(0L, 0L, 0L, 0L);
+    }
+
+    @Test
+    void aCallTheStageRefusedIsUndoneWorkAndBecomesADeadLetter() {
+        InMemoryDeadLetterStore deadLetters = new InMemoryDeadLetterStore();
+
+        ExecutionResult<Object> result = pipeline(3)
+            .guard(CallQuotaStage.class, new CallQuotaStage(new CallQuota(0), AttemptGuard.BULKHEAD))
+            .deadLetters(deadLetters)
+            .build()
+            .execute(() -> "never");
+
+        assertThat(result.status()).isEqualTo(ExecutionStatus.REJECTED);
+        assertThat(deadLetters.list(10)).singleElement().satisfies((deadLetter) -> {
+            assertThat(deadLetter.status()).isEqualTo(ExecutionStatus.REJECTED);
+            assertThat(deadLetter.errorClass()).isEqualTo(QuotaExhaustedException.class.getName());
+            assertThat(result.metadata()).containsEntry(ExecutionResult.DEAD_LETTER_ID, deadLetter.id());
+        });
     }
 
     @Test
