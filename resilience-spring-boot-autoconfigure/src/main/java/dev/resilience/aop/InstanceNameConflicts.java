@@ -33,7 +33,8 @@ import org.springframework.util.ObjectUtils;
  * another order; a value that does not parse fails here when the first annotation wrote
  * another, since the resolver never sees it. Only annotations are compared; the YAML, the
  * HTTP client and {@code ResilienceTemplate} name instances without one and never
- * conflict. Thread-safe.
+ * conflict (the registry warns of an annotation setting that a name it resolved before,
+ * without an annotation, leaves unapplied). Thread-safe.
  */
 final class InstanceNameConflicts {
 

@@ -26,6 +26,8 @@ import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import dev.resilience.template.ResilienceTemplate;
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.config.AopConfigUtils;
@@ -60,6 +62,8 @@ import org.springframework.util.ClassUtils;
 @Import(ResilienceAutoConfiguration.AutoProxyRegistrar.class)
 public final class ResilienceAutoConfiguration {
 
+    private static final Log logger = LogFactory.getLog(ResilienceAutoConfiguration.class);
+
     /**
      * The name of the bean that tracks the steps handed to the executor of asynchronous
      * work.
@@ -84,8 +88,13 @@ public final class ResilienceAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
+    @SuppressWarnings("removal")
     ResilienceRegistry resilienceRegistry(ResilienceProperties properties, TimeSource timeSource,
-            AsyncStepTracker asyncSteps) {
+            AsyncStepTracker asyncSteps,
+            ObjectProvider<dev.resilience.core.circuitbreaker.CircuitBreakerRegistry> unused) {
+        unused.ifAvailable((breakers) -> logger.warn("A CircuitBreakerRegistry bean is defined, and no longer used: "
+                + "ResilienceRegistry creates and keeps the breakers, configured by "
+                + "resilience.circuit-breaker.instances.<name>; remove the bean"));
         PolicyResolver resolver = new PropertiesPolicyResolver(properties, timeSource);
         Executor executor = asyncSteps.executor();
         return (executor != null) ? new ResilienceRegistry(resolver, timeSource, executor)

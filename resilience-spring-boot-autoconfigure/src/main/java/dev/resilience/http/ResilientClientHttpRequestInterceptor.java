@@ -6,7 +6,6 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +21,7 @@ import dev.resilience.core.time.TimeSource;
 import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpRequest;
@@ -78,7 +78,8 @@ import org.springframework.util.function.SingletonSupplier;
  * Pipelines are built on a host's first request and kept; statistics, listeners and dead
  * letters are those of the retry instance's name. Thread-safe.
  */
-public final class ResilientClientHttpRequestInterceptor implements ClientHttpRequestInterceptor {
+public final class ResilientClientHttpRequestInterceptor
+        implements ClientHttpRequestInterceptor, SmartInitializingSingleton {
 
     /** The header that makes a request of any method safe to retry. */
     public static final String IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
@@ -106,13 +107,13 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
 
     private final String retryName;
 
-    private final RetryPolicy retry;
+    private final SingletonSupplier<RetryPolicy> retry;
+
+    private final Duration maxRetryAfter;
 
     private final boolean circuitBreakerPerHost;
 
     private final int maxHosts;
-
-    private final Duration longestRetryAfter;
 
     private final Map<String, Pipelines> hosts = new ConcurrentHashMap<>();
 
@@ -121,7 +122,9 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     private final SingletonSupplier<Pipelines> shared;
 
     /**
-     * Creates the interceptor and registers its retry instance.
+     * Creates the interceptor. Its retry instance is resolved once the annotated methods
+     * are read ({@link #afterSingletonsInstantiated()}), or at the first request if that
+     * comes sooner, so that an annotation naming the same instance configures it.
      * @param policies the application's policies, which resolve the retry instance and
      * the breakers by name
      * @param timeSource the clock that {@code Retry-After} dates are read against
@@ -134,12 +137,21 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         this.retryName = settings.retry();
         this.circuitBreakerPerHost = settings.circuitBreakerPerHost();
         this.maxHosts = settings.maxHosts();
-        this.retry = policies.registry().retry(this.retryName).toBuilder().retryOnError(this::isRetryable).build();
-        Duration maxDelay = this.retry.backoff().maxDelay();
-        this.longestRetryAfter = (maxDelay.compareTo(settings.maxRetryAfter()) < 0) ? maxDelay
-                : settings.maxRetryAfter();
+        this.maxRetryAfter = settings.maxRetryAfter();
+        this.retry = SingletonSupplier
+            .of(() -> policies.registry().retry(this.retryName).toBuilder().retryOnError(this::isRetryable).build());
         this.shared = SingletonSupplier
             .of(() -> pipelinesGuardedBy(this.circuitBreakerPerHost ? OTHER_HOSTS_CIRCUIT_BREAKER : null));
+    }
+
+    /**
+     * Resolves and registers the retry instance, so that it exists from the start; the
+     * auto-configuration of the HTTP client comes after the one that reads the annotated
+     * methods, so this runs after they are read.
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        this.retry.obtain();
     }
 
     /**
@@ -157,8 +169,8 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         Pipelines host = pipelinesOf(request.getURI());
         ResiliencePipeline pipeline = isIdempotent(request) ? host.retrying() : host.once();
         Attempts attempts = new Attempts(request, body, execution);
-        CallContext context = CallContext.of(request.getMethod() + " " + withoutUserInfoAndQuery(request.getURI()),
-                List.of());
+        CallContext context = CallContext
+            .of(request.getMethod() + " " + RequestUris.withoutUserInfoAndQuery(request.getURI()), List.of());
         return attempts.outcome(pipeline.execute(context, attempts::next));
     }
 
@@ -171,22 +183,14 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
      * and the port when it is given and is not the scheme's default
      */
     public static String circuitBreakerName(URI uri) {
-        return CIRCUIT_BREAKER_PREFIX + hostOf(uri);
-    }
-
-    private static String hostOf(URI uri) {
-        String host = (uri.getHost() != null) ? uri.getHost() : withoutUserInfo(String.valueOf(uri.getRawAuthority()));
-        int port = uri.getPort();
-        boolean defaultPort = port == -1 || (port == 80 && "http".equalsIgnoreCase(uri.getScheme()))
-                || (port == 443 && "https".equalsIgnoreCase(uri.getScheme()));
-        return (defaultPort ? host : host + ":" + port).toLowerCase(Locale.ROOT);
+        return CIRCUIT_BREAKER_PREFIX + RequestUris.host(uri);
     }
 
     private Pipelines pipelinesOf(URI uri) {
         if (!this.circuitBreakerPerHost) {
             return this.shared.obtain();
         }
-        String host = hostOf(uri);
+        String host = RequestUris.host(uri);
         Pipelines own = this.hosts.get(host);
         if (own == null && this.hostCount.get() < this.maxHosts) {
             own = this.hosts.computeIfAbsent(host, this::admit);
@@ -215,7 +219,7 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     }
 
     private Pipelines pipelinesGuardedBy(@Nullable String circuitBreakerName) {
-        ResiliencePipeline.Builder retrying = this.policies.pipeline(this.retryName).retry(this.retry);
+        ResiliencePipeline.Builder retrying = this.policies.pipeline(this.retryName).retry(this.retry.obtain());
         ResiliencePipeline.Builder once = this.policies.pipeline(this.retryName);
         if (circuitBreakerName != null) {
             var breaker = this.policies.registry().circuitBreaker(circuitBreakerName);
@@ -241,7 +245,16 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
     private boolean isRetryable(Throwable error) {
         return error instanceof IOException || error instanceof AttemptTimeoutException
                 || (error instanceof FailedResponseException failed
-                        && failed.retryAfter().compareTo(this.longestRetryAfter) <= 0);
+                        && failed.retryAfter().compareTo(longestRetryAfter()) <= 0);
+    }
+
+    /**
+     * Returns the longest {@code Retry-After} that is waited for: the shorter of the
+     * setting and the retry policy's longest backoff.
+     */
+    private Duration longestRetryAfter() {
+        Duration maxDelay = this.retry.obtain().backoff().maxDelay();
+        return (maxDelay.compareTo(this.maxRetryAfter) < 0) ? maxDelay : this.maxRetryAfter;
     }
 
     private static boolean isFailure(HttpStatusCode status) {
@@ -282,16 +295,6 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         String significant = digits.substring(start);
         return (significant.length() > LONGEST_RETRY_AFTER_DIGITS) ? LONGEST_RETRY_AFTER
                 : Duration.ofSeconds(Long.parseLong(significant));
-    }
-
-    private static String withoutUserInfoAndQuery(URI uri) {
-        String path = uri.getRawPath();
-        return uri.getScheme() + "://" + withoutUserInfo(String.valueOf(uri.getRawAuthority()))
-                + ((path != null) ? path : "");
-    }
-
-    private static String withoutUserInfo(String authority) {
-        return authority.substring(authority.lastIndexOf('@') + 1);
     }
 
     private record Pipelines(ResiliencePipeline retrying, ResiliencePipeline once) {
@@ -383,7 +386,7 @@ public final class ResilientClientHttpRequestInterceptor implements ClientHttpRe
         }
 
         private String describe() {
-            return this.request.getMethod() + " " + withoutUserInfoAndQuery(this.request.getURI());
+            return this.request.getMethod() + " " + RequestUris.withoutUserInfoAndQuery(this.request.getURI());
         }
 
     }

@@ -64,8 +64,8 @@ public final class ResiliencePolicies {
 
     /**
      * Creates the policies of an application.
-     * @param resolver what resolves idempotency policies; named breakers and retry
-     * instances are resolved by the registry's own resolver
+     * @param resolver the resolver of the registry, which resolves the idempotency
+     * policies too
      * @param registry where instances are registered
      * @param timeSource the clock of every pipeline
      * @param collaborators the stores and listeners, looked up when first needed
@@ -73,13 +73,23 @@ public final class ResiliencePolicies {
      * fingerprints
      * @param maxArgumentSize the bound, in bytes, of an argument written into a dead
      * letter
+     * @throws IllegalArgumentException when the resolver is not the registry's
      * @deprecated since 0.1.0, for removal: the registry holds the resolver; use
      * {@link #ResiliencePolicies(ResilienceRegistry, TimeSource, Collaborators, ArgumentRenderer, int)}
      */
     @Deprecated(since = "0.1.0", forRemoval = true)
     public ResiliencePolicies(PolicyResolver resolver, ResilienceRegistry registry, TimeSource timeSource,
             Collaborators collaborators, ArgumentRenderer argumentRenderer, int maxArgumentSize) {
-        this(registry, resolver, timeSource, collaborators, argumentRenderer, maxArgumentSize);
+        this(registry, sameAsTheRegistrys(resolver, registry), timeSource, collaborators, argumentRenderer,
+                maxArgumentSize);
+    }
+
+    private static PolicyResolver sameAsTheRegistrys(PolicyResolver resolver, ResilienceRegistry registry) {
+        if (resolver != registry.resolver()) {
+            throw new IllegalArgumentException("The registry resolves breakers and retry instances with its own "
+                    + "resolver, not the one given here: create the ResilienceRegistry with this resolver");
+        }
+        return resolver;
     }
 
     private ResiliencePolicies(ResilienceRegistry registry, PolicyResolver resolver, TimeSource timeSource,

@@ -21,7 +21,11 @@ import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogMessage;
 
 /**
  * The named instances of an application: one shared circuit breaker per breaker name, one
@@ -30,13 +34,16 @@ import org.jspecify.annotations.Nullable;
  * (YAML instance &gt; annotation &gt; YAML defaults &gt; built-in), once, even when
  * threads ask for it at the same time; every later request, with or without an
  * annotation, gets the same instance. A second annotation that configures a name
- * otherwise fails the start before it gets here ({@code InstanceNameConflicts}).
- * Instances are created at startup, when annotated methods are compiled and configured
- * instances are read, and at first use by the HTTP client and {@code ResilienceTemplate};
- * each listener hears of each instance once. Thread-safe; a lookup of an existing
- * instance takes no lock.
+ * otherwise fails the start before it gets here ({@code InstanceNameConflicts}); an
+ * annotation that sets anything of a name first resolved without one is logged as not
+ * applying. Instances are created at startup, when annotated methods are compiled and
+ * configured instances are read, and at first use by the HTTP client and
+ * {@code ResilienceTemplate}; each listener hears of each instance once. Thread-safe; a
+ * lookup of an existing instance takes no lock.
  */
 public final class ResilienceRegistry {
+
+    private static final Log logger = LogFactory.getLog(ResilienceRegistry.class);
 
     private final PolicyResolver resolver;
 
@@ -115,9 +122,8 @@ public final class ResilienceRegistry {
      * the name reads it
      * @return the one breaker of that name
      * @throws InvalidResiliencePolicyException when the first request cannot resolve a
-     * valid configuration, nothing being registered then; or when the annotation sets
-     * anything of a breaker first resolved without one, whose settings it would never
-     * change
+     * valid configuration; nothing is registered then. An annotation that sets anything
+     * of a breaker first resolved without one does not change it; a warning says so
      */
     public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
         CircuitBreaker breaker = breaker(name, (key) -> {
@@ -164,7 +170,12 @@ public final class ResilienceRegistry {
      */
     @Deprecated(since = "0.1.0", forRemoval = true)
     public CircuitBreaker circuitBreaker(String name, Supplier<CircuitBreakerConfig> config) {
-        return breaker(name, (key) -> config.get());
+        CircuitBreaker existing = this.breakers.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        CircuitBreakerConfig created = config.get();
+        return breaker(name, (key) -> created);
     }
 
     private CircuitBreaker breaker(String name, Function<String, CircuitBreakerConfig> config) {
@@ -338,11 +349,16 @@ public final class ResilienceRegistry {
             if (!this.told.add(instance)) {
                 return;
             }
-            if (instance instanceof CircuitBreaker breaker) {
-                this.listener.onCircuitBreaker(breaker);
+            try {
+                if (instance instanceof CircuitBreaker breaker) {
+                    this.listener.onCircuitBreaker(breaker);
+                }
+                else if (instance instanceof CallStatistics callStatistics) {
+                    this.listener.onStatistics(callStatistics);
+                }
             }
-            else if (instance instanceof CallStatistics callStatistics) {
-                this.listener.onStatistics(callStatistics);
+            catch (RuntimeException ex) {
+                logger.warn(LogMessage.format("Registry listener %s failed on %s", this.listener, instance), ex);
             }
         }
 

@@ -1,12 +1,17 @@
 package dev.resilience.registry;
 
 import java.lang.annotation.Annotation;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.log.LogMessage;
 import org.springframework.util.ObjectUtils;
 
 /**
@@ -18,11 +23,15 @@ import org.springframework.util.ObjectUtils;
  */
 final class UnreadAnnotations {
 
+    private static final Log logger = LogFactory.getLog(ResilienceRegistry.class);
+
     private final String kind;
 
     private final String propertyPrefix;
 
     private final Set<String> resolvedWithoutAnnotation = ConcurrentHashMap.newKeySet();
+
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     /**
      * Creates the record of one kind of instance.
@@ -44,33 +53,38 @@ final class UnreadAnnotations {
     }
 
     /**
-     * Refuses an annotation that sets anything of an instance resolved without one.
+     * Warns, once per name, of an annotation that sets anything of an instance resolved
+     * without one.
      * @param name the instance's name
      * @param annotation the annotation that names it
-     * @throws InvalidResiliencePolicyException when the annotation sets an attribute
-     * other than the name
+     * @return whether the annotation sets something that does not apply
      */
-    void check(String name, Annotation annotation) {
+    boolean check(String name, Annotation annotation) {
         if (!this.resolvedWithoutAnnotation.contains(name)) {
-            return;
+            return false;
         }
-        Map<String, Object> attributes = AnnotationUtils.getAnnotationAttributes(annotation);
-        for (Map.Entry<String, Object> attribute : attributes.entrySet()) {
-            String attributeName = attribute.getKey();
-            if ("value".equals(attributeName) || "name".equals(attributeName) || ObjectUtils
-                .nullSafeEquals(attribute.getValue(), AnnotationUtils.getDefaultValue(annotation, attributeName))) {
-                continue;
+        List<String> settings = new ArrayList<>();
+        List<String> properties = new ArrayList<>();
+        AnnotationUtils.getAnnotationAttributes(annotation).forEach((attribute, value) -> {
+            if (!"value".equals(attribute) && !"name".equals(attribute)
+                    && !ObjectUtils.nullSafeEquals(value, AnnotationUtils.getDefaultValue(annotation, attribute))) {
+                settings.add(attribute + " = " + ObjectUtils.nullSafeToString(value));
+                properties.add(this.propertyPrefix + name + "." + kebabCase(attribute));
             }
-            String annotationName = "@" + annotation.annotationType().getSimpleName();
-            String property = this.propertyPrefix + name + "." + kebabCase(attributeName);
-            throw new InvalidResiliencePolicyException(this.kind + " '" + name + "'",
-                    annotationName + "(" + attributeName + ")", ObjectUtils.nullSafeToString(attribute.getValue()),
-                    "the " + this.kind + " was created without an annotation (by the HTTP client, ResilienceTemplate "
-                            + "or a bean that asked for it by name) before the annotated methods were read, and a "
-                            + "name is resolved once, so the settings of " + annotationName + " would never apply",
-                    "Set " + property + " and leave " + attributeName + " out of the annotation, or give the "
-                            + "annotated method's " + this.kind + " a name of its own.");
+        });
+        if (settings.isEmpty()) {
+            return false;
         }
+        if (this.warned.add(name)) {
+            logger.warn(LogMessage.format(
+                    "@%s(%s) does not apply: the %s '%s' was resolved without an annotation (by ResilienceTemplate "
+                            + "or a bean asking for it by name before the annotated methods were read, or from "
+                            + "resilience.* instances before a method compiled at its first call), and a name is "
+                            + "resolved once. Set %s instead, or give the method's %s a name of its own.",
+                    annotation.annotationType().getSimpleName(), String.join(", ", settings), this.kind, name,
+                    String.join(", ", properties), this.kind));
+        }
+        return true;
     }
 
     private static String kebabCase(String attributeName) {

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * built once per pair of names, at first use, and reused. The registry resolves a name
  * once, for its first user: a name first used here before the context has created its
  * singletons, when the annotated methods are compiled, is configured by the YAML alone,
- * for the annotated methods that name it too. Thread-safe.
+ * for the annotated methods that name it too, and a warning at startup names each
+ * annotation setting that does not apply. Thread-safe.
  *
  * <pre class="code">
  * ExecutionResult&lt;Quote&gt; quote = template.execute("quotes", "quote-service", () -&gt; client.fetchQuote(symbol));

@@ -18,11 +18,9 @@ import org.springframework.context.annotation.Lazy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Review: a method first seen through a call (a lazy bean declared by its interface, so
- * the startup scan cannot see the annotated class) is compiled at its first call, after
- * {@code createConfiguredInstances} has resolved every YAML instance without an
- * annotation. Before the change the method was compiled with its own annotation; now
- * {@code UnreadAnnotations} throws at run time, on every call, in production.
+ * A method first seen through a call (a lazy bean declared by its interface, so the
+ * startup scan cannot see the annotated class) is compiled at its first call, after every
+ * configured instance was resolved without an annotation: it runs with that instance.
  */
 class LazilyCompiledInstanceTests {
 

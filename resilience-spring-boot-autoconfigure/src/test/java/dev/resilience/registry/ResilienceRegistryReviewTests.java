@@ -4,11 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.resilience.annotation.Retryable;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
-import dev.resilience.core.circuitbreaker.CircuitBreakerRegistry;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.time.VirtualTimeSource;
@@ -18,6 +16,7 @@ import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Review of the one registry of named instances: what a throwing listener, a re-entrant
@@ -85,36 +84,16 @@ class ResilienceRegistryReviewTests {
         assertThat(this.registry.circuitBreakers()).containsOnlyKeys("a", "q");
     }
 
-    /**
-     * The deprecated constructor still takes a PolicyResolver and documents it as the
-     * resolver of the policies; before the change it resolved every named breaker and
-     * retry instance. Now it is silently ignored for them: the registry's own resolver
-     * answers, so a caller of the deprecated constructor gets other policies than before.
-     */
     @Test
     @SuppressWarnings("removal")
-    void deprecatedConstructorsResolverStillResolvesRetryInstancesAndBreakers() {
+    void deprecatedConstructorRefusesAResolverOtherThanTheRegistrys() {
         CountingPolicyResolver own = new CountingPolicyResolver();
-        ResiliencePolicies policies = new ResiliencePolicies(own, this.registry, this.time, collaborators(),
-                ArgumentRenderer.TO_STRING, 1024);
 
-        policies.retry("payment", (Retryable) null);
-        policies.circuitBreaker("gateway", null);
-
-        assertThat(own.retryCalls("payment")).as("retry resolutions by the resolver passed in").hasSize(1);
-        assertThat(own.circuitBreakerCalls("gateway")).as("breaker resolutions by the resolver passed in").hasSize(1);
-    }
-
-    /**
-     * {@code ResilienceRegistry(CircuitBreakerRegistry)} was public and is gone without a
-     * deprecation: an application that built its own registry bean no longer compiles or
-     * links (NoSuchMethodError), against "deprecate before removing, as a library does".
-     */
-    @Test
-    @SuppressWarnings("removal")
-    void constructorOverABreakerRegistryIsKeptDeprecated() {
-        assertThatCode(() -> ResilienceRegistry.class.getConstructor(CircuitBreakerRegistry.class))
-            .doesNotThrowAnyException();
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> new ResiliencePolicies(own, this.registry, this.time, collaborators(),
+                    ArgumentRenderer.TO_STRING, 1024))
+            .withMessageContaining("create the ResilienceRegistry with this resolver");
+        assertThat(own.retryCalls("payment")).isEmpty();
     }
 
     private ResiliencePolicies.Collaborators collaborators() {

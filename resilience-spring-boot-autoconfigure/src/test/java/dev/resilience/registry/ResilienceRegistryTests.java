@@ -25,6 +25,10 @@ import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -33,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The one registry of named instances: each name resolved once, under concurrent first
  * requests too, and each listener told once of each instance.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ResilienceRegistryTests {
 
     private static final int THREADS = 16;
@@ -67,24 +72,20 @@ class ResilienceRegistryTests {
     }
 
     @Test
-    void annotationThatWouldConfigureAnInstanceResolvedWithoutOneFailsTheStart() {
+    void annotationThatWouldConfigureAnInstanceResolvedWithoutOneGetsItAndAWarningOncePerName(CapturedOutput output) {
         RetryPolicy first = this.registry.retry("http-client");
-        this.registry.circuitBreaker("http-client");
+        CircuitBreaker breaker = this.registry.circuitBreaker("http-client");
 
-        assertThatExceptionOfType(InvalidResiliencePolicyException.class)
-            .isThrownBy(() -> this.registry.retry("http-client", annotation("retriedFiveTimes", Retryable.class)))
-            .satisfies((ex) -> {
-                assertThat(ex.getSetting()).isEqualTo("@Retryable(maxAttempts)");
-                assertThat(ex.getValue()).isEqualTo("5");
-                assertThat(ex.getFix()).contains("resilience.retry.instances.http-client.max-attempts");
-            });
-        assertThatExceptionOfType(InvalidResiliencePolicyException.class)
-            .isThrownBy(
-                    () -> this.registry.circuitBreaker("http-client", annotation("guardedOnIo", CircuitGuarded.class)))
-            .satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("@CircuitGuarded(recordOn)"));
-        assertThat(this.registry.retry("http-client", annotation("named", Retryable.class)))
-            .as("an annotation that only names the instance shares it")
-            .isSameAs(first);
+        assertThat(this.registry.retry("http-client", annotation("retriedFiveTimes", Retryable.class))).isSameAs(first);
+        assertThat(this.registry.retry("http-client", annotation("retriedFiveTimes", Retryable.class))).isSameAs(first);
+        assertThat(this.registry.circuitBreaker("http-client", annotation("guardedOnIo", CircuitGuarded.class)))
+            .isSameAs(breaker);
+        assertThat(this.registry.retry("http-client", annotation("named", Retryable.class))).isSameAs(first);
+
+        assertThat(output).containsOnlyOnce("@Retryable(maxAttempts = 5) does not apply")
+            .contains("resilience.retry.instances.http-client.max-attempts")
+            .containsOnlyOnce("@CircuitGuarded(recordOn = ")
+            .doesNotContain("@Retryable(value");
         assertThat(this.resolver.retryCalls("http-client")).hasSize(1);
     }
 
