@@ -20,9 +20,13 @@ final class Guards {
 
     private final AttemptGuard<@Nullable Object>[] guards;
 
+    /** The guard of a pipeline that has exactly one, whose pass is the chain's. */
+    private final @Nullable AttemptGuard<@Nullable Object> only;
+
     @SuppressWarnings("unchecked")
     Guards(List<AttemptGuard<?>> guards) {
         this.guards = guards.stream().sorted(Comparator.comparingInt(AttemptGuard::order)).toArray(AttemptGuard[]::new);
+        this.only = (this.guards.length == 1) ? this.guards[0] : null;
     }
 
     /**
@@ -32,12 +36,13 @@ final class Guards {
      * @throws RuntimeException the refusal of a guard
      */
     @Nullable Object admit() {
+        AttemptGuard<@Nullable Object> single = this.only;
+        if (single != null) {
+            return single.admit();
+        }
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         if (chain.length == 0) {
             return null;
-        }
-        if (chain.length == 1) {
-            return chain[0].admit();
         }
         @Nullable Object[] passes = new Object[chain.length];
         for (int i = 0; i < chain.length; i++) {
@@ -59,10 +64,20 @@ final class Guards {
      * @param durationNanos how long the attempt took
      */
     void succeeded(@Nullable Object pass, long durationNanos) {
+        AttemptGuard<@Nullable Object> single = this.only;
+        if (single != null) {
+            try {
+                single.succeeded(pass, durationNanos);
+            }
+            catch (RuntimeException ex) {
+                logFailed(single, "hear a success", ex);
+            }
+            return;
+        }
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
             try {
-                chain[i].succeeded(passOf(pass, i), durationNanos);
+                chain[i].succeeded(((Object[]) pass)[i], durationNanos);
             }
             catch (RuntimeException ex) {
                 logFailed(chain[i], "hear a success", ex);
@@ -79,10 +94,20 @@ final class Guards {
      * @param failure what the attempt threw
      */
     void failed(@Nullable Object pass, long durationNanos, Throwable failure) {
+        AttemptGuard<@Nullable Object> single = this.only;
+        if (single != null) {
+            try {
+                single.failed(pass, durationNanos, failure);
+            }
+            catch (RuntimeException ex) {
+                logFailed(single, "hear a failure", ex);
+            }
+            return;
+        }
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
             try {
-                chain[i].failed(passOf(pass, i), durationNanos, failure);
+                chain[i].failed(((Object[]) pass)[i], durationNanos, failure);
             }
             catch (RuntimeException ex) {
                 logFailed(chain[i], "hear a failure", ex);
@@ -118,10 +143,6 @@ final class Guards {
         catch (RuntimeException ex) {
             logFailed(guard, "take its pass back", ex);
         }
-    }
-
-    private @Nullable Object passOf(@Nullable Object pass, int index) {
-        return (this.guards.length == 1) ? pass : ((Object[]) pass)[index];
     }
 
     private static void logFailed(AttemptGuard<?> guard, String what, RuntimeException ex) {
