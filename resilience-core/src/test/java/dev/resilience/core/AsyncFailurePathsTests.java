@@ -2,7 +2,6 @@ package dev.resilience.core;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -23,7 +22,6 @@ import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryPolicy;
-import dev.resilience.core.time.ScheduledTask;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
@@ -254,32 +252,6 @@ class AsyncFailurePathsTests {
         assertThat(future.join().status()).isEqualTo(ExecutionStatus.TIMEOUT);
         assertThat(future.join().value()).isNull();
         assertThat(future.join().error()).isInstanceOf(AttemptTimeoutException.class);
-    }
-
-    /**
-     * A time source whose timer no longer takes tasks, as after a shutdown.
-     */
-    private record RejectingTimer(VirtualTimeSource clock) implements TimeSource {
-
-        @Override
-        public long nanoTime() {
-            return this.clock.nanoTime();
-        }
-
-        @Override
-        public Instant now() {
-            return this.clock.now();
-        }
-
-        @Override
-        public void sleep(Duration duration) throws InterruptedException {
-            this.clock.sleep(duration);
-        }
-
-        @Override
-        public ScheduledTask schedule(Runnable task, Duration delay) {
-            throw new RejectedExecutionException("timer shut down");
-        }
     }
 
     /** The store key of an unscoped caller's key, as the pipeline writes it. */

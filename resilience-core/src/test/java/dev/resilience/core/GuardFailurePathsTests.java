@@ -1,11 +1,9 @@
 package dev.resilience.core;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
@@ -15,7 +13,6 @@ import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryPolicy;
-import dev.resilience.core.time.ScheduledTask;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
@@ -313,30 +310,6 @@ class GuardFailurePathsTests {
 
         @Override
         public void abandoned(String pass) {
-        }
-
-    }
-
-    private record RejectingTimer(VirtualTimeSource clock) implements TimeSource {
-
-        @Override
-        public long nanoTime() {
-            return this.clock.nanoTime();
-        }
-
-        @Override
-        public Instant now() {
-            return this.clock.now();
-        }
-
-        @Override
-        public void sleep(Duration duration) throws InterruptedException {
-            this.clock.sleep(duration);
-        }
-
-        @Override
-        public ScheduledTask schedule(Runnable task, Duration delay) {
-            throw new RejectedExecutionException("timer shut down");
         }
 
     }
