@@ -91,6 +91,24 @@ public record ExecutionResult<T>(ExecutionStatus status, @Nullable T value, @Nul
         throw new IllegalStateException(this.error);
     }
 
+    /**
+     * Throws the final error when it is of a type, and returns this result otherwise: a
+     * caller that keeps the account of the call lets its framework answer those errors,
+     * as the Spring MVC idempotency support answers an
+     * {@link dev.resilience.core.idempotency.IdempotencyException} with a problem
+     * response.
+     * @param type the type of the errors to throw
+     * @param <X> that type
+     * @return this result, whose final error, if any, is not of that type
+     * @throws X the final error, as it is, when it is of that type
+     */
+    public <X extends Throwable> ExecutionResult<T> throwIf(Class<X> type) throws X {
+        if (type.isInstance(this.error)) {
+            throw type.cast(this.error);
+        }
+        return this;
+    }
+
     static Map<String, Object> metadata(boolean budgetRefused, @Nullable String deadLetterId,
             @Nullable String fallbackName, @Nullable String idempotencyKey) {
         if (!budgetRefused && deadLetterId == null && fallbackName == null && idempotencyKey == null) {

@@ -8,12 +8,14 @@ import dev.resilience.sample.order.OrderState;
 import dev.resilience.sample.order.OrderView;
 import dev.resilience.sample.payment.PaymentResponse;
 import dev.resilience.sample.simulator.ChargeRecord;
+import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,8 +83,13 @@ class PaymentOutcomesTests {
         OrderView first = this.client.createOrder("tok_visa");
         OrderView second = this.client.createOrder("tok_visa");
         this.client.pay(first.id(), "reused-" + first.id());
-        assertThat(this.client.payExpectingProblem(second.id(), "reused-" + first.id()).getStatusCode())
-            .isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
+        ResponseEntity<JsonNode> refused = this.client.payExpectingProblem(second.id(), "reused-" + first.id());
+
+        assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
+        assertThat(refused.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+        assertThat(refused.getBody().get("problem").asString()).as("the starter's problem, not one of the sample's")
+            .isEqualTo("idempotency-key-mismatch");
+        assertThat(refused.getBody().get("instance").asString()).isEqualTo("/orders/" + second.id() + "/payment");
         assertThat(this.client.order(second.id()).state()).isEqualTo(OrderState.NEW);
     }
 

@@ -2,9 +2,6 @@ package dev.resilience.sample.payment;
 
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.idempotency.IdempotencyException;
-import dev.resilience.core.idempotency.IdempotencyInProgressException;
-import dev.resilience.core.idempotency.IdempotencyKeyException;
-import dev.resilience.core.idempotency.IdempotencyKeyMismatchException;
 import dev.resilience.sample.order.Order;
 import dev.resilience.sample.order.OrderRepository;
 
@@ -20,8 +17,10 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * {@code POST /orders/{id}/payment} with an {@code Idempotency-Key} header: 200 with the
  * payment (paid, deferred or declined), 502 when the payment's work was left undone (in
- * doubt, and a dead letter), or a problem: 400 for a bad key, 404 for an unknown order,
- * 409 while another payment of the order is running, 422 for a key reused for another
+ * doubt, and a dead letter), or a problem: 404 for an unknown order, 409 while another
+ * payment of the order is running. The errors of the idempotency key are thrown as they
+ * are, and the starter's idempotency support answers them with its problem responses: 400
+ * for a bad key, 409 while the same key's payment runs, 422 for a key reused for another
  * order, 503 when the idempotency store is down.
  */
 @RestController
@@ -52,11 +51,12 @@ public class PaymentController {
     public ResponseEntity<?> pay(@PathVariable long id, @RequestHeader("Idempotency-Key") String idempotencyKey) {
         Order order = this.orders.find(id)
             .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No order " + id));
-        ExecutionResult<Payment> result = this.payments.pay(id, order.amountCents(), idempotencyKey);
+        ExecutionResult<Payment> result = this.payments.pay(id, order.amountCents(), idempotencyKey)
+            .throwIf(IdempotencyException.class);
         Throwable error = result.error();
-        if (error instanceof IdempotencyException || error instanceof OrderNotPayableException) {
-            HttpStatus status = problemStatus(error);
-            return ResponseEntity.status(status).body(ProblemDetail.forStatusAndDetail(status, error.getMessage()));
+        if (error instanceof OrderNotPayableException notPayable) {
+            return ResponseEntity.status(HttpStatus.CONFLICT)
+                .body(ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, notPayable.getMessage()));
         }
         Payment payment = result.value();
         if (payment == null) {
@@ -65,19 +65,6 @@ public class PaymentController {
         boolean answered = result.isSuccess() || error instanceof CardDeclinedException;
         return ResponseEntity.status(answered ? HttpStatus.OK : HttpStatus.BAD_GATEWAY)
             .body(PaymentResponse.of(payment, result));
-    }
-
-    private static HttpStatus problemStatus(Throwable error) {
-        if (error instanceof IdempotencyKeyException) {
-            return HttpStatus.BAD_REQUEST;
-        }
-        if (error instanceof IdempotencyKeyMismatchException) {
-            return HttpStatus.UNPROCESSABLE_CONTENT;
-        }
-        if (error instanceof IdempotencyInProgressException || error instanceof OrderNotPayableException) {
-            return HttpStatus.CONFLICT;
-        }
-        return HttpStatus.SERVICE_UNAVAILABLE;
     }
 
 }
