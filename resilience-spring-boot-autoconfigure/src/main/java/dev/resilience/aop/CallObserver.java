@@ -1,7 +1,9 @@
 package dev.resilience.aop;
 
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
@@ -17,8 +19,11 @@ import org.jspecify.annotations.Nullable;
  * {@code resilience.calls}, with the low-cardinality keys {@code name}, {@code status}
  * and {@code fallback}, and an event per retry and per fallback tried. The
  * {@code resilience.calls} timer comes from these observations; with a tracing bridge, so
- * does a span per call. Each observation is stopped exactly once, however the call ends.
- * With a no-op registry a call costs nothing here.
+ * does a span per call. Each attempt runs with the call's observation in scope, on the
+ * thread that runs it, so that the spans the method makes are children of the call's; the
+ * scope is closed when the attempt returns or throws. A call that ends without a value
+ * stops its observation with its final error. Each observation is stopped exactly once,
+ * however the call ends. With a no-op registry a call costs nothing here.
  */
 public final class CallObserver {
 
@@ -35,7 +40,7 @@ public final class CallObserver {
 
     private static final Log logger = LogFactory.getLog(CallObserver.class);
 
-    private static final Call UNOBSERVED = new Call(null);
+    private static final Call UNOBSERVED = new Call(null, ObservationRegistry.NOOP);
 
     private final ObservationRegistry registry;
 
@@ -56,7 +61,7 @@ public final class CallObserver {
                 .contextualName(name)
                 .lowCardinalityKeyValue("name", name)
                 .start();
-            return new Call(observation);
+            return new Call(observation, this.registry);
         }
         catch (RuntimeException ex) {
             logger.warn("An observation handler failed to start the observation of a call of '" + name + "'", ex);
@@ -71,10 +76,13 @@ public final class CallObserver {
 
         private final @Nullable Observation observation;
 
+        private final ObservationRegistry registry;
+
         private final AtomicBoolean stopped = new AtomicBoolean();
 
-        private Call(@Nullable Observation observation) {
+        private Call(@Nullable Observation observation, ObservationRegistry registry) {
             this.observation = observation;
+            this.registry = registry;
         }
 
         ExecutionListener listener() {
@@ -90,8 +98,12 @@ public final class CallObserver {
             if (observed != null && this.stopped.compareAndSet(false, true)) {
                 try {
                     observed.lowCardinalityKeyValue("status", result.status().name().toLowerCase(Locale.ROOT))
-                        .lowCardinalityKeyValue("fallback", Boolean.toString(result.fallbackUsed()))
-                        .stop();
+                        .lowCardinalityKeyValue("fallback", Boolean.toString(result.fallbackUsed()));
+                    Throwable error = result.error();
+                    if (error != null) {
+                        observed.error(error);
+                    }
+                    observed.stop();
                 }
                 catch (RuntimeException ex) {
                     logger.warn("An observation handler failed to stop the observation of a call", ex);
@@ -115,6 +127,72 @@ public final class CallObserver {
             }
         }
 
+        /**
+         * Returns the attempt run with the call's observation in scope on the thread that
+         * runs it.
+         */
+        <T> Callable<T> scoped(Callable<T> attempt) {
+            Observation observed = this.observation;
+            if (observed == null) {
+                return attempt;
+            }
+            return () -> {
+                Scope scope = openScope(observed);
+                try {
+                    return attempt.call();
+                }
+                finally {
+                    scope.close();
+                }
+            };
+        }
+
+        /**
+         * Returns the attempt run with the call's observation in scope on the thread that
+         * calls the supplier, while it makes the attempt's stage.
+         */
+        <T> Supplier<T> scoped(Supplier<T> attempt) {
+            Observation observed = this.observation;
+            if (observed == null) {
+                return attempt;
+            }
+            return () -> {
+                Scope scope = openScope(observed);
+                try {
+                    return attempt.get();
+                }
+                finally {
+                    scope.close();
+                }
+            };
+        }
+
+        /**
+         * Opens the observation's scope; a handler that fails while the scope opens or
+         * closes is logged, and the thread's current observation is put back as it was.
+         */
+        private Scope openScope(Observation observed) {
+            Observation.@Nullable Scope previous = this.registry.getCurrentObservationScope();
+            try {
+                Observation.Scope opened = observed.openScope();
+                return () -> {
+                    try {
+                        opened.close();
+                    }
+                    catch (RuntimeException ex) {
+                        logger.warn("An observation handler failed to close the scope of a call", ex);
+                        this.registry.setCurrentObservationScope(previous);
+                    }
+                };
+            }
+            catch (RuntimeException ex) {
+                logger.warn("An observation handler failed to open the scope of a call", ex);
+                this.registry.setCurrentObservationScope(previous);
+                return () -> {
+                };
+            }
+        }
+
         @Override
         public void onRetry(String name, RetryEvent event) {
             if (this.observation != null) {
@@ -128,6 +206,15 @@ public final class CallObserver {
                 this.observation.event(Observation.Event.of(FALLBACK_EVENT, "fallback " + fallbackName));
             }
         }
+
+    }
+
+    /**
+     * An opened scope, closed without a checked exception.
+     */
+    private interface Scope {
+
+        void close();
 
     }
 

@@ -58,10 +58,12 @@ final class ResilientMethod {
         try {
             CallContext context = context(invocation, observation.listener());
             return switch (this.returnKind) {
-                case VALUE -> observation.stop(this.pipeline.execute(context, attempt(invocation))).getOrThrow();
-                case EXECUTION_RESULT -> observation.stop(this.pipeline.execute(context, envelopeAttempt(invocation)));
-                case COMPLETION_STAGE ->
-                    valueOf(this.pipeline.executeAsync(context, stageAttempt(invocation)), observation);
+                case VALUE -> observation.stop(this.pipeline.execute(context, observation.scoped(attempt(invocation))))
+                    .getOrThrow();
+                case EXECUTION_RESULT ->
+                    observation.stop(this.pipeline.execute(context, observation.scoped(envelopeAttempt(invocation))));
+                case COMPLETION_STAGE -> valueOf(
+                        this.pipeline.executeAsync(context, observation.scoped(stageAttempt(invocation))), observation);
             };
         }
         catch (RuntimeException | Error ex) {

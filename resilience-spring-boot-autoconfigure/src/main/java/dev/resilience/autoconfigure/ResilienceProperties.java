@@ -23,9 +23,9 @@ import org.springframework.validation.Validator;
 
 /**
  * The settings under {@code resilience.}: retries, circuit breakers, idempotency, dead
- * letters, outgoing HTTP calls, where asynchronous work runs and the interceptor's order.
- * Unknown keys fail the binding, and so does an out-of-range value: this class validates
- * itself once bound, naming the property and the valid range.
+ * letters, outgoing HTTP calls, where asynchronous work runs, the logs of calls and the
+ * interceptor's order. Unknown keys fail the binding, and so does an out-of-range value:
+ * this class validates itself once bound, naming the property and the valid range.
  *
  * <p>
  * Longer than 400 lines because it is the one place that binds {@code resilience.*}:
@@ -70,6 +70,11 @@ public class ResilienceProperties implements Validator {
      * Settings of the resilience of outgoing calls made with RestClient.
      */
     private final HttpClient httpClient = new HttpClient();
+
+    /**
+     * Settings of the lines logged for retries, fallbacks and unsuccessful calls.
+     */
+    private final Logs logs = new Logs();
 
     /**
      * Returns the order of the resilience interceptor.
@@ -133,6 +138,14 @@ public class ResilienceProperties implements Validator {
      */
     public HttpClient getHttpClient() {
         return this.httpClient;
+    }
+
+    /**
+     * Returns the settings of the logs of calls.
+     * @return the settings under {@code resilience.logs}
+     */
+    public Logs getLogs() {
+        return this.logs;
     }
 
     /**
@@ -837,6 +850,36 @@ public class ResilienceProperties implements Validator {
          */
         public void setMaxRetryAfter(Duration maxRetryAfter) {
             this.maxRetryAfter = maxRetryAfter;
+        }
+
+    }
+
+    /**
+     * Settings of the lines logged for retries, fallbacks and unsuccessful calls.
+     */
+    public static class Logs {
+
+        /**
+         * Whether a line is logged for each retry (dev.resilience.retry, INFO), each
+         * fallback used (dev.resilience.fallback, WARN) and each call that ends without
+         * success (dev.resilience.call, WARN); their levels are set with logging.level.
+         */
+        private boolean enabled = true;
+
+        /**
+         * Returns whether the lines are logged.
+         * @return whether the lines are logged
+         */
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        /**
+         * Sets whether the lines are logged.
+         * @param enabled whether the lines are logged
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
 
     }

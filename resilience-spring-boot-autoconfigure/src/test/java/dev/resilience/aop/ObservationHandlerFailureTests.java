@@ -24,7 +24,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * never escape the machinery ... A returned future always completes." The interceptor
  * stops the call's observation inside the {@code whenComplete} callback that also
  * completes the future it returned, before completing it: the handler's exception is
- * swallowed by that callback and the caller's future never completes.
+ * swallowed by that callback and the caller's future never completes. A handler that
+ * throws when the call's scope opens or closes around an attempt is logged, the call runs
+ * on, and the thread's current observation is put back as it was.
  */
 class ObservationHandlerFailureTests {
 
@@ -52,6 +54,58 @@ class ObservationHandlerFailureTests {
 
             assertThat(failure).as("what the caller of a successful call gets").isNull();
         });
+    }
+
+    @Test
+    void callRunsAndLeavesNoObservationInScopeThoughAHandlerThrowsWhenTheScopeOpens() {
+        this.contextRunner.withAllowBeanDefinitionOverriding(true)
+            .withBean(ObservationRegistry.class, () -> registryFailingOnScope(true))
+            .run((context) -> {
+                Quotes quotes = context.getBean(Quotes.class);
+
+                assertThat(quotes.quote("ETH")).isEqualTo("quote of ETH");
+                assertThat(quotes.quoteAsync("ETH")).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("quote of ETH");
+                assertThat(context.getBean(ObservationRegistry.class).getCurrentObservation()).isNull();
+            });
+    }
+
+    @Test
+    void callRunsAndLeavesNoObservationInScopeThoughAHandlerThrowsWhenTheScopeCloses() {
+        this.contextRunner.withAllowBeanDefinitionOverriding(true)
+            .withBean(ObservationRegistry.class, () -> registryFailingOnScope(false))
+            .run((context) -> {
+                Quotes quotes = context.getBean(Quotes.class);
+
+                assertThat(quotes.quote("ETH")).isEqualTo("quote of ETH");
+                assertThat(quotes.quoteAsync("ETH")).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("quote of ETH");
+                assertThat(context.getBean(ObservationRegistry.class).getCurrentObservation()).isNull();
+            });
+    }
+
+    private static ObservationRegistry registryFailingOnScope(boolean onOpen) {
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+            @Override
+            public void onScopeOpened(Observation.Context context) {
+                if (onOpen) {
+                    throw new IllegalStateException("handler failed on scope opened");
+                }
+            }
+
+            @Override
+            public void onScopeClosed(Observation.Context context) {
+                if (!onOpen) {
+                    throw new IllegalStateException("handler failed on scope closed");
+                }
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        return registry;
     }
 
     private static ObservationRegistry registryFailingOnStop() {
