@@ -17,6 +17,7 @@ import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.idempotency.ResultCodec;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.feature.CircuitBreakers;
 import dev.resilience.redis.JsonResultCodec;
 import dev.resilience.registry.ArgumentRenderer;
 import dev.resilience.registry.InvalidResiliencePolicyException;
@@ -53,8 +54,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configures the resilience annotations: the advisor and interceptor, the registry
- * of named instances, the in-memory idempotency and dead-letter stores, and the
- * {@link ResilienceTemplate}. Every bean backs off when the application defines its own.
+ * of named instances, the in-memory idempotency and dead-letter stores, the
+ * {@link ResilienceTemplate}, and the {@link CircuitBreakers} of feature shunting. Every
+ * bean backs off when the application defines its own.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
         "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration" })
@@ -99,6 +101,16 @@ public final class ResilienceAutoConfiguration {
         Executor executor = asyncSteps.executor();
         return (executor != null) ? new ResilienceRegistry(resolver, timeSource, executor)
                 : new ResilienceRegistry(resolver, timeSource);
+    }
+
+    /**
+     * The breakers for feature shunting, under the name SpEL uses:
+     * {@code @circuitBreakers.allows('name')}.
+     */
+    @Bean(CircuitBreakers.BEAN_NAME)
+    @ConditionalOnMissingBean
+    CircuitBreakers circuitBreakers(ResilienceRegistry registry) {
+        return new CircuitBreakers(registry);
     }
 
     /**

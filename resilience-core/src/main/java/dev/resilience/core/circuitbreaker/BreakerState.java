@@ -40,6 +40,11 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
      */
     abstract boolean tryAcquire();
 
+    /** Would a call asked for now be admitted? Overridden where asking has effects. */
+    boolean wouldAdmit() {
+        return tryAcquire();
+    }
+
     /**
      * Gives back a permission taken by a call that will record no outcome.
      */
@@ -147,6 +152,11 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
         }
 
         @Override
+        boolean wouldAdmit() {
+            return waitedNanos() >= this.breaker.config().waitInOpenNanos();
+        }
+
+        @Override
         void entered() {
             if (this.breaker.config().automaticTransitionToHalfOpen()) {
                 this.timer.start(this.breaker, this::toHalfOpen,
@@ -240,6 +250,11 @@ abstract sealed class BreakerState implements CircuitBreaker.Permit {
             }
             while (!this.permits.compareAndSet(left, left - 1));
             return true;
+        }
+
+        @Override
+        boolean wouldAdmit() {
+            return !expired() && this.permits.get() > 0;
         }
 
         @Override

@@ -166,6 +166,20 @@ public final class CircuitBreaker {
     }
 
     /**
+     * Answers whether a call asked for now would be permitted, without taking a permit,
+     * counting anything or moving the breaker: {@code true} when CLOSED or DISABLED, when
+     * HALF_OPEN with a probe left and its longest wait not yet passed, and when OPEN with
+     * its wait in open passed (the next call moves it to HALF_OPEN and is its first
+     * probe); {@code false} otherwise, and always when FORCED_OPEN. For showing or hiding
+     * a feature: the answer may change before the call is made, which still asks for its
+     * own permit.
+     * @return {@code true} if a call asked for now would run
+     */
+    public boolean wouldPermitCall() {
+        return this.state.get().wouldAdmit();
+    }
+
+    /**
      * Asks for permission to run one call.
      * @throws CallNotPermittedException if the breaker rejects the call; it is counted as
      * not permitted and listeners are told
