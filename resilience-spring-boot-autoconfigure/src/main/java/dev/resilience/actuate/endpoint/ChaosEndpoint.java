@@ -21,10 +21,10 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.convert.DurationStyle;
 
 /**
- * The {@code chaos} endpoint: the faults injected into each protected operation, and
- * changing them at run time. The change is off unless the application opts in with
- * {@code management.endpoint.chaos.access=unrestricted}; only operations of the
- * application (or configured names) can be changed, never a name a client makes up.
+ * The {@code chaos} endpoint: the faults injected into each protected operation (all, or
+ * one by name), and changing them at run time. The change is off unless the application
+ * opts in with {@code management.endpoint.chaos.access=unrestricted}; only operations of
+ * the application (or configured names) can be changed, never a name a client makes up.
  */
 @Endpoint(id = "chaos", defaultAccess = Access.READ_ONLY)
 public class ChaosEndpoint {
@@ -48,6 +48,16 @@ public class ChaosEndpoint {
         SortedMap<String, ChaosInstanceDescriptor> instances = new TreeMap<>();
         this.chaos.instances().forEach((name, instance) -> instances.put(name, describe(instance)));
         return new ChaosInstancesDescriptor(instances);
+    }
+
+    /**
+     * Reports one operation's faults.
+     * @param name the operation's name
+     * @return its faults, or {@code null} (404) when no operation has that name
+     */
+    @ReadOperation
+    public @Nullable ChaosInstanceDescriptor instance(@Selector String name) {
+        return this.chaos.find(name).map(ChaosEndpoint::describe).orElse(null);
     }
 
     /**
