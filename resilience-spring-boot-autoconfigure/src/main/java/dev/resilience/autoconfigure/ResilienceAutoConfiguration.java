@@ -212,7 +212,8 @@ public final class ResilienceAutoConfiguration {
 
     /**
      * Faults injected into the attempts of protected operations, while
-     * {@code resilience.chaos.enabled} is set: said at startup with a WARN.
+     * {@code resilience.chaos.enabled} is set: said at startup with a WARN, and another
+     * for each configured name that no protected operation has.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBooleanProperty("resilience.chaos.enabled")
@@ -233,6 +234,11 @@ public final class ResilienceAutoConfiguration {
                     + "protected operations; "
                     + (configured.isEmpty() ? "none is configured yet" : "configured instances:" + settings));
             return new ChaosInstances(configured);
+        }
+
+        @Bean
+        ChaosNamesCheck chaosNamesCheck(ChaosInstances chaos) {
+            return new ChaosNamesCheck(chaos);
         }
 
     }

@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
@@ -14,8 +16,8 @@ import java.util.function.DoubleSupplier;
 
 /**
  * The chaos of every protected operation, by name: one {@link ChaosInstance} for each
- * configured name and each operation compiled, and no other, so that nothing a client
- * sends can add one. Thread-safe.
+ * operation compiled, with its configured settings or none, and no other, so that nothing
+ * a client sends can add one. Thread-safe.
  */
 public final class ChaosInstances {
 
@@ -44,7 +46,6 @@ public final class ChaosInstances {
     public ChaosInstances(Map<String, ChaosSettings> configured, DoubleSupplier random) {
         this.configured = Map.copyOf(configured);
         this.random = random;
-        this.configured.keySet().forEach(this::instance);
     }
 
     /**
@@ -72,10 +73,21 @@ public final class ChaosInstances {
     /**
      * Returns the chaos of an operation if it exists.
      * @param name the operation's name
-     * @return its chaos, or empty when no operation or configuration has that name
+     * @return its chaos, or empty when no operation has that name
      */
     public Optional<ChaosInstance> find(String name) {
         return Optional.ofNullable(this.instances.get(name));
+    }
+
+    /**
+     * Returns the configured names that no operation has (yet): a misspelt name, or an
+     * operation whose bean is created later.
+     * @return the names, sorted
+     */
+    public SortedSet<String> unmatchedConfiguredNames() {
+        SortedSet<String> unmatched = new TreeSet<>(this.configured.keySet());
+        unmatched.removeAll(this.instances.keySet());
+        return unmatched;
     }
 
     /**

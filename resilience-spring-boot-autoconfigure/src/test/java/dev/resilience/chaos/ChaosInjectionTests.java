@@ -157,16 +157,17 @@ class ChaosInjectionTests {
     }
 
     @Test
-    void startupWarnsThatChaosIsEnabledWithTheConfiguredInstances(CapturedOutput output) {
+    void startupWarnsThatChaosIsEnabledWithTheConfiguredInstancesAndOfNamesNoOperationHas(CapturedOutput output) {
         // the context is shared: start another to capture its WARN
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(TestApplication.class)
             .properties("resilience.chaos.enabled=true", "resilience.chaos.instances[charge].failure-rate=0.25",
-                    "resilience.chaos.instances[charge].latency=200ms", "spring.main.banner-mode=off",
-                    "spring.main.web-application-type=none")
+                    "resilience.chaos.instances[charge].latency=200ms", "resilience.chaos.instances[chrage].latency=1s",
+                    "spring.main.banner-mode=off", "spring.main.web-application-type=none")
             .run()) {
             assertThat(output).contains("WARN")
                 .contains("Chaos is enabled (resilience.chaos.enabled=true)")
-                .contains("charge: failure-rate=0.25, latency=200ms, exception=dev.resilience.chaos.ChaosException");
+                .contains("charge: failure-rate=0.25, latency=200ms, exception=dev.resilience.chaos.ChaosException")
+                .contains("resilience.chaos.instances names no protected operation for [chrage]");
         }
     }
 

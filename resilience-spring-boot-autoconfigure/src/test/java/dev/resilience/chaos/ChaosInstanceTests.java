@@ -111,13 +111,18 @@ class ChaosInstanceTests {
     }
 
     @Test
-    void onlyConfiguredAndCompiledNamesExist() {
-        ChaosInstances chaos = new ChaosInstances(Map.of("pay", ChaosSettings.NONE));
+    void onlyCompiledOperationsHaveAnInstanceWithTheirConfiguredSettings() {
+        ChaosSettings configured = new ChaosSettings(0.3, Duration.ZERO, ChaosException.class);
+        ChaosInstances chaos = new ChaosInstances(Map.of("pay", configured, "pya", ChaosSettings.NONE));
 
-        assertThat(chaos.find("pay")).isPresent();
-        assertThat(chaos.find("refund")).isEmpty();
+        assertThat(chaos.find("pay")).isEmpty();
+        chaos.instance("pay");
         chaos.instance("refund");
+
         assertThat(chaos.instances()).containsOnlyKeys("pay", "refund");
+        assertThat(chaos.find("pay").orElseThrow().settings()).isEqualTo(configured);
+        assertThat(chaos.find("refund").orElseThrow().settings()).isEqualTo(ChaosSettings.NONE);
+        assertThat(chaos.unmatchedConfiguredNames()).containsExactly("pya");
     }
 
     private String run() {
