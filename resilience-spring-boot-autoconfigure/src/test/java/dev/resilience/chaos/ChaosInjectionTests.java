@@ -2,6 +2,7 @@ package dev.resilience.chaos;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.CircuitGuarded;
@@ -44,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
                 "resilience.chaos.instances[gateway].failure-rate=1.0",
                 "resilience.circuit-breaker.instances[gateway].minimum-calls=4",
                 "resilience.circuit-breaker.instances[gateway].sliding-window-size=4",
-                "resilience.chaos.instances[slow].latency=500ms", "resilience.chaos.instances[async].latency=200ms" })
+                "resilience.chaos.instances[slow].latency=500ms", "resilience.chaos.instances[async].latency=200ms",
+                "resilience.chaos.instances[async-slow].latency=500ms" })
 @ExtendWith(OutputCaptureExtension.class)
 class ChaosInjectionTests {
 
@@ -134,6 +136,19 @@ class ChaosInjectionTests {
         this.clock.advance(Duration.ofMillis(1));
         assertThat(receipt).isCompletedWithValue("captured order-4");
         assertThat(this.payments.runs()).isEqualTo(1);
+    }
+
+    @Test
+    void asyncLatencyLongerThanTheAttemptTimeoutEndsAsATimeoutAndTheMethodNeverRuns() {
+        CompletableFuture<String> receipt = this.payments.captureSlowly("order-6");
+
+        this.clock.advance(Duration.ofMillis(100));
+
+        assertThat(receipt).isCompletedExceptionally();
+        assertThatExceptionOfType(ExecutionException.class).isThrownBy(receipt::get)
+            .withCauseInstanceOf(AttemptTimeoutException.class);
+        this.clock.advance(Duration.ofSeconds(1));
+        assertThat(this.payments.runs()).isEqualTo(0);
     }
 
     @Test
@@ -230,6 +245,12 @@ class ChaosInjectionTests {
 
         @Retryable(value = "async", maxAttempts = 1)
         public CompletableFuture<String> capture(String order) {
+            this.runs.incrementAndGet();
+            return CompletableFuture.completedFuture("captured " + order);
+        }
+
+        @Retryable(value = "async-slow", maxAttempts = 1, attemptTimeout = "100ms")
+        public CompletableFuture<String> captureSlowly(String order) {
             this.runs.incrementAndGet();
             return CompletableFuture.completedFuture("captured " + order);
         }
