@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
+import dev.resilience.chaos.ChaosInstance;
 import dev.resilience.core.CallContext;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
@@ -38,15 +39,18 @@ final class ResilientMethod {
 
     private final CallObserver observer;
 
+    private final @Nullable ChaosInstance chaos;
+
     ResilientMethod(String description, ResiliencePipeline pipeline, ReturnKind returnKind,
-            @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes,
-            CallObserver observer) {
+            @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
+            @Nullable ChaosInstance chaos) {
         this.description = description;
         this.pipeline = pipeline;
         this.returnKind = returnKind;
         this.idempotencyKeys = idempotencyKeys;
         this.scopes = scopes;
         this.observer = observer;
+        this.chaos = chaos;
     }
 
     ResiliencePipeline pipeline() {
@@ -58,12 +62,18 @@ final class ResilientMethod {
         try {
             CallContext context = context(invocation, observation.listener());
             return switch (this.returnKind) {
-                case VALUE -> observation.stop(this.pipeline.execute(context, observation.scoped(attempt(invocation))))
-                    .getOrThrow();
-                case EXECUTION_RESULT ->
-                    observation.stop(this.pipeline.execute(context, observation.scoped(envelopeAttempt(invocation))));
+                case VALUE ->
+                    observation
+                        .stop(this.pipeline.execute(context,
+                                observation
+                                    .scoped(ChaosInstance.around(this.chaos, this.pipeline, attempt(invocation)))))
+                        .getOrThrow();
+                case EXECUTION_RESULT -> observation.stop(this.pipeline.execute(context, observation
+                    .scoped(ChaosInstance.around(this.chaos, this.pipeline, envelopeAttempt(invocation)))));
                 case COMPLETION_STAGE -> valueOf(
-                        this.pipeline.executeAsync(context, observation.scoped(stageAttempt(invocation))), observation);
+                        this.pipeline.executeAsync(context, observation
+                            .scoped(ChaosInstance.aroundStage(this.chaos, this.pipeline, stageAttempt(invocation)))),
+                        observation);
             };
         }
         catch (RuntimeException | Error ex) {

@@ -8,6 +8,7 @@ import java.util.Optional;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.FallbackChain;
 import dev.resilience.core.FallbackHandler;
@@ -39,11 +40,14 @@ final class ResilientMethodCompiler {
 
     private final IdempotencyFingerprints fingerprints;
 
+    private final @Nullable ChaosInstances chaos;
+
     private final InstanceNameConflicts names = new InstanceNameConflicts();
 
     ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
-            IdempotencyFingerprints fingerprints) {
+            IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos) {
         this.policies = policies;
+        this.chaos = chaos;
         this.observer = observer;
         this.scopes = scopes;
         this.fingerprints = fingerprints;
@@ -106,7 +110,8 @@ final class ResilientMethodCompiler {
             statistics.registerIdempotency(idempotencyName);
             IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
-        return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer);
+        return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer,
+                (this.chaos != null) ? this.chaos.instance(pipelineName) : null);
     }
 
     private void checkNames(Declarations declarations, ResilienceAnnotations annotations, String id,

@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
 
@@ -62,8 +63,23 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
      */
     public ResilientMethods(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
             IdempotencyFingerprints fingerprints) {
+        this(policies, observer, scopes, fingerprints, null);
+    }
+
+    /**
+     * Creates the compiled methods of an application, with faults injected into their
+     * attempts.
+     * @param policies where the methods' policies come from
+     * @param observer how calls are observed
+     * @param scopes whose idempotency key each call carries
+     * @param fingerprints how the fingerprints of idempotent calls are made
+     * @param chaos the faults of each method's pipeline, by its name, or {@code null}
+     * when chaos is off
+     */
+    public ResilientMethods(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
+            IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos) {
         this.policies = policies;
-        this.compiler = new ResilientMethodCompiler(policies, observer, scopes, fingerprints);
+        this.compiler = new ResilientMethodCompiler(policies, observer, scopes, fingerprints, chaos);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.resilience.autoconfigure;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 import dev.resilience.aop.CallObserver;
@@ -9,6 +11,8 @@ import dev.resilience.aop.ResilienceAdvisor;
 import dev.resilience.aop.ResilienceInterceptor;
 import dev.resilience.aop.ResilientMethods;
 import dev.resilience.aop.SecurityContextIdempotencyScopeResolver;
+import dev.resilience.chaos.ChaosInstances;
+import dev.resilience.chaos.ChaosSettings;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
@@ -37,6 +41,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
@@ -148,10 +153,11 @@ public final class ResilienceAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ResilientMethods resilientMethods(ResiliencePolicies policies, ObjectProvider<ObservationRegistry> observations,
-            IdempotencyScopeResolver idempotencyScopeResolver, IdempotencyFingerprints idempotencyFingerprints) {
+            IdempotencyScopeResolver idempotencyScopeResolver, IdempotencyFingerprints idempotencyFingerprints,
+            ObjectProvider<ChaosInstances> chaos) {
         return new ResilientMethods(policies,
                 new CallObserver(observations.getIfAvailable(() -> ObservationRegistry.NOOP)), idempotencyScopeResolver,
-                idempotencyFingerprints);
+                idempotencyFingerprints, chaos.getIfAvailable());
     }
 
     /**
@@ -212,6 +218,39 @@ public final class ResilienceAutoConfiguration {
             ResilienceProperties.Idempotency idempotency = properties.getIdempotency();
             return new JsonResultCodec(mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                     idempotency.getAllowedTypes(), idempotency.getMaxResultSize());
+        }
+
+    }
+
+    /**
+     * Faults injected into the attempts of protected operations, while
+     * {@code resilience.chaos.enabled} is set: said at startup with a WARN, and another
+     * for each configured name that no protected operation has.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty("resilience.chaos.enabled")
+    static class ChaosConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ChaosInstances chaosInstances(ResilienceProperties properties) {
+            Map<String, ChaosSettings> configured = new LinkedHashMap<>();
+            properties.getChaos()
+                .getInstances()
+                .forEach((name, instance) -> configured.put(name, new ChaosSettings(instance.getFailureRate(),
+                        instance.getLatency(), ChaosExceptions.load(instance.getException()))));
+            StringBuilder settings = new StringBuilder();
+            configured
+                .forEach((name, instance) -> settings.append("\n    ").append(name).append(": ").append(instance));
+            logger.warn("Chaos is enabled (resilience.chaos.enabled=true): faults are injected into the attempts of "
+                    + "protected operations; "
+                    + (configured.isEmpty() ? "none is configured yet" : "configured instances:" + settings));
+            return new ChaosInstances(configured);
+        }
+
+        @Bean
+        ChaosNamesCheck chaosNamesCheck(ChaosInstances chaos) {
+            return new ChaosNamesCheck(chaos);
         }
 
     }

@@ -1,8 +1,10 @@
 package dev.resilience.autoconfigure;
 
+import dev.resilience.actuate.endpoint.ChaosEndpoint;
 import dev.resilience.actuate.endpoint.CircuitBreakersEndpoint;
 import dev.resilience.actuate.endpoint.DeadLettersEndpoint;
 import dev.resilience.actuate.endpoint.RetriesEndpoint;
+import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.core.deadletter.DeadLetterSanitizer;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.event.CircuitBreakerEvents;
@@ -20,12 +22,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configures the {@code circuitbreakers}, {@code retries} and {@code deadletters}
- * Actuator endpoints, each when it is enabled and exposed; the dead-letter endpoint only
- * when the application has a {@link DeadLetterStore}; and a {@link SanitizingFunction}
- * that masks the fingerprint secret at {@code configprops} and {@code env}. Ordered after
- * every auto-configuration that defines a store, in memory or in Redis, so that the
- * condition sees the store whichever backs it.
+ * Auto-configures the {@code circuitbreakers}, {@code retries}, {@code deadletters} and
+ * {@code chaos} Actuator endpoints, each when it is enabled and exposed; the dead-letter
+ * endpoint only when the application has a {@link DeadLetterStore}, the chaos endpoint
+ * only while chaos is enabled; and a {@link SanitizingFunction} that masks the
+ * fingerprint secret at {@code configprops} and {@code env}. Ordered after every
+ * auto-configuration that defines a store, in memory or in Redis, so that the condition
+ * sees the store whichever backs it.
  */
 @AutoConfiguration(
         after = { ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
@@ -64,6 +67,14 @@ public final class ResilienceEndpointsAutoConfiguration {
         ResilienceProperties.DeadLetter deadLetter = properties.getDeadLetter();
         return new DeadLettersEndpoint(store, new DeadLetterSanitizer(),
                 Show.valueOf(deadLetter.getShowValues().name()), deadLetter.getRoles());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ChaosInstances.class)
+    @ConditionalOnAvailableEndpoint(ChaosEndpoint.class)
+    ChaosEndpoint chaosEndpoint(ChaosInstances chaos) {
+        return new ChaosEndpoint(chaos);
     }
 
 }

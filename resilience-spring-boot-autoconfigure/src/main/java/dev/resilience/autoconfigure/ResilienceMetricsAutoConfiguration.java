@@ -1,5 +1,7 @@
 package dev.resilience.autoconfigure;
 
+import dev.resilience.chaos.ChaosInstances;
+import dev.resilience.metrics.ChaosMeterBinder;
 import dev.resilience.metrics.ResilienceCallsMeterFilter;
 import dev.resilience.metrics.ResilienceMeterBinder;
 import dev.resilience.registry.ResilienceRegistry;
@@ -12,9 +14,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configures the Micrometer meters of every named instance, and the filter that
- * keeps the observation's event counters from duplicating {@code resilience.retries} and
- * {@code resilience.fallbacks}.
+ * Auto-configures the Micrometer meters of every named instance, those of chaos while it
+ * is enabled, and the filter that keeps the observation's event counters from duplicating
+ * {@code resilience.retries} and {@code resilience.fallbacks}.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class,
         afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -27,6 +29,13 @@ public final class ResilienceMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     ResilienceMeterBinder resilienceMeterBinder(ResilienceRegistry registry, MeterRegistry meterRegistry) {
         return new ResilienceMeterBinder(registry, meterRegistry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ChaosInstances.class)
+    ChaosMeterBinder chaosMeterBinder(ChaosInstances chaos) {
+        return new ChaosMeterBinder(chaos);
     }
 
     @Bean

@@ -23,9 +23,9 @@ import org.springframework.validation.Validator;
 
 /**
  * The settings under {@code resilience.}: retries, circuit breakers, idempotency, dead
- * letters, outgoing HTTP calls, where asynchronous work runs, the logs of calls and the
- * interceptor's order. Unknown keys fail the binding, and so does an out-of-range value:
- * this class validates itself once bound, naming the property and the valid range.
+ * letters, outgoing HTTP calls, chaos, where asynchronous work runs, the logs of calls
+ * and the interceptor's order. Unknown keys fail the binding, and so does an out-of-range
+ * value: this class validates itself once bound, naming the property and the valid range.
  *
  * <p>
  * Longer than 400 lines because it is the one place that binds {@code resilience.*}:
@@ -70,6 +70,11 @@ public class ResilienceProperties implements Validator {
      * Settings of the resilience of outgoing calls made with RestClient.
      */
     private final HttpClient httpClient = new HttpClient();
+
+    /**
+     * Fault injection into the attempts of protected operations.
+     */
+    private final Chaos chaos = new Chaos();
 
     /**
      * Settings of the lines logged for retries, fallbacks and unsuccessful calls.
@@ -138,6 +143,14 @@ public class ResilienceProperties implements Validator {
      */
     public HttpClient getHttpClient() {
         return this.httpClient;
+    }
+
+    /**
+     * Returns the fault injection settings.
+     * @return the settings under {@code resilience.chaos}
+     */
+    public Chaos getChaos() {
+        return this.chaos;
     }
 
     /**
@@ -850,6 +863,122 @@ public class ResilienceProperties implements Validator {
          */
         public void setMaxRetryAfter(Duration maxRetryAfter) {
             this.maxRetryAfter = maxRetryAfter;
+        }
+
+    }
+
+    /**
+     * Fault injection: failures and latency injected into each attempt of the named
+     * protected operations, inside the pipeline, so that every policy reacts as it would
+     * in production.
+     */
+    public static class Chaos {
+
+        /**
+         * Whether faults are injected; when false no attempt is touched and the chaos
+         * endpoint is absent.
+         */
+        private boolean enabled;
+
+        /**
+         * Faults by protected operation name (the retry, breaker or idempotency name, or
+         * SimpleClassName#method).
+         */
+        private final Map<String, Instance> instances = new LinkedHashMap<>();
+
+        /**
+         * Returns whether faults are injected.
+         * @return whether chaos is on
+         */
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        /**
+         * Sets whether faults are injected.
+         * @param enabled whether chaos is on
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /**
+         * Returns the faults by operation name.
+         * @return the settings under {@code resilience.chaos.instances}
+         */
+        public Map<String, Instance> getInstances() {
+            return this.instances;
+        }
+
+        /**
+         * The faults injected into one protected operation.
+         */
+        public static class Instance {
+
+            /**
+             * Fraction of attempts that fail, from 0 to 1.
+             */
+            private double failureRate;
+
+            /**
+             * Time each attempt waits before it runs.
+             */
+            private Duration latency = Duration.ZERO;
+
+            /**
+             * Class of the failure thrown: a RuntimeException with a public constructor
+             * taking a message, or a public no-argument one.
+             */
+            private String exception = "dev.resilience.chaos.ChaosException";
+
+            /**
+             * Returns the fraction of attempts that fail.
+             * @return the failure rate
+             */
+            public double getFailureRate() {
+                return this.failureRate;
+            }
+
+            /**
+             * Sets the fraction of attempts that fail.
+             * @param failureRate the failure rate, from 0 to 1
+             */
+            public void setFailureRate(double failureRate) {
+                this.failureRate = failureRate;
+            }
+
+            /**
+             * Returns the time each attempt waits before it runs.
+             * @return the latency
+             */
+            public Duration getLatency() {
+                return this.latency;
+            }
+
+            /**
+             * Sets the time each attempt waits before it runs.
+             * @param latency the latency
+             */
+            public void setLatency(Duration latency) {
+                this.latency = latency;
+            }
+
+            /**
+             * Returns the class name of the failure thrown.
+             * @return the class name
+             */
+            public String getException() {
+                return this.exception;
+            }
+
+            /**
+             * Sets the class name of the failure thrown.
+             * @param exception the class name
+             */
+            public void setException(String exception) {
+                this.exception = exception;
+            }
+
         }
 
     }

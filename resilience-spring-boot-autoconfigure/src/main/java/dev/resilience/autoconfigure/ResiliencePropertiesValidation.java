@@ -84,6 +84,20 @@ final class ResiliencePropertiesValidation {
         check("http-client.max-hosts", httpClient.getMaxHosts(), (hosts) -> hosts >= 1, "must be >= 1");
         check("http-client.max-retry-after", httpClient.getMaxRetryAfter(), (wait) -> !wait.isNegative(),
                 "must be >= 0");
+        validateChaos(this.properties.getChaos());
+    }
+
+    private void validateChaos(ResilienceProperties.Chaos chaos) {
+        chaos.getInstances().forEach((name, instance) -> {
+            String path = "chaos.instances[" + name + "]";
+            check(path + ".failure-rate", instance.getFailureRate(), (rate) -> rate >= 0 && rate <= 1,
+                    "must be between 0 and 1");
+            check(path + ".latency", instance.getLatency(), (latency) -> !latency.isNegative(), "must be >= 0");
+            String problem = ChaosExceptions.problem(instance.getException());
+            if (problem != null) {
+                this.errors.rejectValue(path + ".exception", "invalid", problem);
+            }
+        });
     }
 
     private void validateRetry(String path, RetrySettings settings) {
