@@ -62,18 +62,15 @@ final class ResilientMethod {
         try {
             CallContext context = context(invocation, observation.listener());
             return switch (this.returnKind) {
-                case VALUE ->
-                    observation
-                        .stop(this.pipeline.execute(context,
-                                observation
-                                    .scoped(ChaosInstance.around(this.chaos, this.pipeline, attempt(invocation)))))
-                        .getOrThrow();
-                case EXECUTION_RESULT -> observation.stop(this.pipeline.execute(context, observation
-                    .scoped(ChaosInstance.around(this.chaos, this.pipeline, envelopeAttempt(invocation)))));
-                case COMPLETION_STAGE -> valueOf(
-                        this.pipeline.executeAsync(context, observation
-                            .scoped(ChaosInstance.aroundStage(this.chaos, this.pipeline, stageAttempt(invocation)))),
-                        observation);
+                case VALUE -> observation
+                    .stop(this.pipeline.execute(context,
+                            ChaosInstance.around(this.chaos, this.pipeline, observation.scoped(attempt(invocation)))))
+                    .getOrThrow();
+                case EXECUTION_RESULT -> observation.stop(this.pipeline.execute(context, ChaosInstance
+                    .around(this.chaos, this.pipeline, observation.scoped(envelopeAttempt(invocation)))));
+                case COMPLETION_STAGE ->
+                    valueOf(this.pipeline.executeAsync(context, ChaosInstance.aroundStage(this.chaos, this.pipeline,
+                            observation.scoped(stageAttempt(invocation)))), observation);
             };
         }
         catch (RuntimeException | Error ex) {

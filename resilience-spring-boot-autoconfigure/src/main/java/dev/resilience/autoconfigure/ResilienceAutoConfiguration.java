@@ -110,10 +110,11 @@ public final class ResilienceAutoConfiguration {
 
     /**
      * The breakers for feature shunting, under the name SpEL uses:
-     * {@code @circuitBreakers.allows('name')}.
+     * {@code @circuitBreakers.allows('name')}; absent when the application has a bean of
+     * that type or of that name.
      */
     @Bean(CircuitBreakers.BEAN_NAME)
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean(value = CircuitBreakers.class, name = CircuitBreakers.BEAN_NAME)
     CircuitBreakers circuitBreakers(ResilienceRegistry registry) {
         return new CircuitBreakers(registry);
     }

@@ -88,6 +88,9 @@ final class ResiliencePropertiesValidation {
     }
 
     private void validateChaos(ResilienceProperties.Chaos chaos) {
+        if (!chaos.isEnabled()) {
+            return;
+        }
         chaos.getInstances().forEach((name, instance) -> {
             String path = "chaos.instances[" + name + "]";
             check(path + ".failure-rate", instance.getFailureRate(), (rate) -> rate >= 0 && rate <= 1,

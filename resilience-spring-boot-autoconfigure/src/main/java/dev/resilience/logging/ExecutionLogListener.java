@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
+import dev.resilience.core.deadletter.DeadLetterText;
+import dev.resilience.core.idempotency.IdempotencyException;
 import dev.resilience.core.retry.RetryEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,8 +22,11 @@ import org.jspecify.annotations.Nullable;
  * <li>{@value #CALL} at WARN: a call that ends without a value, with its status, its
  * attempts and its final error's class and message; at DEBUG, every other call.</li>
  * </ul>
- * A line never holds the call's arguments or its idempotency key; an error's message is
- * written on one line and cut at {@value #MAX_MESSAGE_LENGTH} characters. Thread-safe.
+ * A line never holds the call's arguments or its idempotency key: the message of an
+ * idempotency error, which quotes the key, is left out, and every URL in a message loses
+ * its user info, query and fragment (the token of a client's I/O error). An error's
+ * message is written on one line and cut at {@value #MAX_MESSAGE_LENGTH} characters.
+ * Thread-safe.
  */
 public final class ExecutionLogListener implements ExecutionListener {
 
@@ -81,11 +86,11 @@ public final class ExecutionLogListener implements ExecutionListener {
         if (error == null) {
             return "no error";
         }
-        String message = error.getMessage();
-        if (message == null) {
+        String message = DeadLetterText.withoutUrlCredentials(error.getMessage());
+        if (message == null || error instanceof IdempotencyException) {
             return error.getClass().getName();
         }
-        String oneLine = message.replaceAll("[\\r\\n]+", " ");
+        String oneLine = message.replaceAll("[\\r\\n\\u0085\\u2028\\u2029]+", " ");
         if (oneLine.length() > MAX_MESSAGE_LENGTH) {
             oneLine = oneLine.substring(0, MAX_MESSAGE_LENGTH) + "...";
         }

@@ -8,10 +8,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Binds {@code resilience.chaos.injected}, the faults injected into each protected
- * operation ({@code name}, {@code kind}: {@code failure} or {@code latency}), from the
- * start for every configured name and for each operation when it is compiled. The
- * counters read the {@link ChaosInstance}'s own counts; Spring Boot binds them to every
- * meter registry.
+ * operation ({@code name}, {@code kind}: {@code failure} or {@code latency}), for each
+ * protected operation from when it is compiled (at startup for those the startup scan
+ * sees); a configured name that no operation has gets none. The counters read the
+ * {@link ChaosInstance}'s own counts; Spring Boot binds them to every meter registry.
  */
 public final class ChaosMeterBinder implements MeterBinder {
 

@@ -49,7 +49,7 @@ class ChaosTracingTests {
             context.getBean(VirtualTimeSource.class).advance(Duration.ofMillis(200));
 
             assertThat(future).succeedsWithin(Duration.ofSeconds(5)).isEqualTo("quote");
-            assertThat(quotes.observationSeen).as("the observation current while the method ran")
+            assertThat(quotes.observationSeen()).as("the observation current while the method ran")
                 .isEqualTo("resilience.calls");
             SimpleSpan call = span(context, "delayed-quote");
             assertThat(span(context, "inner").getParentId()).as("the method's span is a child of the call's")
@@ -110,6 +110,10 @@ class ChaosTracingTests {
         Quotes(Tracer tracer, ObservationRegistry registry) {
             this.tracer = tracer;
             this.registry = registry;
+        }
+
+        public String observationSeen() {
+            return this.observationSeen;
         }
 
         @Retryable(value = "delayed-quote", maxAttempts = 1)

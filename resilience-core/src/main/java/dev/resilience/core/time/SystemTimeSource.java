@@ -54,7 +54,7 @@ public final class SystemTimeSource implements TimeSource {
     @Override
     public void sleep(Duration duration) throws InterruptedException {
         if (!duration.isNegative() && !duration.isZero()) {
-            TimeUnit.NANOSECONDS.sleep(duration.toNanos());
+            TimeUnit.NANOSECONDS.sleep(Durations.toNanos(duration));
         }
     }
 

@@ -23,8 +23,9 @@ import org.springframework.boot.convert.DurationStyle;
 /**
  * The {@code chaos} endpoint: the faults injected into each protected operation (all, or
  * one by name), and changing them at run time. The change is off unless the application
- * opts in with {@code management.endpoint.chaos.access=unrestricted}; only operations of
- * the application (or configured names) can be changed, never a name a client makes up.
+ * opts in with {@code management.endpoint.chaos.access=unrestricted}; only the protected
+ * operations of the application can be changed, never a name a client makes up, nor a
+ * configured name that no operation has.
  */
 @Endpoint(id = "chaos", defaultAccess = Access.READ_ONLY)
 public class ChaosEndpoint {
