@@ -20,6 +20,9 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.core.context.SecurityContextHolder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -70,6 +73,41 @@ class LastGoodFallbackTests {
 
             assertThat(quotes.plainQuote("ETH")).isEqualTo(new Quote("ETH", 1));
             assertThat(fallbacks(context, "LastGoodQuotes#plainQuote", "lastGood")).isOne();
+        });
+    }
+
+    @Test
+    void asynchronousCallIsServedTheLastGoodValue() {
+        this.contextRunner.run((context) -> {
+            LastGoodQuotes quotes = context.getBean(LastGoodQuotes.class);
+            quotes.asyncQuote("ETH").join();
+            quotes.down(true);
+
+            assertThat(quotes.asyncQuote("ETH").join()).isEqualTo(new Quote("ETH", 1));
+            assertThat(fallbacks(context, "LastGoodQuotes#asyncQuote", "lastGood")).isOne();
+        });
+    }
+
+    @Test
+    void anotherCallerIsNotServedTheValueOfACallersCall() {
+        this.contextRunner.run((context) -> {
+            LastGoodQuotes quotes = context.getBean(LastGoodQuotes.class);
+            try {
+                as("alice");
+                quotes.quote("ETH");
+                quotes.down(true);
+                as("bob");
+                ExecutionResult<Quote> bob = quotes.quote("ETH");
+                as("alice");
+                ExecutionResult<Quote> alice = quotes.quote("ETH");
+
+                assertThat(bob.status()).isEqualTo(ExecutionStatus.ERROR);
+                assertThat(alice.value()).isEqualTo(new Quote("ETH", 1));
+                assertThat(alice.metadata()).containsEntry(ExecutionResult.FALLBACK_NAME, "lastGood");
+            }
+            finally {
+                SecurityContextHolder.clearContext();
+            }
         });
     }
 
@@ -182,6 +220,12 @@ class LastGoodFallbackTests {
 
             assertThatIllegalStateException().isThrownBy(() -> quotes.plainQuote("ETH")).withMessage("quotes are down");
         });
+    }
+
+    private static void as(String user) {
+        SecurityContextHolder.getContext()
+            .setAuthentication(
+                    UsernamePasswordAuthenticationToken.authenticated(user, "n/a", AuthorityUtils.NO_AUTHORITIES));
     }
 
     static double fallbacks(AssertableApplicationContext context, String name, String fallback) {

@@ -1,5 +1,6 @@
 package dev.resilience.aop;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.Fallback;
@@ -51,6 +52,21 @@ public class LastGoodQuotes {
     @Fallback(lastGood = "1h")
     public Quote plainQuote(String symbol) {
         return produce(symbol);
+    }
+
+    /**
+     * A quote, asynchronously, its last good value kept for an hour.
+     * @param symbol the symbol
+     * @return the quote's future
+     */
+    @Fallback(lastGood = "1h")
+    public CompletableFuture<Quote> asyncQuote(String symbol) {
+        try {
+            return CompletableFuture.completedFuture(produce(symbol));
+        }
+        catch (IllegalStateException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
     }
 
     ExecutionResult<Quote> defaultQuote(String symbol) {
