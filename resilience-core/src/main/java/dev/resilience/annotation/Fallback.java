@@ -7,7 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Names the methods to try, in order, when the annotated method fails after its retries.
+ * Names the methods to try, in order, when the annotated method fails after its retries,
+ * and whether the method's last good value is served before them.
  *
  * <p>
  * Fallback methods live on the same bean (any visibility), take the guarded method's
@@ -26,10 +27,20 @@ import java.lang.annotation.Target;
 public @interface Fallback {
 
     /**
-     * The fallback methods' names, tried in order until one succeeds.
-     * @return the fallback method names
+     * The fallback methods' names, tried in order until one succeeds, after the last good
+     * value when {@link #lastGood()} is set.
+     * @return the fallback method names; none when only the last good value is served
      */
-    String[] value();
+    String[] value() default {};
+
+    /**
+     * How long each value the method itself produces is kept (per caller, method and
+     * arguments), to be served when a later call with the same arguments fails, before
+     * the named fallbacks: a duration such as {@code "1h"} or {@code "PT10M"}. Empty
+     * keeps nothing. An annotation with neither a name nor this fails the start.
+     * @return the time to live of the last good value, or empty
+     */
+    String lastGood() default "";
 
     /**
      * The failures the chain applies to; empty means every failure not in

@@ -199,6 +199,10 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     }
 
     private void fallbacks(int from) {
+        if (from == 0 && !cancelled() && servedLastGood()) {
+            end();
+            return;
+        }
         int index = nextFallback(from);
         while (index >= 0) {
             if (cancelled()) {

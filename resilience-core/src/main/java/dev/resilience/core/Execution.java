@@ -1,6 +1,7 @@
 package dev.resilience.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.function.Consumer;
 
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
+import dev.resilience.core.lastgood.LastGoodValue;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -77,6 +79,8 @@ abstract class Execution<T> {
 
     private @Nullable String fallbackName;
 
+    private @Nullable Instant staleSince;
+
     private boolean replayed;
 
     Execution(Stages stages, CallContext context, long startNanos) {
@@ -103,12 +107,22 @@ abstract class Execution<T> {
 
     /**
      * Completes the claimed key with the call's value, or releases it when the call
-     * failed. Never throws.
+     * failed, and keeps the value the action produced as the last good one. Never throws.
      */
     final void settleClaim() {
         if (this.idempotency != null) {
             this.idempotency.settle(this, this.status == ExecutionStatus.SUCCESS, this.value);
         }
+        this.stages.fallbacks.keep(this, this.fallbackIndex == 0 && !this.replayed);
+    }
+
+    /** Serves the last good value, if any, before the named fallbacks; never throws. */
+    final boolean servedLastGood() {
+        LastGoodValue lastGood = this.stages.fallbacks.lastGood(this, this.stages.name).orElse(null);
+        if (lastGood != null) {
+            served(LastGood.FALLBACK_NAME, 1, lastGood.value(), lastGood.storedAt());
+        }
+        return lastGood != null;
     }
 
     final long startNanos() {
@@ -283,11 +297,7 @@ abstract class Execution<T> {
         this.retryStageEnded = true;
     }
 
-    /**
-     * Asks the fallback stage for the next fallback to try.
-     * @param from the position to look from, the first being 0
-     * @return its position, or {@link FallbackStage#NONE}
-     */
+    /** Asks the fallback stage for the next fallback to try from a position, 0 first. */
     final int nextFallback(int from) {
         return this.stages.fallbacks.next(this, from);
     }
@@ -297,9 +307,13 @@ abstract class Execution<T> {
     }
 
     final void fallbackSucceeded(int index, @Nullable Object fallbackValue) {
-        String name = fallbackHandler(index).name();
+        served(fallbackHandler(index).name(), index + 1 + this.stages.fallbacks.offset(), fallbackValue, null);
+    }
+
+    private void served(String name, int position, @Nullable Object fallbackValue, @Nullable Instant storedAt) {
         notifyListeners((listener) -> listener.onFallback(this.stages.name, name, true));
-        this.fallbackIndex = index + 1;
+        this.staleSince = storedAt;
+        this.fallbackIndex = position;
         this.fallbackName = name;
         this.status = ExecutionStatus.SUCCESS;
         this.value = uncheckedCast(fallbackValue);
@@ -339,7 +353,7 @@ abstract class Execution<T> {
         }
         String key = (this.idempotency != null) ? this.idempotency.key() : null;
         Map<String, Object> metadata = ExecutionResult.metadata(this.budgetRefused, writeDeadLetter(finalError),
-                this.fallbackName, key);
+                this.fallbackName, key, this.staleSince);
         List<AttemptFailure> attemptFailures = (this.failures != null) ? this.failures : List.of();
         ExecutionResult<T> result = new ExecutionResult<>(this.status, this.value, finalError, this.attempts,
                 attemptFailures, Duration.ofNanos(this.time.nanoTime() - this.startNanos), this.fallbackIndex > 0,

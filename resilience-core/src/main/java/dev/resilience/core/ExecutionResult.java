@@ -1,6 +1,7 @@
 package dev.resilience.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +22,10 @@ import org.jspecify.annotations.Nullable;
  * @param attempts how many times the method ran; 0 for a replay or a rejection
  * @param attemptFailures every failed attempt, in order
  * @param duration how long the call took, from entering the pipeline to leaving it
- * @param fallbackUsed whether the value came from a fallback
+ * @param fallbackUsed whether the value came from a fallback or the last good value
  * @param fallbackIndex 0 when the primary method produced the outcome, else the position
- * of the fallback that did, the first being 1
+ * of the fallback that did, the first being 1; where the pipeline keeps last good values,
+ * the last good value is the first
  * @param replayed whether the value was replayed from the idempotency store
  * @param metadata further facts about the call, keyed by the constants of this class
  * @param <T> the type of the value
@@ -40,6 +42,12 @@ public record ExecutionResult<T>(ExecutionStatus status, @Nullable T value, @Nul
 
     /** Metadata key: the name of the fallback method that produced the value. */
     public static final String FALLBACK_NAME = "fallbackName";
+
+    /**
+     * Metadata key: the {@link java.time.Instant} at which the last good value served to
+     * this call was stored.
+     */
+    public static final String STALE_SINCE = "staleSince";
 
     /** Metadata key: the idempotency key the call ran under. */
     public static final String IDEMPOTENCY_KEY = "idempotencyKey";
@@ -110,11 +118,14 @@ public record ExecutionResult<T>(ExecutionStatus status, @Nullable T value, @Nul
     }
 
     static Map<String, Object> metadata(boolean budgetRefused, @Nullable String deadLetterId,
-            @Nullable String fallbackName, @Nullable String idempotencyKey) {
+            @Nullable String fallbackName, @Nullable String idempotencyKey, @Nullable Instant staleSince) {
         if (!budgetRefused && deadLetterId == null && fallbackName == null && idempotencyKey == null) {
             return Map.of();
         }
-        Map<String, Object> metadata = new HashMap<>(4);
+        Map<String, Object> metadata = new HashMap<>(8);
+        if (staleSince != null) {
+            metadata.put(STALE_SINCE, staleSince);
+        }
         if (budgetRefused) {
             metadata.put(BUDGET_REFUSED, true);
         }

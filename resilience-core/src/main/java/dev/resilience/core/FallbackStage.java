@@ -1,7 +1,9 @@
 package dev.resilience.core;
 
 import java.util.List;
+import java.util.Optional;
 
+import dev.resilience.core.lastgood.LastGoodValue;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,8 +18,54 @@ final class FallbackStage {
 
     private final @Nullable FallbackChain chain;
 
-    FallbackStage(@Nullable FallbackChain chain) {
+    private final @Nullable LastGood lastGood;
+
+    FallbackStage(@Nullable FallbackChain chain, @Nullable LastGood lastGood) {
         this.chain = chain;
+        this.lastGood = lastGood;
+    }
+
+    /**
+     * Returns the last good value to serve a call that ended without a value, before any
+     * named fallback.
+     * @param call the call, with its outcome so far
+     * @param name the pipeline's name
+     * @return the value, or empty when there is none, or the call needs none
+     */
+    Optional<LastGoodValue> lastGood(Execution<?> call, String name) {
+        LastGood values = this.lastGood;
+        Throwable error = call.error;
+        if (values == null || !needsFallback(call, error) || !values.appliesTo(error)) {
+            return Optional.empty();
+        }
+        return values.find(name, call.context);
+    }
+
+    /**
+     * Keeps the value of a successful call as its last good value, when the action itself
+     * produced it.
+     * @param call the call, ended
+     * @param produced whether the action produced the value: not a fallback, not a replay
+     */
+    void keep(Execution<?> call, boolean produced) {
+        LastGood values = this.lastGood;
+        if (values != null && produced && call.status == ExecutionStatus.SUCCESS) {
+            values.keep(call.stages.name, call.context, call.value, call.time.now());
+        }
+    }
+
+    /**
+     * Returns how many positions the named fallbacks are moved by the last good value,
+     * which is tried first.
+     * @return 1 when the pipeline keeps last good values, else 0
+     */
+    int offset() {
+        return (this.lastGood != null) ? 1 : 0;
+    }
+
+    private static boolean needsFallback(Execution<?> call, @Nullable Throwable error) {
+        return call.status != ExecutionStatus.SUCCESS && error != null && !(error instanceof InterruptedException)
+                && !(error instanceof CallInterruptedException);
     }
 
     /**
@@ -30,9 +78,7 @@ final class FallbackStage {
     int next(Execution<?> call, int from) {
         FallbackChain fallbacks = this.chain;
         Throwable error = call.error;
-        if (fallbacks == null || call.status == ExecutionStatus.SUCCESS || error == null
-                || error instanceof InterruptedException || error instanceof CallInterruptedException
-                || !fallbacks.appliesTo(error)) {
+        if (fallbacks == null || !needsFallback(call, error) || !fallbacks.appliesTo(error)) {
             return NONE;
         }
         List<FallbackHandler> handlers = fallbacks.handlers();

@@ -66,6 +66,8 @@ public final class ResiliencePipeline {
 
     private final @Nullable FallbackChain fallbacks;
 
+    private final @Nullable LastGood lastGood;
+
     private final @Nullable RetryPolicy retry;
 
     private final @Nullable CircuitBreaker circuitBreaker;
@@ -89,6 +91,7 @@ public final class ResiliencePipeline {
                 : (this.timeSource instanceof VirtualTimeSource) ? Runnable::run : DefaultExecutor.get();
         this.idempotency = builder.idempotency;
         this.fallbacks = builder.fallbacks;
+        this.lastGood = builder.lastGood;
         this.retry = builder.retry;
         this.circuitBreaker = builder.circuitBreaker;
         this.deadLetters = builder.deadLetters;
@@ -241,6 +244,14 @@ public final class ResiliencePipeline {
     }
 
     /**
+     * Returns the last good value policy.
+     * @return the policy, or {@code null} when the pipeline keeps no last good values
+     */
+    public @Nullable LastGood lastGood() {
+        return this.lastGood;
+    }
+
+    /**
      * Returns the retry policy.
      * @return the policy, or {@code null} when calls are attempted once
      */
@@ -301,6 +312,8 @@ public final class ResiliencePipeline {
         private @Nullable IdempotencyPolicy idempotency;
 
         private @Nullable FallbackChain fallbacks;
+
+        private @Nullable LastGood lastGood;
 
         private @Nullable RetryPolicy retry;
 
@@ -365,6 +378,17 @@ public final class ResiliencePipeline {
          */
         public Builder fallbacks(FallbackChain fallbacks) {
             this.fallbacks = fallbacks;
+            return this;
+        }
+
+        /**
+         * Keeps the last good value of each call and serves it, before the fallbacks,
+         * when a call fails.
+         * @param lastGood the policy
+         * @return this builder
+         */
+        public Builder lastGood(LastGood lastGood) {
+            this.lastGood = lastGood;
             return this;
         }
 

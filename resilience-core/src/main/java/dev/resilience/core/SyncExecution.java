@@ -252,6 +252,9 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     private void fallbackStage() {
+        if (servedLastGood()) {
+            return;
+        }
         int index = nextFallback(0);
         while (index >= 0) {
             try {

@@ -41,9 +41,12 @@ final class ResilientMethod {
 
     private final @Nullable ChaosInstance chaos;
 
+    private final boolean lastGood;
+
     ResilientMethod(String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
-            @Nullable ChaosInstance chaos) {
+            @Nullable ChaosInstance chaos, boolean lastGood) {
+        this.lastGood = lastGood;
         this.description = description;
         this.pipeline = pipeline;
         this.returnKind = returnKind;
@@ -94,8 +97,25 @@ final class ResilientMethod {
                 key = ex;
             }
         }
+        else if (this.lastGood) {
+            scope = lastGoodScope();
+        }
         return new CallContext(this.description, invocation.getThis(), Arrays.asList(arguments), key, fingerprint,
                 listener, scope);
+    }
+
+    /**
+     * Returns the caller's scope for a call's last good value; a resolver that throws
+     * leaves the call without one, which keeps and is served nothing.
+     */
+    private String lastGoodScope() {
+        try {
+            String scope = this.scopes.resolveScope();
+            return (scope != null) ? scope : "";
+        }
+        catch (RuntimeException ex) {
+            return LastGoodKeys.UNRESOLVED_SCOPE;
+        }
     }
 
     private String scope() {

@@ -3,23 +3,31 @@ package dev.resilience.aop;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.FallbackChain;
 import dev.resilience.core.FallbackHandler;
+import dev.resilience.core.LastGood;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.lastgood.InMemoryLastGoodStore;
+import dev.resilience.core.lastgood.LastGoodStore;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.registry.CallStatistics;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.ResolvableType;
 
 /**
@@ -42,11 +50,15 @@ final class ResilientMethodCompiler {
 
     private final @Nullable ChaosInstances chaos;
 
+    private final Supplier<LastGoodStore> lastGoodStore;
+
     private final InstanceNameConflicts names = new InstanceNameConflicts();
 
     ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
-            IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos) {
+            IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos,
+            Supplier<LastGoodStore> lastGoodStore) {
         this.policies = policies;
+        this.lastGoodStore = lastGoodStore;
         this.chaos = chaos;
         this.observer = observer;
         this.scopes = scopes;
@@ -92,10 +104,18 @@ final class ResilientMethodCompiler {
         if (breakerName != null) {
             pipeline.circuitBreaker(registry.circuitBreaker(breakerName, circuitGuarded));
         }
-        if (annotations.fallback() != null) {
-            FallbackChain chain = FallbackMethods.resolve(method, targetClass, annotations.fallback(), subject);
-            chain.handlers().stream().map(FallbackHandler::name).forEach(statistics::registerFallback);
-            pipeline.fallbacks(chain);
+        Fallback fallback = annotations.fallback();
+        boolean lastGood = false;
+        if (fallback != null) {
+            if (fallback.value().length > 0) {
+                FallbackChain chain = FallbackMethods.resolve(method, targetClass, fallback, subject);
+                chain.handlers().stream().map(FallbackHandler::name).forEach(statistics::registerFallback);
+                pipeline.fallbacks(chain);
+            }
+            lastGood = lastGood(method, targetClass, fallback, returnKind, id, subject, pipeline);
+            if (lastGood) {
+                statistics.registerFallback(LastGood.FALLBACK_NAME);
+            }
         }
         IdempotencyKeyExpressions keys = null;
         if (idempotencyName != null) {
@@ -111,7 +131,53 @@ final class ResilientMethodCompiler {
             IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer,
-                (this.chaos != null) ? this.chaos.instance(pipelineName) : null);
+                (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood);
+    }
+
+    /**
+     * Adds the last good value of {@code @Fallback(lastGood)} to a pipeline, and fails
+     * for an annotation that names no fallback and keeps no last good value.
+     * @return whether the method keeps last good values
+     */
+    private boolean lastGood(Method method, Class<?> targetClass, Fallback fallback, ReturnKind returnKind, String id,
+            String subject, ResiliencePipeline.Builder pipeline) {
+        String text = fallback.lastGood();
+        if (text.isBlank()) {
+            if (fallback.value().length == 0) {
+                throw new InvalidResiliencePolicyException(subject, "@Fallback", "(no value, no lastGood)",
+                        "it names no fallback method and keeps no last good value, so it would do nothing",
+                        "Name the fallback methods in @Fallback(value), set @Fallback(lastGood = \"1h\") to serve "
+                                + "the method's last good value, or remove the annotation.");
+            }
+            return false;
+        }
+        Duration ttl;
+        try {
+            ttl = DurationStyle.detectAndParse(text.strip());
+        }
+        catch (RuntimeException ex) {
+            ttl = Duration.ZERO;
+        }
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new InvalidResiliencePolicyException(subject, "@Fallback(lastGood)", text,
+                    "it is not a positive duration",
+                    "Write how long a value is kept, such as \"1h\", \"10m\" or \"PT30S\".");
+        }
+        LastGoodStore store = this.lastGoodStore.get();
+        Type valueType = valueType(method, targetClass, returnKind);
+        if (!(store instanceof InMemoryLastGoodStore)) {
+            Class<?> resolved = ResolvableType.forType(valueType).resolve();
+            if (resolved == null || resolved == Object.class) {
+                throw new InvalidResiliencePolicyException(subject, "return type", valueType.getTypeName(),
+                        "a last good value kept in " + store.getClass().getSimpleName()
+                                + " is read back only into the method's declared type, and this one declares none",
+                        "Declare the type the method returns, or keep last good values in memory "
+                                + "(resilience.fallback.last-good.store=memory).");
+            }
+        }
+        pipeline.lastGood(new LastGood(store, ttl, valueType, new LastGoodKeys(method, id, this.fingerprints)::key,
+                List.of(fallback.applyOn()), List.of(fallback.skipOn())));
+        return true;
     }
 
     private void checkNames(Declarations declarations, ResilienceAnnotations annotations, String id,

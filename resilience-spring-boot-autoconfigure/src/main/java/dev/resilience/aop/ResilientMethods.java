@@ -4,8 +4,13 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import dev.resilience.chaos.ChaosInstances;
+import dev.resilience.core.lastgood.InMemoryLastGoodStore;
+import dev.resilience.core.lastgood.LastGoodStore;
+import dev.resilience.core.time.TimeSource;
 import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
 
@@ -78,8 +83,27 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
      */
     public ResilientMethods(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
             IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos) {
+        this(policies, observer, scopes, fingerprints, chaos, new DefaultLastGoodStore());
+    }
+
+    /**
+     * Creates the compiled methods of an application, with faults injected into their
+     * attempts and the last good values of {@code @Fallback(lastGood)} kept in a store.
+     * @param policies where the methods' policies come from
+     * @param observer how calls are observed
+     * @param scopes whose idempotency key each call carries, and whose last good values
+     * @param fingerprints how the fingerprints of idempotent calls and the keys of last
+     * good values are made
+     * @param chaos the faults of each method's pipeline, by its name, or {@code null}
+     * when chaos is off
+     * @param lastGoodStore supplies the store of last good values, when a method first
+     * needs it
+     */
+    public ResilientMethods(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
+            IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos,
+            Supplier<LastGoodStore> lastGoodStore) {
         this.policies = policies;
-        this.compiler = new ResilientMethodCompiler(policies, observer, scopes, fingerprints, chaos);
+        this.compiler = new ResilientMethodCompiler(policies, observer, scopes, fingerprints, chaos, lastGoodStore);
     }
 
     @Override
@@ -186,6 +210,26 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     }
 
     private record Entry(Class<?> targetClass, @Nullable ResilientMethod method, @Nullable Entry next) {
+    }
+
+    /**
+     * The memory store of an application that supplies none, made when first needed.
+     */
+    private static final class DefaultLastGoodStore implements Supplier<LastGoodStore> {
+
+        private final AtomicReference<@Nullable LastGoodStore> store = new AtomicReference<>();
+
+        @Override
+        public LastGoodStore get() {
+            LastGoodStore existing = this.store.get();
+            if (existing != null) {
+                return existing;
+            }
+            this.store.compareAndSet(null,
+                    new InMemoryLastGoodStore(InMemoryLastGoodStore.DEFAULT_MAX_ENTRIES, TimeSource.system()));
+            return this.store.get();
+        }
+
     }
 
 }

@@ -3,6 +3,8 @@ package dev.resilience.autoconfigure;
 import dev.resilience.aop.IdempotencyFingerprints;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
+import dev.resilience.core.lastgood.InMemoryLastGoodStore;
+import dev.resilience.core.lastgood.LastGoodStore;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
@@ -21,15 +23,23 @@ final class IdempotencyFingerprintSecret {
     }
 
     static IdempotencyFingerprints fingerprints(ResilienceProperties properties, @Nullable IdempotencyStore store) {
+        return fingerprints(properties, store, null);
+    }
+
+    static IdempotencyFingerprints fingerprints(ResilienceProperties properties, @Nullable IdempotencyStore store,
+            @Nullable LastGoodStore lastGoodStore) {
         String secret = properties.getIdempotency().getFingerprintSecret();
         if (secret != null && !secret.isEmpty()) {
             return IdempotencyFingerprints.withSecret(secret);
         }
-        if (store == null || store instanceof InMemoryIdempotencyStore) {
+        boolean sharedLastGood = lastGoodStore != null && !(lastGoodStore instanceof InMemoryLastGoodStore);
+        if ((store == null || store instanceof InMemoryIdempotencyStore) && !sharedLastGood) {
             return IdempotencyFingerprints.withRandomSecret();
         }
+        Object shared = (sharedLastGood) ? lastGoodStore : store;
+        String what = (sharedLastGood) ? "the last good value store " : "the idempotency store ";
         throw new InvalidResiliencePolicyException("resilience.idempotency", PROPERTY, "(not set)",
-                "the idempotency store " + store.getClass().getName() + " may be shared by several instances, whose "
+                what + shared.getClass().getName() + " may be shared by several instances, whose "
                         + "fingerprints must be keyed by one secret; without it a fingerprint read from the store "
                         + "could be tested against guessed arguments",
                 "Set " + PROPERTY + " to a random secret of at least " + IdempotencyFingerprints.MIN_SECRET_LENGTH

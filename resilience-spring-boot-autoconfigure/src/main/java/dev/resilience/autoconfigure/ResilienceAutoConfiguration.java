@@ -19,6 +19,8 @@ import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.idempotency.ResultCodec;
+import dev.resilience.core.lastgood.InMemoryLastGoodStore;
+import dev.resilience.core.lastgood.LastGoodStore;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.feature.CircuitBreakers;
@@ -155,10 +157,20 @@ public final class ResilienceAutoConfiguration {
     @ConditionalOnMissingBean
     ResilientMethods resilientMethods(ResiliencePolicies policies, ObjectProvider<ObservationRegistry> observations,
             IdempotencyScopeResolver idempotencyScopeResolver, IdempotencyFingerprints idempotencyFingerprints,
-            ObjectProvider<ChaosInstances> chaos) {
+            ObjectProvider<ChaosInstances> chaos, ObjectProvider<LastGoodStore> lastGoodStore) {
         return new ResilientMethods(policies,
                 new CallObserver(observations.getIfAvailable(() -> ObservationRegistry.NOOP)), idempotencyScopeResolver,
-                idempotencyFingerprints, chaos.getIfAvailable());
+                idempotencyFingerprints, chaos.getIfAvailable(), lastGoodStore::getObject);
+    }
+
+    /**
+     * The memory store of last good values, unless they are kept in Redis.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "resilience.fallback.last-good.store", havingValue = "memory", matchIfMissing = true)
+    LastGoodStore inMemoryLastGoodStore(ResilienceProperties properties, TimeSource timeSource) {
+        return new InMemoryLastGoodStore(properties.getFallback().getLastGood().getMaxEntries(), timeSource);
     }
 
     /**
@@ -175,8 +187,9 @@ public final class ResilienceAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     IdempotencyFingerprints idempotencyFingerprints(ResilienceProperties properties,
-            ObjectProvider<IdempotencyStore> idempotencyStore) {
-        return IdempotencyFingerprintSecret.fingerprints(properties, idempotencyStore.getIfUnique());
+            ObjectProvider<IdempotencyStore> idempotencyStore, ObjectProvider<LastGoodStore> lastGoodStore) {
+        return IdempotencyFingerprintSecret.fingerprints(properties, idempotencyStore.getIfUnique(),
+                lastGoodStore.getIfUnique());
     }
 
     @Bean

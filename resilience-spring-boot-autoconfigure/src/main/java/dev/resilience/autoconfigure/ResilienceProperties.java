@@ -12,6 +12,7 @@ import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
+import dev.resilience.core.lastgood.InMemoryLastGoodStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -80,6 +81,11 @@ public class ResilienceProperties implements Validator {
      * Settings of the lines logged for retries, fallbacks and unsuccessful calls.
      */
     private final Logs logs = new Logs();
+
+    /**
+     * Settings of the fallbacks: where last good values are kept.
+     */
+    private final Fallback fallback = new Fallback();
 
     /**
      * Returns the order of the resilience interceptor.
@@ -159,6 +165,14 @@ public class ResilienceProperties implements Validator {
      */
     public Logs getLogs() {
         return this.logs;
+    }
+
+    /**
+     * Returns the settings of the fallbacks.
+     * @return the fallback settings
+     */
+    public Fallback getFallback() {
+        return this.fallback;
     }
 
     /**
@@ -1009,6 +1023,120 @@ public class ResilienceProperties implements Validator {
          */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+    }
+
+    /**
+     * Settings of the fallbacks.
+     */
+    public static class Fallback {
+
+        /**
+         * Where the values of {@code @Fallback(lastGood = ...)} are kept.
+         */
+        private final LastGood lastGood = new LastGood();
+
+        /**
+         * Returns where last good values are kept.
+         * @return the last good value settings
+         */
+        public LastGood getLastGood() {
+            return this.lastGood;
+        }
+
+    }
+
+    /**
+     * Where the last good values of {@code @Fallback(lastGood = ...)} are kept.
+     */
+    public static class LastGood {
+
+        /**
+         * The store of last good values: memory (bounded by max-entries, per instance) or
+         * redis (shared by every instance, each value expiring with its lastGood time).
+         */
+        private Idempotency.Store store = Idempotency.Store.MEMORY;
+
+        /**
+         * Most values the memory store keeps; the oldest stored is evicted first.
+         */
+        private int maxEntries = InMemoryLastGoodStore.DEFAULT_MAX_ENTRIES;
+
+        /**
+         * Prefix of the Redis store's keys; defaults to
+         * "<spring.application.name>:lastgood:", or "lastgood:" without a name.
+         */
+        private @Nullable String keyPrefix;
+
+        /**
+         * Longest time a read or write waits for the Redis store; past it a read goes on
+         * to the named fallbacks and a write is given up.
+         */
+        private Duration storeTimeout = Duration.ofMillis(500);
+
+        /**
+         * Returns the store.
+         * @return the store
+         */
+        public Idempotency.Store getStore() {
+            return this.store;
+        }
+
+        /**
+         * Sets the store.
+         * @param store the store
+         */
+        public void setStore(Idempotency.Store store) {
+            this.store = store;
+        }
+
+        /**
+         * Returns the bound of the memory store.
+         * @return the most values kept
+         */
+        public int getMaxEntries() {
+            return this.maxEntries;
+        }
+
+        /**
+         * Sets the bound of the memory store.
+         * @param maxEntries the most values kept
+         */
+        public void setMaxEntries(int maxEntries) {
+            this.maxEntries = maxEntries;
+        }
+
+        /**
+         * Returns the prefix of the Redis keys.
+         * @return the prefix, or {@code null} for the default
+         */
+        public @Nullable String getKeyPrefix() {
+            return this.keyPrefix;
+        }
+
+        /**
+         * Sets the prefix of the Redis keys.
+         * @param keyPrefix the prefix
+         */
+        public void setKeyPrefix(@Nullable String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        /**
+         * Returns the Redis store's timeout.
+         * @return the timeout
+         */
+        public Duration getStoreTimeout() {
+            return this.storeTimeout;
+        }
+
+        /**
+         * Sets the Redis store's timeout.
+         * @param storeTimeout the timeout
+         */
+        public void setStoreTimeout(Duration storeTimeout) {
+            this.storeTimeout = storeTimeout;
         }
 
     }

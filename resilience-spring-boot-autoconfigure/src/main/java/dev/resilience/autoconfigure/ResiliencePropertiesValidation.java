@@ -56,6 +56,10 @@ final class ResiliencePropertiesValidation {
         check("idempotency.in-progress-ttl", idempotency.getInProgressTtl(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
         check("idempotency.max-entries", idempotency.getMaxEntries(), (entries) -> entries >= 1, "must be >= 1");
+        check("fallback.last-good.max-entries", this.properties.getFallback().getLastGood().getMaxEntries(),
+                (entries) -> entries >= 1, "must be >= 1");
+        check("fallback.last-good.store-timeout", this.properties.getFallback().getLastGood().getStoreTimeout(),
+                ResiliencePropertiesValidation::isPositive, "must be positive");
         check("idempotency.store-timeout", idempotency.getStoreTimeout(), ResiliencePropertiesValidation::isPositive,
                 "must be positive");
         check("idempotency.max-result-size", idempotency.getMaxResultSize(), (size) -> size.toBytes() > 0,

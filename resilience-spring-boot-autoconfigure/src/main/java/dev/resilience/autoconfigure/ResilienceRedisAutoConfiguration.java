@@ -4,11 +4,13 @@ import java.time.Duration;
 
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.lastgood.LastGoodStore;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.redis.JsonResultCodec;
 import dev.resilience.redis.RedisDeadLetterStore;
 import dev.resilience.redis.RedisEvictionPolicyCheck;
 import dev.resilience.redis.RedisIdempotencyStore;
+import dev.resilience.redis.RedisLastGoodStore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,7 +31,8 @@ import org.springframework.util.StringUtils;
 /**
  * Auto-configures the Redis idempotency store when
  * {@code resilience.idempotency.store=redis} and the Redis dead-letter store when
- * {@code resilience.dead-letter.store=redis}, on the application's
+ * {@code resilience.dead-letter.store=redis} and the Redis store of last good values when
+ * {@code resilience.fallback.last-good.store=redis}, on the application's
  * {@link RedisConnectionFactory}, each call bounded by
  * {@code resilience.idempotency.store-timeout} or
  * {@code resilience.dead-letter.store-timeout}. The default key prefixes are scoped to
@@ -107,8 +110,25 @@ public final class ResilienceRedisAutoConfiguration {
 
     }
 
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "resilience.fallback.last-good.store", havingValue = "redis")
+    static class RedisLastGoodStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(LastGoodStore.class)
+        RedisLastGoodStore redisLastGoodStore(RedisConnectionFactory connectionFactory, JsonResultCodec codec,
+                ResilienceProperties properties, Environment environment,
+                ObjectProvider<RedisEvictionPolicyCheck> evictionCheck) {
+            ResilienceProperties.LastGood lastGood = properties.getFallback().getLastGood();
+            return new RedisLastGoodStore(new StringRedisTemplate(connectionFactory), codec,
+                    prefix(lastGood.getKeyPrefix(), environment, "lastgood:", "lastgood:"), lastGood.getStoreTimeout(),
+                    evictionCheck.getIfAvailable());
+        }
+
+    }
+
     /**
-     * Matches when either store is Redis.
+     * Matches when any store is Redis.
      */
     static class RedisStoreCondition extends AnyNestedCondition {
 
@@ -123,6 +143,11 @@ public final class ResilienceRedisAutoConfiguration {
 
         @ConditionalOnProperty(name = "resilience.dead-letter.store", havingValue = "redis")
         static class DeadLetterStoreIsRedis {
+
+        }
+
+        @ConditionalOnProperty(name = "resilience.fallback.last-good.store", havingValue = "redis")
+        static class LastGoodStoreIsRedis {
 
         }
 

@@ -11,8 +11,9 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The oracle down: {@code /prices/eth} serves the last good price, marked stale, also
- * once the breaker has opened.
+ * The oracle down: {@code /prices/eth} serves the last good price that
+ * {@code @Fallback(lastGood)} kept, marked stale since it was stored, also once the
+ * breaker has opened.
  */
 @SampleApplicationTests
 class EthPriceTests {
@@ -40,6 +41,7 @@ class EthPriceTests {
     void whenTheOracleIsDownTheLastGoodPriceIsServedMarkedStale() {
         EthPrice fresh = price();
         assertThat(fresh.stale()).isFalse();
+        assertThat(fresh.staleSince()).isNull();
 
         this.client.faults("oracle", 0, 0, true);
         for (int i = 0; i < 6; i++) {
@@ -47,6 +49,7 @@ class EthPriceTests {
             assertThat(stale.stale()).isTrue();
             assertThat(stale.usd()).isEqualByComparingTo(fresh.usd());
             assertThat(stale.fetchedAt()).isEqualTo(fresh.fetchedAt());
+            assertThat(stale.staleSince()).isNotNull().isAfterOrEqualTo(fresh.fetchedAt());
         }
         assertThat(this.client.breakerState("price-oracle")).isEqualTo("OPEN");
     }

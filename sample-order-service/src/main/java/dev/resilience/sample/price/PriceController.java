@@ -1,5 +1,9 @@
 package dev.resilience.sample.price;
 
+import java.time.Instant;
+import java.util.Objects;
+
+import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 
 import org.springframework.http.HttpStatus;
@@ -27,11 +31,16 @@ public class PriceController {
 
     /**
      * Returns the ETH price.
-     * @return the price, with {@code stale: true} when the oracle could not be read
+     * @return the price, with {@code stale: true} and {@code staleSince} when the oracle
+     * could not be read and the last good price was served
+     * @throws Exception the oracle's failure when no price is known
      */
     @GetMapping("/prices/eth")
-    public EthPrice eth() {
-        return this.prices.ethPrice();
+    public EthPrice eth() throws Exception {
+        ExecutionResult<EthPrice> result = this.prices.ethPrice();
+        EthPrice price = Objects.requireNonNull(result.getOrThrow());
+        Object staleSince = result.metadata().get(ExecutionResult.STALE_SINCE);
+        return (staleSince instanceof Instant since) ? price.asStale(since) : price;
     }
 
     /**

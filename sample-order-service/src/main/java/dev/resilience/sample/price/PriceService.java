@@ -2,24 +2,24 @@ package dev.resilience.sample.price;
 
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicReference;
 
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
+import dev.resilience.core.ExecutionResult;
 import dev.resilience.sample.Downstreams;
 
 import org.springframework.stereotype.Service;
 
 /**
  * Reads the ETH price from the oracle behind the {@code price-oracle} breaker; when the
- * oracle fails or the breaker is open, serves the last good price, marked stale.
+ * oracle fails or the breaker is open, the starter serves the last good price (kept for
+ * an hour by {@code @Fallback(lastGood)}), and, when there is none, the fallback
+ * {@link #noPrice()}.
  */
 @Service
 public class PriceService {
 
     private final Downstreams downstreams;
-
-    private final AtomicReference<EthPrice> lastGood = new AtomicReference<>();
 
     /**
      * Creates the service.
@@ -30,14 +30,16 @@ public class PriceService {
     }
 
     /**
-     * Returns the current ETH price.
-     * @return a fresh price, or the last good one marked stale
-     * @throws PriceUnavailableException (suppressed by the oracle's failure) when the
-     * oracle fails and no price was ever read
+     * Returns the current ETH price, in the account of the call: a fresh price, or the
+     * last good one, which the envelope says with {@code fallbackName = "lastGood"} and
+     * {@code staleSince}.
+     * @return the account of the call; its error the oracle's failure (the fallback's
+     * {@link PriceUnavailableException} suppressed) when the oracle fails and no price
+     * was read within the hour
      */
     @CircuitGuarded("price-oracle")
-    @Fallback("lastGoodPrice")
-    public EthPrice ethPrice() {
+    @Fallback(value = "noPrice", lastGood = "1h")
+    public ExecutionResult<EthPrice> ethPrice() {
         OracleQuote quote = this.downstreams.restClient()
             .get()
             .uri("/sim/oracle/prices/eth")
@@ -46,20 +48,16 @@ public class PriceService {
         if (quote == null) {
             throw new IllegalStateException("The oracle answered without a price");
         }
-        EthPrice price = new EthPrice("ETH", quote.usd(), Instant.now(), false);
-        this.lastGood.set(price);
-        return price;
+        return ExecutionResult.success(new EthPrice("ETH", quote.usd(), Instant.now(), false, null));
     }
 
     /**
-     * The fallback: the last good price, marked stale.
+     * The fallback after the last good price: there is none.
+     * @return never
+     * @throws PriceUnavailableException always
      */
-    EthPrice lastGoodPrice() {
-        EthPrice last = this.lastGood.get();
-        if (last == null) {
-            throw new PriceUnavailableException();
-        }
-        return last.asStale();
+    static ExecutionResult<EthPrice> noPrice() {
+        throw new PriceUnavailableException();
     }
 
     private record OracleQuote(BigDecimal usd) {

@@ -1,0 +1,96 @@
+package dev.resilience.redis;
+
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import dev.resilience.core.lastgood.LastGoodStore;
+import dev.resilience.core.lastgood.LastGoodValue;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * A {@link LastGoodStore} in Redis, shared by every instance of an application.
+ *
+ * <p>
+ * <b>Layout.</b> Each value is one string, {@code <keyPrefix><key>}, expiring with its
+ * time to live: the instant it was stored, the name of its class and its JSON, one line
+ * each. Values are written and read by the idempotency results' {@link JsonResultCodec},
+ * so decoding is bounded the same way: the store's own mapper, into the method's declared
+ * type or an allowed subtype of it ({@code resilience.idempotency.allowed-types}), at
+ * most {@code resilience.idempotency.max-result-size} bytes (a larger value is not
+ * stored).
+ *
+ * <p>
+ * Every command is bounded by the store timeout. What fails (Redis down, a value that
+ * cannot be written or read) throws, which the pipeline logs: the call goes on as if no
+ * value were kept. Thread-safe.
+ */
+public final class RedisLastGoodStore implements LastGoodStore {
+
+    private static final RedisScript<Long> PUT = RedisScript
+        .of("redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1", Long.class);
+
+    private static final RedisScript<String> GET = RedisScript.of("return redis.call('GET', KEYS[1])", String.class);
+
+    private final BoundedRedis redis;
+
+    private final JsonResultCodec codec;
+
+    private final String keyPrefix;
+
+    /**
+     * Creates a store.
+     * @param redis the template on the application's Redis connection
+     * @param codec writes and reads the values within its bounds
+     * @param keyPrefix what precedes every key in Redis, such as {@code orders:lastgood:}
+     * @param timeout the longest a read or write waits for Redis; positive
+     * @param evictionCheck the check of Redis's eviction policy told of the commands'
+     * outcomes, or {@code null}
+     */
+    public RedisLastGoodStore(StringRedisTemplate redis, JsonResultCodec codec, String keyPrefix, Duration timeout,
+            @Nullable RedisEvictionPolicyCheck evictionCheck) {
+        this.redis = new BoundedRedis(Objects.requireNonNull(redis, "redis"), timeout, "resilience-lastgood-redis-",
+                evictionCheck);
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+    }
+
+    /**
+     * Returns what precedes every key of this store in Redis.
+     * @return the key prefix
+     */
+    public String keyPrefix() {
+        return this.keyPrefix;
+    }
+
+    @Override
+    public void put(String key, Object value, Type type, Instant storedAt, Duration ttl) {
+        String json = this.codec.write(value, type);
+        String stored = storedAt + "\n" + value.getClass().getName() + "\n" + json;
+        this.redis.script(PUT, List.of(this.keyPrefix + key), stored, Long.toString(Math.max(1, ttl.toMillis())));
+    }
+
+    @Override
+    public Optional<LastGoodValue> get(String key, Type type) {
+        String stored = this.redis.script(GET, List.of(this.keyPrefix + key));
+        if (stored == null) {
+            return Optional.empty();
+        }
+        int endOfTime = stored.indexOf('\n');
+        int endOfType = (endOfTime >= 0) ? stored.indexOf('\n', endOfTime + 1) : -1;
+        if (endOfType < 0) {
+            throw new IllegalStateException("Last good value under '" + key + "' is not in the store's layout");
+        }
+        Instant storedAt = Instant.parse(stored.substring(0, endOfTime));
+        String typeName = stored.substring(endOfTime + 1, endOfType);
+        Object value = this.codec.read(key, stored.substring(endOfType + 1), typeName).decode(type);
+        return (value != null) ? Optional.of(new LastGoodValue(value, storedAt)) : Optional.empty();
+    }
+
+}
