@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.util.ReflectionUtils;
 
@@ -139,7 +140,14 @@ public final class DeadLetterRedrive {
                             + deadLetter.arguments().size() + " parameters; the letter does not say which");
         }
         ResilientMethods.Declared declared = candidates.get(0);
-        Object bean = this.beans.getBean(declared.beanName());
+        Object bean;
+        try {
+            bean = this.beans.getBean(declared.beanName());
+        }
+        catch (BeansException ex) {
+            throw new StoredArguments.UnreadableException(
+                    "bean '" + declared.beanName() + "' is not available (" + ex.getClass().getSimpleName() + ")");
+        }
         Class<?> beanClass = AopUtils.getTargetClass(bean);
         return new Invocation(bean, declared.method(),
                 this.arguments.read(deadLetter.arguments(), declared.method(), beanClass));
