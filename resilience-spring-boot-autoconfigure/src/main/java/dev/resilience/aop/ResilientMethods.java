@@ -2,8 +2,10 @@ package dev.resilience.aop;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -46,6 +48,8 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     private final ResilientMethodCompiler compiler;
 
     private final Map<Method, Entry> entries = new ConcurrentHashMap<>();
+
+    private final Map<String, CopyOnWriteArrayList<Declared>> declared = new ConcurrentHashMap<>();
 
     private @Nullable ConfigurableListableBeanFactory beanFactory;
 
@@ -164,6 +168,12 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
                 if (annotations != null && find(this.entries.get(method), targetClass) == null) {
                     add(method, targetClass, this.compiler.compile(method, annotatedClass, annotations, beanName));
                 }
+                if (annotations != null) {
+                    this.declared
+                        .computeIfAbsent(InstanceNames.defaultName(annotatedClass, method),
+                                (key) -> new CopyOnWriteArrayList<>())
+                        .addIfAbsent(new Declared(beanName, method));
+                }
             }, (method) -> ReflectionUtils.USER_DECLARED_METHODS.matches(method)
                     && AopUtils.getMostSpecificMethod(method, annotatedClass) == method);
         }
@@ -178,6 +188,18 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         }
         ResilienceAnnotations annotations = ResilienceAnnotations.find(specific);
         return (annotations != null) ? this.compiler.compile(specific, annotatedClass, annotations, beanName) : null;
+    }
+
+    /**
+     * Returns the annotated methods of the application's beans that a dead letter names
+     * as its {@code method}, {@code SimpleClassName#method}: usually one, several for
+     * overloads or for one class declared as several beans.
+     * @param description the method as a dead letter names it
+     * @return the methods and their beans, empty when none is named so
+     */
+    public List<Declared> declared(String description) {
+        List<Declared> found = this.declared.get(description);
+        return (found != null) ? List.copyOf(found) : List.of();
     }
 
     private static @Nullable Entry find(@Nullable Entry head, Class<?> targetClass) {
@@ -207,6 +229,15 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
                 }
             }
         }
+    }
+
+    /**
+     * An annotated method of a bean, called through the bean's proxy.
+     *
+     * @param beanName the bean's name
+     * @param method the annotated method
+     */
+    public record Declared(String beanName, Method method) {
     }
 
     private record Entry(Class<?> targetClass, @Nullable ResilientMethod method, @Nullable Entry next) {

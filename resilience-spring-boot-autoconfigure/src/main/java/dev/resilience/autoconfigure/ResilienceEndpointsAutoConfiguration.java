@@ -8,6 +8,7 @@ import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.core.deadletter.DeadLetterSanitizer;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.event.CircuitBreakerEvents;
+import dev.resilience.redrive.DeadLetterRedrive;
 import dev.resilience.registry.ResilienceRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,7 +33,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(
         after = { ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
-                CircuitBreakerEventsAutoConfiguration.class },
+                CircuitBreakerEventsAutoConfiguration.class, DeadLetterRedriveAutoConfiguration.class },
         afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration")
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(ResilienceRegistry.class)
@@ -63,10 +64,11 @@ public final class ResilienceEndpointsAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(DeadLetterStore.class)
     @ConditionalOnAvailableEndpoint(DeadLettersEndpoint.class)
-    DeadLettersEndpoint deadLettersEndpoint(DeadLetterStore store, ResilienceProperties properties) {
+    DeadLettersEndpoint deadLettersEndpoint(DeadLetterStore store, ResilienceProperties properties,
+            ObjectProvider<DeadLetterRedrive> redrive) {
         ResilienceProperties.DeadLetter deadLetter = properties.getDeadLetter();
         return new DeadLettersEndpoint(store, new DeadLetterSanitizer(),
-                Show.valueOf(deadLetter.getShowValues().name()), deadLetter.getRoles());
+                Show.valueOf(deadLetter.getShowValues().name()), deadLetter.getRoles(), redrive.getIfAvailable());
     }
 
     @Bean

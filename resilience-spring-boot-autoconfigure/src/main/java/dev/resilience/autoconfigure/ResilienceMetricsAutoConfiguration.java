@@ -2,6 +2,7 @@ package dev.resilience.autoconfigure;
 
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.metrics.ChaosMeterBinder;
+import dev.resilience.metrics.DeadLetterRedriveMeters;
 import dev.resilience.metrics.ResilienceCallsMeterFilter;
 import dev.resilience.metrics.ResilienceMeterBinder;
 import dev.resilience.registry.ResilienceRegistry;
@@ -36,6 +37,13 @@ public final class ResilienceMetricsAutoConfiguration {
     @ConditionalOnBean(ChaosInstances.class)
     ChaosMeterBinder chaosMeterBinder(ChaosInstances chaos) {
         return new ChaosMeterBinder(chaos);
+    }
+
+    /** Counts re-drives of dead letters, when the application has them. */
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetterRedriveMeters deadLetterRedriveMeters(MeterRegistry meterRegistry) {
+        return new DeadLetterRedriveMeters(meterRegistry);
     }
 
     @Bean

@@ -67,4 +67,14 @@ class ActuatorWriteAccessWebTests {
             .contains(id);
     }
 
+    @Test
+    void redrivingADeadLetterIsRefusedWithoutTheOptInAndKeepsIt() {
+        assertThatIllegalStateException().isThrownBy(() -> this.payments.ship("order-4"));
+        String id = this.store.list(1).get(0).id();
+        Http http = new Http(this.port);
+
+        assertThat(http.post("/actuator/deadletters/" + id).getStatusCode()).isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
+        assertThat(this.store.find(id)).isPresent();
+    }
+
 }

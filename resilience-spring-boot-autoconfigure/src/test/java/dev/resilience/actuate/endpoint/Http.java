@@ -32,6 +32,16 @@ final class Http {
             .toEntity(String.class);
     }
 
+    ResponseEntity<String> post(String path) {
+        return this.client.post()
+            .uri(path)
+            .contentType(MediaType.APPLICATION_JSON)
+            .retrieve()
+            .onStatus((status) -> true, (request, response) -> {
+            })
+            .toEntity(String.class);
+    }
+
     ResponseEntity<String> delete(String path) {
         return this.client.delete().uri(path).retrieve().onStatus((status) -> true, (request, response) -> {
         }).toEntity(String.class);

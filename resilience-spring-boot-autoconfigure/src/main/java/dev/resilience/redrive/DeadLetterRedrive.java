@@ -1,0 +1,210 @@
+package dev.resilience.redrive;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+
+import dev.resilience.aop.ResilientMethods;
+import dev.resilience.core.ExecutionResult;
+import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.deadletter.DeadLetterText;
+import dev.resilience.redrive.RedriveResult.DeadLetterState;
+import dev.resilience.redrive.RedriveResult.Outcome;
+import dev.resilience.registry.ArgumentRenderer;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Re-drives dead letters: runs a dead letter's call again through its bean's proxy, so
+ * that every policy of the method applies again, with the stored arguments read back into
+ * the method's parameter types by the mapper that rendered them.
+ *
+ * <p>
+ * A re-drive first reads the arguments back: when they cannot be read faithfully (see
+ * {@link StoredArguments}), or the method no longer exists, the call does not run and the
+ * dead letter is kept ({@link Outcome#UNREADABLE}). It then claims the dead letter by
+ * deleting it from the store, which succeeds for one caller only, in memory and in Redis
+ * alike: a second re-drive of the same letter meanwhile finds it held
+ * ({@link Outcome#IN_PROGRESS}) and does not run the call. On success the letter stays
+ * deleted; when the call fails again the original letter is written back, unchanged, and
+ * the letter the failed call wrote is deleted, so one undone call keeps one letter. An
+ * idempotent method's key is worked out again by its key expression from the same
+ * arguments, so work that was in fact done is replayed, not run twice.
+ *
+ * <p>
+ * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for.
+ */
+public final class DeadLetterRedrive {
+
+    private final DeadLetterStore store;
+
+    private final ResilientMethods methods;
+
+    private final BeanFactory beans;
+
+    private final StoredArguments arguments;
+
+    private final RedrivenCalls calls;
+
+    private final List<RedriveListener> listeners;
+
+    /**
+     * Creates the re-drive.
+     * @param store the dead letters
+     * @param methods the application's annotated methods
+     * @param beans the beans whose proxies run the calls
+     * @param mapper the mapper that reads the arguments back, the renderer's
+     * @param renderer the renderer that wrote the arguments
+     * @param calls the calls being re-driven, a listener of every pipeline
+     * @param listeners who hears how each re-drive ended
+     */
+    public DeadLetterRedrive(DeadLetterStore store, ResilientMethods methods, BeanFactory beans, JsonMapper mapper,
+            ArgumentRenderer renderer, RedrivenCalls calls, List<RedriveListener> listeners) {
+        this.store = store;
+        this.methods = methods;
+        this.beans = beans;
+        this.arguments = new StoredArguments(mapper, renderer);
+        this.calls = calls;
+        this.listeners = List.copyOf(listeners);
+    }
+
+    /**
+     * Runs a dead letter's call again.
+     * @param id the dead letter's id
+     * @return how it ended; never throws for the call's failure
+     */
+    public RedriveResult redrive(String id) {
+        RedriveResult result = attempt(id);
+        for (RedriveListener listener : this.listeners) {
+            try {
+                listener.onRedrive(result);
+            }
+            catch (RuntimeException ex) {
+                // A listener never changes the outcome
+            }
+        }
+        return result;
+    }
+
+    private RedriveResult attempt(String id) {
+        Optional<DeadLetter> found = this.store.find(id);
+        if (found.isEmpty() && this.calls.isRunning(id)) {
+            return inProgress(id);
+        }
+        if (found.isEmpty()) {
+            return RedriveResult.notRun(id, Outcome.NOT_FOUND, "No dead letter has the id " + id, DeadLetterState.NONE);
+        }
+        DeadLetter deadLetter = found.get();
+        Invocation invocation;
+        try {
+            invocation = invocation(deadLetter);
+        }
+        catch (StoredArguments.UnreadableException ex) {
+            return RedriveResult.notRun(id, Outcome.UNREADABLE,
+                    "Dead letter of " + deadLetter.method() + " cannot be re-driven: " + ex.getMessage(),
+                    DeadLetterState.KEPT);
+        }
+        if (!this.store.delete(id)) {
+            return inProgress(id);
+        }
+        return run(deadLetter, invocation);
+    }
+
+    private static RedriveResult inProgress(String id) {
+        return RedriveResult.notRun(id, Outcome.IN_PROGRESS,
+                "Dead letter " + id + " is being re-driven, or was deleted, by another caller", DeadLetterState.NONE);
+    }
+
+    private Invocation invocation(DeadLetter deadLetter) {
+        List<ResilientMethods.Declared> candidates = this.methods.declared(deadLetter.method())
+            .stream()
+            .filter((declared) -> declared.method().getParameterCount() == deadLetter.arguments().size())
+            .toList();
+        if (candidates.isEmpty()) {
+            throw new StoredArguments.UnreadableException("no annotated method " + deadLetter.method() + " with "
+                    + deadLetter.arguments().size() + " parameters exists any more");
+        }
+        if (candidates.size() > 1) {
+            throw new StoredArguments.UnreadableException(
+                    candidates.size() + " annotated methods are named " + deadLetter.method() + " with "
+                            + deadLetter.arguments().size() + " parameters; the letter does not say which");
+        }
+        ResilientMethods.Declared declared = candidates.get(0);
+        Object bean;
+        try {
+            bean = this.beans.getBean(declared.beanName());
+        }
+        catch (BeansException ex) {
+            throw new StoredArguments.UnreadableException(
+                    "bean '" + declared.beanName() + "' is not available (" + ex.getClass().getSimpleName() + ")");
+        }
+        Class<?> beanClass = AopUtils.getTargetClass(bean);
+        return new Invocation(bean, declared.method(),
+                this.arguments.read(deadLetter.arguments(), declared.method(), beanClass));
+    }
+
+    private RedriveResult run(DeadLetter deadLetter, Invocation invocation) {
+        RedrivenCalls.Capture capture = this.calls.start(deadLetter);
+        Throwable failure = null;
+        try {
+            invocation.call();
+        }
+        catch (Throwable ex) {
+            failure = ex;
+            if (ex instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        finally {
+            this.calls.end(capture);
+        }
+        ExecutionResult<?> result = capture.result();
+        String status = (result != null) ? result.status().name() : null;
+        Integer attempts = (result != null) ? result.attempts() : null;
+        if (failure == null) {
+            return new RedriveResult(deadLetter.id(), Outcome.SUCCESS, (status != null) ? status : "SUCCESS", attempts,
+                    null, null, DeadLetterState.DELETED);
+        }
+        this.store.write(deadLetter);
+        String message = DeadLetterText.withoutUrlCredentials(failure.getMessage());
+        return new RedriveResult(deadLetter.id(), Outcome.FAILURE, status, attempts, failure.getClass().getName(),
+                message, DeadLetterState.KEPT);
+    }
+
+    private record Invocation(Object bean, Method method, @Nullable Object[] arguments) {
+
+        void call() throws Throwable {
+            ReflectionUtils.makeAccessible(this.method);
+            Object returned;
+            try {
+                returned = this.method.invoke(this.bean, this.arguments);
+            }
+            catch (InvocationTargetException ex) {
+                throw ex.getTargetException();
+            }
+            if (returned instanceof CompletionStage<?> stage) {
+                try {
+                    stage.toCompletableFuture().get();
+                }
+                catch (ExecutionException | CompletionException ex) {
+                    throw (ex.getCause() != null) ? ex.getCause() : ex;
+                }
+            }
+            if (returned instanceof ExecutionResult<?> envelope) {
+                envelope.getOrThrow();
+            }
+        }
+
+    }
+
+}
