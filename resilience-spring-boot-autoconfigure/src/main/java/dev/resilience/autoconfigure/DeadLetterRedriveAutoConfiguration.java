@@ -1,5 +1,6 @@
 package dev.resilience.autoconfigure;
 
+import dev.resilience.aop.IdempotencyScopeResolver;
 import dev.resilience.aop.ResilientMethods;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.redrive.DeadLetterRedrive;
@@ -37,11 +38,11 @@ public final class DeadLetterRedriveAutoConfiguration {
     @ConditionalOnMissingBean
     DeadLetterRedrive deadLetterRedrive(DeadLetterStore store, ResilientMethods methods, BeanFactory beans,
             ObjectProvider<JsonMapper> mapper, ObjectProvider<ArgumentRenderer> renderer, RedrivenCalls calls,
-            ObjectProvider<RedriveListener> listeners) {
+            ObjectProvider<RedriveListener> listeners, ObjectProvider<IdempotencyScopeResolver> scopes) {
         JsonMapper jsonMapper = mapper.getIfAvailable(() -> JsonMapper.builder().build());
         return new DeadLetterRedrive(store, methods, beans, jsonMapper,
                 renderer.getIfAvailable(() -> new JsonArgumentRenderer(jsonMapper)), calls,
-                listeners.orderedStream().toList());
+                listeners.orderedStream().toList(), scopes.getIfAvailable(() -> IdempotencyScopeResolver.NONE));
     }
 
 }

@@ -8,6 +8,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
+import dev.resilience.annotation.Idempotent;
+import dev.resilience.aop.IdempotencyScopeResolver;
 import dev.resilience.aop.ResilientMethods;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.deadletter.DeadLetter;
@@ -22,6 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -46,6 +49,8 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class DeadLetterRedrive {
 
+    private final boolean callerScopedKeys;
+
     private final DeadLetterStore store;
 
     private final ResilientMethods methods;
@@ -67,9 +72,13 @@ public final class DeadLetterRedrive {
      * @param renderer the renderer that wrote the arguments
      * @param calls the calls being re-driven, a listener of every pipeline
      * @param listeners who hears how each re-drive ended
+     * @param scopes the scope of idempotency keys; an {@code @Idempotent} call is not
+     * re-driven unless it is {@link IdempotencyScopeResolver#NONE}
      */
     public DeadLetterRedrive(DeadLetterStore store, ResilientMethods methods, BeanFactory beans, JsonMapper mapper,
-            ArgumentRenderer renderer, RedrivenCalls calls, List<RedriveListener> listeners) {
+            ArgumentRenderer renderer, RedrivenCalls calls, List<RedriveListener> listeners,
+            IdempotencyScopeResolver scopes) {
+        this.callerScopedKeys = scopes != IdempotencyScopeResolver.NONE;
         this.store = store;
         this.methods = methods;
         this.beans = beans;
@@ -140,6 +149,11 @@ public final class DeadLetterRedrive {
                             + deadLetter.arguments().size() + " parameters; the letter does not say which");
         }
         ResilientMethods.Declared declared = candidates.get(0);
+        if (this.callerScopedKeys && AnnotatedElementUtils.hasAnnotation(declared.method(), Idempotent.class)) {
+            throw new StoredArguments.UnreadableException("its idempotency keys are scoped by caller "
+                    + "(IdempotencyScopeResolver), the letter does not hold the first caller's scope, and a re-drive "
+                    + "under another scope would not find that call's key and could do its work twice");
+        }
         Object bean;
         try {
             bean = this.beans.getBean(declared.beanName());

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.aop.IdempotencyScopeResolver;
 import dev.resilience.autoconfigure.DeadLetterRedriveAutoConfiguration;
 import dev.resilience.autoconfigure.FingerprintSecret;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
@@ -57,15 +58,18 @@ class RedisDeadLetterRedriveTests {
                 "resilience.retry.instances.shipping.max-attempts=2")
         .withBean(TimeSource.class, VirtualTimeSource::new);
 
+    private final ApplicationContextRunner unscoped = this.contextRunner.withBean(IdempotencyScopeResolver.class,
+            () -> IdempotencyScopeResolver.NONE);
+
     @Test
     void letterWrittenByOneInstanceIsRedrivenByAnother() {
         this.writer.down.set(true);
         Shipment shipment = new Shipment("s-1", List.of("lamp", "desk"), new BigDecimal("3.20"));
-        this.contextRunner.withBean(Shipping.class, () -> this.writer).run((first) -> {
+        this.unscoped.withBean(Shipping.class, () -> this.writer).run((first) -> {
             Shipping proxy = first.getBean(Shipping.class);
             assertThatExceptionOfType(IOException.class).isThrownBy(() -> proxy.ship(shipment));
         });
-        this.contextRunner.withBean(Shipping.class, () -> this.redriver).run((second) -> {
+        this.unscoped.withBean(Shipping.class, () -> this.redriver).run((second) -> {
             DeadLetterStore store = second.getBean(DeadLetterStore.class);
             List<DeadLetter> letters = store.list(10);
             assertThat(letters).hasSize(1);
@@ -85,14 +89,14 @@ class RedisDeadLetterRedriveTests {
     void redriveOfWorkDoneSinceUnderTheSameKeyReplaysInsteadOfRunningTwice() {
         this.writer.down.set(true);
         Shipment shipment = new Shipment("s-2", List.of("chair"), BigDecimal.ONE);
-        this.contextRunner.withBean(Shipping.class, () -> this.writer).run((first) -> {
+        this.unscoped.withBean(Shipping.class, () -> this.writer).run((first) -> {
             Shipping proxy = first.getBean(Shipping.class);
             assertThatExceptionOfType(IOException.class).isThrownBy(() -> proxy.ship(shipment));
             this.writer.down.set(false);
             assertThat(proxy.ship(shipment)).isEqualTo("shipped s-2");
         });
         assertThat(this.writer.shipped).containsExactly(shipment, shipment, shipment);
-        this.contextRunner.withBean(Shipping.class, () -> this.redriver).run((second) -> {
+        this.unscoped.withBean(Shipping.class, () -> this.redriver).run((second) -> {
             DeadLetterStore store = second.getBean(DeadLetterStore.class);
             String id = store.list(10).get(0).id();
 
@@ -102,6 +106,29 @@ class RedisDeadLetterRedriveTests {
             assertThat(result.deadLetter()).isEqualTo(DeadLetterState.DELETED);
             assertThat(this.redriver.shipped).isEmpty();
             assertThat(store.size()).isZero();
+        });
+    }
+
+    @Test
+    void idempotentCallIsNotRedrivenWhileKeysAreScopedByCaller() {
+        this.writer.down.set(true);
+        Shipment shipment = new Shipment("s-3", List.of("lamp"), BigDecimal.TEN);
+        ApplicationContextRunner callerScoped = this.contextRunner.withBean(IdempotencyScopeResolver.class,
+                () -> () -> "alice");
+        callerScoped.withBean(Shipping.class, () -> this.writer).run((first) -> {
+            assertThatExceptionOfType(IOException.class).isThrownBy(() -> first.getBean(Shipping.class).ship(shipment));
+        });
+        callerScoped.withBean(Shipping.class, () -> this.redriver).run((second) -> {
+            DeadLetterStore store = second.getBean(DeadLetterStore.class);
+            String id = store.list(10).get(0).id();
+
+            RedriveResult result = second.getBean(DeadLetterRedrive.class).redrive(id);
+
+            assertThat(result.outcome()).isEqualTo(Outcome.UNREADABLE);
+            assertThat(result.error()).contains("idempotency keys are scoped by caller");
+            assertThat(result.deadLetter()).isEqualTo(DeadLetterState.KEPT);
+            assertThat(this.redriver.shipped).isEmpty();
+            assertThat(store.find(id)).isPresent();
         });
     }
 
