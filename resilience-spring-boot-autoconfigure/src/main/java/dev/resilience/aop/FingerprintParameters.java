@@ -3,6 +3,7 @@ package dev.resilience.aop;
 import java.lang.reflect.Method;
 import java.security.Principal;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,12 +20,15 @@ import org.jspecify.annotations.Nullable;
  */
 final class FingerprintParameters {
 
-    private static final List<String> FRAMEWORK_TYPES = List.of("jakarta.servlet.ServletRequest",
+    private static final List<String> REQUEST_TYPES = List.of("jakarta.servlet.ServletRequest",
             "jakarta.servlet.ServletResponse", "jakarta.servlet.http.HttpSession",
             "org.springframework.web.context.request.WebRequest", "org.springframework.validation.Errors",
             "org.springframework.ui.Model", "org.springframework.ui.ModelMap",
-            "org.springframework.web.bind.support.SessionStatus", "org.springframework.web.util.UriComponentsBuilder",
-            "java.util.Locale", "java.util.TimeZone", "java.time.ZoneId");
+            "org.springframework.web.bind.support.SessionStatus", "org.springframework.web.util.UriComponentsBuilder");
+
+    private static final List<String> FRAMEWORK_TYPES = Stream
+        .concat(REQUEST_TYPES.stream(), Stream.of("java.util.Locale", "java.util.TimeZone", "java.time.ZoneId"))
+        .toList();
 
     private final boolean[] leftOut;
 
@@ -41,13 +45,28 @@ final class FingerprintParameters {
      * @return its fingerprint parameters
      */
     static FingerprintParameters of(Method method) {
+        return of(method, FRAMEWORK_TYPES);
+    }
+
+    /**
+     * Decides which parameters of a method the key of its results covers: every one but
+     * the request, response and session objects, so that a {@code Locale} or a
+     * {@code ZoneId}, which change a result, tell results apart.
+     * @param method the method whose results are kept
+     * @return its parameters for result keys
+     */
+    static FingerprintParameters ofResults(Method method) {
+        return of(method, REQUEST_TYPES);
+    }
+
+    private static FingerprintParameters of(Method method, List<String> leftOutTypes) {
         Class<?>[] types = method.getParameterTypes();
         boolean[] leftOut = new boolean[types.length];
         boolean[] principals = new boolean[types.length];
         for (int i = 0; i < types.length; i++) {
             Class<?> type = types[i];
             principals[i] = Principal.class.isAssignableFrom(type);
-            leftOut[i] = FRAMEWORK_TYPES.stream().anyMatch((name) -> OptionalTypes.isAssignable(name, type));
+            leftOut[i] = leftOutTypes.stream().anyMatch((name) -> OptionalTypes.isAssignable(name, type));
         }
         return new FingerprintParameters(leftOut, principals);
     }

@@ -1,6 +1,7 @@
 package dev.resilience.aop;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.resilience.core.CallContext;
@@ -9,9 +10,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The keys of a method's last good values: {@code <scope>:<name>:<fingerprint>}, the
  * scope being the caller's, as an idempotency key's ({@link IdempotencyScopeResolver}),
- * and the fingerprint the keyed digest of the arguments the default idempotency
- * fingerprint covers ({@link IdempotencyFingerprints}), so that a caller is never served
- * the value another caller's call or other arguments produced. Thread-safe.
+ * and the fingerprint the keyed digest ({@link IdempotencyFingerprints}) of the method's
+ * class, name and parameter types and of every argument but the request, response and
+ * session objects, so that a caller is never served the value another caller's call,
+ * another method of the same name or other arguments (another {@code Locale} among them)
+ * produced. Thread-safe.
  */
 final class LastGoodKeys {
 
@@ -23,13 +26,17 @@ final class LastGoodKeys {
 
     private final String name;
 
+    private final String signature;
+
     private final FingerprintParameters parameters;
 
     private final IdempotencyFingerprints fingerprints;
 
-    LastGoodKeys(Method method, String name, IdempotencyFingerprints fingerprints) {
+    LastGoodKeys(Method method, Class<?> targetClass, String name, IdempotencyFingerprints fingerprints) {
         this.name = name;
-        this.parameters = FingerprintParameters.of(method);
+        this.signature = targetClass.getName() + "#" + method.getName()
+                + Arrays.stream(method.getParameterTypes()).map(Class::getName).toList();
+        this.parameters = FingerprintParameters.ofResults(method);
         this.fingerprints = fingerprints;
     }
 
@@ -44,6 +51,7 @@ final class LastGoodKeys {
             return null;
         }
         IdempotencyFingerprints.Digest digest = this.fingerprints.start();
+        digest.add(this.signature);
         List<@Nullable Object> arguments = call.arguments();
         for (int i = 0; i < arguments.size(); i++) {
             if (this.parameters.covers(i)) {

@@ -175,8 +175,9 @@ final class ResilientMethodCompiler {
                                 + "(resilience.fallback.last-good.store=memory).");
             }
         }
-        pipeline.lastGood(new LastGood(store, ttl, valueType, new LastGoodKeys(method, id, this.fingerprints)::key,
-                List.of(fallback.applyOn()), List.of(fallback.skipOn())));
+        pipeline.lastGood(
+                new LastGood(store, ttl, valueType, new LastGoodKeys(method, targetClass, id, this.fingerprints)::key,
+                        List.of(fallback.applyOn()), List.of(fallback.skipOn())));
         return true;
     }
 

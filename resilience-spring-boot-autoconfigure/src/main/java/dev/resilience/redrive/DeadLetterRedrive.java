@@ -185,6 +185,13 @@ public final class DeadLetterRedrive {
         ExecutionResult<?> result = capture.result();
         String status = (result != null) ? result.status().name() : null;
         Integer attempts = (result != null) ? result.attempts() : null;
+        if (failure == null && result != null && result.fallbackUsed()) {
+            this.store.write(deadLetter);
+            return new RedriveResult(
+                    deadLetter.id(), Outcome.FAILURE, status, attempts, null, "a fallback answered the re-driven call ("
+                            + result.metadata().get(ExecutionResult.FALLBACK_NAME) + "): its work was not done",
+                    DeadLetterState.KEPT);
+        }
         if (failure == null) {
             return new RedriveResult(deadLetter.id(), Outcome.SUCCESS, (status != null) ? status : "SUCCESS", attempts,
                     null, null, DeadLetterState.DELETED);

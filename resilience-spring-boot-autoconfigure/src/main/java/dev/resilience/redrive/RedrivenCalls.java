@@ -1,7 +1,6 @@
 package dev.resilience.redrive;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -13,16 +12,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The calls being re-driven, seen by every pipeline as an {@link ExecutionListener}: a
- * dead letter that a re-driven call writes again (same method, same arguments) is deleted
- * as soon as it is written, since the original is kept; the result of a synchronous
- * re-driven call is caught on the re-driving thread for its status and attempts.
- * Thread-safe.
+ * dead letter that a re-driven call writes again on the re-driving thread (same method,
+ * same arguments) is deleted as soon as it is written, since the original is kept, and
+ * the result of a synchronous re-driven call is caught there for its status and attempts.
+ * Only the re-driving thread's own call is matched, so another caller's call with equal
+ * arguments keeps its letter; an asynchronous re-driven call that ends on another thread
+ * keeps the letter it writes beside the original. Thread-safe.
  */
 public final class RedrivenCalls implements ExecutionListener {
 
     private final DeadLetterStore store;
-
-    private final Map<Call, Integer> inFlight = new ConcurrentHashMap<>();
 
     private final ThreadLocal<Capture> captures = new ThreadLocal<>();
 
@@ -38,7 +37,6 @@ public final class RedrivenCalls implements ExecutionListener {
 
     Capture start(DeadLetter deadLetter) {
         Call call = new Call(deadLetter.method(), deadLetter.arguments());
-        this.inFlight.merge(call, 1, Integer::sum);
         this.running.add(deadLetter.id());
         Capture capture = new Capture(deadLetter.id(), deadLetter.name(), call);
         this.captures.set(capture);
@@ -48,7 +46,6 @@ public final class RedrivenCalls implements ExecutionListener {
     void end(Capture capture) {
         this.captures.remove();
         this.running.remove(capture.id);
-        this.inFlight.computeIfPresent(capture.call, (call, count) -> (count > 1) ? count - 1 : null);
     }
 
     /**
@@ -60,7 +57,8 @@ public final class RedrivenCalls implements ExecutionListener {
 
     @Override
     public void onDeadLetter(DeadLetter deadLetter) {
-        if (this.inFlight.containsKey(new Call(deadLetter.method(), deadLetter.arguments()))) {
+        Capture capture = this.captures.get();
+        if (capture != null && capture.call.equals(new Call(deadLetter.method(), deadLetter.arguments()))) {
             this.store.delete(deadLetter.id());
         }
     }

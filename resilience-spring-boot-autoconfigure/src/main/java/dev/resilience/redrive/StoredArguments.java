@@ -10,6 +10,7 @@ import dev.resilience.registry.ArgumentRenderer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.ResolvableType;
@@ -31,7 +32,7 @@ final class StoredArguments {
     private final ArgumentRenderer renderer;
 
     StoredArguments(JsonMapper mapper, ArgumentRenderer renderer) {
-        this.mapper = mapper;
+        this.mapper = mapper.rebuild().disable(DateTimeFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE).build();
         this.renderer = renderer;
     }
 
@@ -73,6 +74,11 @@ final class StoredArguments {
                     which + " holds a masked value (" + DeadLetterSanitizer.MASK + "); its real value is not known");
         }
         ResolvableType parameter = ResolvableType.forMethodParameter(method, index, beanClass);
+        Class<?> declared = parameter.toClass();
+        if (!tree.isNull() && (declared == Object.class || declared == Number.class)) {
+            throw new UnreadableException(which + " is declared as " + declared.getSimpleName()
+                    + ", and its JSON does not say which type it was: it could run as another");
+        }
         JavaType type = this.mapper.getTypeFactory().constructType(parameter.getType());
         Object value;
         try {
