@@ -46,9 +46,9 @@ final class Stages {
 
     /**
      * Whether a call can start without an {@link Execution}: no stage needs per-call
-     * state before its first attempt ends, and nobody listens to its steps. Such a call
-     * keeps its first attempt's state on the stack and creates its execution only when
-     * that attempt did not end it with a value.
+     * state before its first attempt ends, no value is kept as a last good one, and
+     * nobody listens to its steps. Such a call keeps its first attempt's state on the
+     * stack and creates its execution only when that attempt did not end it with a value.
      */
     private final boolean statelessStart;
 
@@ -64,7 +64,7 @@ final class Stages {
         this.guards = new Guards(pipeline.guards());
         this.timeout = new AttemptTimeoutStage(this.name, this.time, pipeline.retry());
         this.statelessStart = !this.idempotency.present() && !this.retry.hasDeadline() && !this.timeout.present()
-                && listeners.isEmpty();
+                && this.fallbacks.offset() == 0 && listeners.isEmpty();
     }
 
     /**

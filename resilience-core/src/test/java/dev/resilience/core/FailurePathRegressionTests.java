@@ -2,7 +2,6 @@ package dev.resilience.core;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -531,36 +530,6 @@ class FailurePathRegressionTests {
     /**
      * Delegates everything to a virtual clock.
      */
-    private static class DelegatingTimer implements TimeSource {
-
-        final VirtualTimeSource clock;
-
-        DelegatingTimer(VirtualTimeSource clock) {
-            this.clock = clock;
-        }
-
-        @Override
-        public long nanoTime() {
-            return this.clock.nanoTime();
-        }
-
-        @Override
-        public Instant now() {
-            return this.clock.now();
-        }
-
-        @Override
-        public void sleep(Duration duration) throws InterruptedException {
-            this.clock.sleep(duration);
-        }
-
-        @Override
-        public ScheduledTask schedule(Runnable task, Duration delay) {
-            return this.clock.schedule(task, delay);
-        }
-
-    }
-
     /**
      * Marks the thread while it runs a timer task, as the resilience-timer thread would
      * be.
@@ -604,22 +573,6 @@ class FailurePathRegressionTests {
         @Override
         public ScheduledTask schedule(Runnable task, Duration delay) {
             return () -> true;
-        }
-
-    }
-
-    /**
-     * A timer that no longer takes tasks, as after a shutdown.
-     */
-    private static final class RejectingTimer extends DelegatingTimer {
-
-        RejectingTimer(VirtualTimeSource clock) {
-            super(clock);
-        }
-
-        @Override
-        public ScheduledTask schedule(Runnable task, Duration delay) {
-            throw new RejectedExecutionException("timer shut down");
         }
 
     }

@@ -7,7 +7,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -18,7 +17,6 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
-import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
 import org.junit.jupiter.api.Test;
@@ -29,6 +27,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -189,29 +188,8 @@ class CallObserverTracingTests {
     }
 
     @Configuration(proxyBeanMethods = false)
+    @Import(TracingTestConfiguration.class)
     static class TracingConfiguration {
-
-        @Bean
-        VirtualTimeSource virtualTimeSource() {
-            return new VirtualTimeSource();
-        }
-
-        @Bean
-        SimpleTracer tracer() {
-            return new SimpleTracer();
-        }
-
-        @Bean
-        ObservationRegistry observationRegistry(SimpleTracer tracer) {
-            ObservationRegistry registry = ObservationRegistry.create();
-            registry.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
-            return registry;
-        }
-
-        @Bean(destroyMethod = "shutdownNow")
-        ExecutorService tracingExecutor() {
-            return Executors.newSingleThreadExecutor((task) -> new Thread(task, "tracing-executor"));
-        }
 
         @Bean
         Quotes quotes(SimpleTracer tracer) {

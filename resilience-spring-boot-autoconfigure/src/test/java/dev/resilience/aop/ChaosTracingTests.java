@@ -3,8 +3,6 @@ package dev.resilience.aop;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
@@ -12,7 +10,6 @@ import dev.resilience.core.time.VirtualTimeSource;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
-import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
 import org.junit.jupiter.api.Test;
@@ -23,6 +20,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,29 +66,8 @@ class ChaosTracingTests {
     }
 
     @Configuration(proxyBeanMethods = false)
+    @Import(TracingTestConfiguration.class)
     static class TracingConfiguration {
-
-        @Bean
-        VirtualTimeSource virtualTimeSource() {
-            return new VirtualTimeSource();
-        }
-
-        @Bean
-        SimpleTracer tracer() {
-            return new SimpleTracer();
-        }
-
-        @Bean
-        ObservationRegistry observationRegistry(SimpleTracer tracer) {
-            ObservationRegistry registry = ObservationRegistry.create();
-            registry.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
-            return registry;
-        }
-
-        @Bean(destroyMethod = "shutdownNow")
-        ExecutorService tracingExecutor() {
-            return Executors.newSingleThreadExecutor((task) -> new Thread(task, "tracing-executor"));
-        }
 
         @Bean
         Quotes quotes(SimpleTracer tracer, ObservationRegistry registry) {
