@@ -38,11 +38,13 @@ public final class DeadLetterRedriveAutoConfiguration {
     @ConditionalOnMissingBean
     DeadLetterRedrive deadLetterRedrive(DeadLetterStore store, ResilientMethods methods, BeanFactory beans,
             ObjectProvider<JsonMapper> mapper, ObjectProvider<ArgumentRenderer> renderer, RedrivenCalls calls,
-            ObjectProvider<RedriveListener> listeners, ObjectProvider<IdempotencyScopeResolver> scopes) {
+            ObjectProvider<RedriveListener> listeners, ObjectProvider<IdempotencyScopeResolver> scopes,
+            ResilienceProperties properties) {
         JsonMapper jsonMapper = mapper.getIfAvailable(() -> JsonMapper.builder().build());
         return new DeadLetterRedrive(store, methods, beans, jsonMapper,
                 renderer.getIfAvailable(() -> new JsonArgumentRenderer(jsonMapper)), calls,
-                listeners.orderedStream().toList(), scopes.getIfAvailable(() -> IdempotencyScopeResolver.NONE));
+                listeners.orderedStream().toList(), scopes.getIfAvailable(() -> IdempotencyScopeResolver.NONE),
+                properties.getDeadLetter().getRedriveLease());
     }
 
 }

@@ -1,8 +1,10 @@
 package dev.resilience.autoconfigure;
 
+import dev.resilience.core.time.TimeSource;
 import dev.resilience.logging.ExecutionLogListener;
 import dev.resilience.registry.ResiliencePolicies;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -20,8 +22,9 @@ public final class ResilienceLogsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ExecutionLogListener resilienceExecutionLogListener() {
-        return new ExecutionLogListener();
+    ExecutionLogListener resilienceExecutionLogListener(ResilienceProperties properties,
+            ObjectProvider<TimeSource> time) {
+        return new ExecutionLogListener(properties.getLogs().getInterval(), time.getIfAvailable(TimeSource::system));
     }
 
 }

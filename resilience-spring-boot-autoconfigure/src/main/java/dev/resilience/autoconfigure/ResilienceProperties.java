@@ -13,6 +13,8 @@ import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.lastgood.InMemoryLastGoodStore;
+import dev.resilience.logging.ExecutionLogListener;
+import dev.resilience.redrive.DeadLetterRedrive;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -562,6 +564,14 @@ public class ResilienceProperties implements Validator {
         private Duration ttl = InMemoryDeadLetterStore.DEFAULT_TTL;
 
         /**
+         * Longest time a re-drive's claim holds its dead letter when the re-drive never
+         * ends (its instance died); afterwards the letter can be re-driven again. Make it
+         * longer than the slowest re-driven call, retries included, or a second re-drive
+         * may run the call beside the first.
+         */
+        private Duration redriveLease = DeadLetterRedrive.DEFAULT_LEASE;
+
+        /**
          * When the deadletters endpoint shows argument values and error messages: never,
          * when-authorized (to an authenticated user with one of the roles) or always.
          * Values under sensitive keys (password, secret, token, key, credential,
@@ -677,6 +687,22 @@ public class ResilienceProperties implements Validator {
          */
         public void setTtl(Duration ttl) {
             this.ttl = ttl;
+        }
+
+        /**
+         * Returns the longest a re-drive's claim holds its dead letter.
+         * @return the lease
+         */
+        public Duration getRedriveLease() {
+            return this.redriveLease;
+        }
+
+        /**
+         * Sets the longest a re-drive's claim holds its dead letter.
+         * @param redriveLease the lease
+         */
+        public void setRedriveLease(Duration redriveLease) {
+            this.redriveLease = redriveLease;
         }
 
         /**
@@ -1008,6 +1034,29 @@ public class ResilienceProperties implements Validator {
          * success (dev.resilience.call, WARN); their levels are set with logging.level.
          */
         private boolean enabled = true;
+
+        /**
+         * Shortest time between two WARN lines of one category (dev.resilience.fallback,
+         * dev.resilience.call) about one instance name; the lines held back in between
+         * are counted on the next one. 0 logs every line. Retry lines are not throttled.
+         */
+        private Duration interval = ExecutionLogListener.DEFAULT_INTERVAL;
+
+        /**
+         * Returns the shortest time between two WARN lines of one category and name.
+         * @return the interval
+         */
+        public Duration getInterval() {
+            return this.interval;
+        }
+
+        /**
+         * Sets the shortest time between two WARN lines of one category and name.
+         * @param interval the interval; zero logs every line
+         */
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
 
         /**
          * Returns whether the lines are logged.

@@ -79,6 +79,10 @@ final class ResiliencePropertiesValidation {
                 (size) -> size.toBytes() >= MIN_ARGUMENT_SIZE && size.toBytes() <= Integer.MAX_VALUE,
                 "must be between " + MIN_ARGUMENT_SIZE + "B and " + Integer.MAX_VALUE + "B");
         check("dead-letter.ttl", deadLetter.getTtl(), ResiliencePropertiesValidation::isPositive, "must be positive");
+        check("logs.interval", this.properties.getLogs().getInterval(), (interval) -> !interval.isNegative(),
+                "must be >= 0");
+        check("dead-letter.redrive-lease", deadLetter.getRedriveLease(), (lease) -> lease.toMillis() >= 1,
+                "must be at least 1ms");
         check("dead-letter.key-prefix", deadLetter.getKeyPrefix(),
                 (prefix) -> !prefix.isBlank() && !prefix.startsWith("}"),
                 "must not be blank (unset it for the default) nor start with '}' (an empty Redis Cluster hash tag)");

@@ -7,6 +7,7 @@ import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.core.idempotency.IdempotencyException;
 import dev.resilience.core.retry.RetryEvent;
+import dev.resilience.core.time.TimeSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -26,7 +27,14 @@ import org.jspecify.annotations.Nullable;
  * idempotency error, which quotes the key, is left out, and every URL in a message loses
  * its user info, query and fragment (the token of a client's I/O error). An error's
  * message is written on one line and cut at {@value #MAX_MESSAGE_LENGTH} characters.
- * Thread-safe.
+ *
+ * <p>
+ * The WARN lines are throttled per category and name: one line per interval (default
+ * {@link #DEFAULT_INTERVAL}), the lines held back in between counted on the next one
+ * written, so that an open breaker refusing a busy method's every call, or a fallback
+ * answering them, writes a line every few seconds rather than one per call. Retry lines
+ * are not throttled: each is the story of one call; set {@value #RETRY} to WARN to
+ * silence them. Thread-safe.
  */
 public final class ExecutionLogListener implements ExecutionListener {
 
@@ -48,6 +56,35 @@ public final class ExecutionLogListener implements ExecutionListener {
 
     private static final Log callLogger = LogFactory.getLog(CALL);
 
+    /**
+     * The default of the shortest time between two WARN lines of one category and name.
+     */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
+
+    private final LineThrottle throttle;
+
+    /**
+     * Creates a listener whose WARN lines are throttled to one per
+     * {@link #DEFAULT_INTERVAL} for each category and name, on the system clock.
+     */
+    public ExecutionLogListener() {
+        this(DEFAULT_INTERVAL, TimeSource.system());
+    }
+
+    /**
+     * Creates a listener.
+     * @param interval the shortest time between two WARN lines of one category and name;
+     * zero writes every line
+     * @param time the clock of the interval
+     * @throws IllegalArgumentException if {@code interval} is negative
+     */
+    public ExecutionLogListener(Duration interval, TimeSource time) {
+        if (interval.isNegative()) {
+            throw new IllegalArgumentException("interval must not be negative, was " + interval);
+        }
+        this.throttle = new LineThrottle(interval, time);
+    }
+
     @Override
     public void onRetry(String name, RetryEvent event) {
         if (retryLogger.isInfoEnabled()) {
@@ -59,8 +96,11 @@ public final class ExecutionLogListener implements ExecutionListener {
     @Override
     public void onFallback(String name, String fallbackName, boolean success) {
         if (fallbackLogger.isWarnEnabled()) {
-            fallbackLogger
-                .warn("Fallback '" + fallbackName + "' of '" + name + "' " + (success ? "succeeded" : "failed"));
+            long heldBack = this.throttle.pass(FALLBACK + ' ' + name);
+            if (heldBack >= 0) {
+                fallbackLogger.warn("Fallback '" + fallbackName + "' of '" + name + "' "
+                        + (success ? "succeeded" : "failed") + heldBack(heldBack));
+            }
         }
     }
 
@@ -68,14 +108,21 @@ public final class ExecutionLogListener implements ExecutionListener {
     public void onComplete(String name, ExecutionResult<?> result) {
         if (!result.isSuccess()) {
             if (callLogger.isWarnEnabled()) {
-                callLogger.warn("Call '" + name + "' ended " + result.status() + " after " + attempts(result) + ": "
-                        + describe(result.error()));
+                long heldBack = this.throttle.pass(CALL + ' ' + name);
+                if (heldBack >= 0) {
+                    callLogger.warn("Call '" + name + "' ended " + result.status() + " after " + attempts(result) + ": "
+                            + describe(result.error()) + heldBack(heldBack));
+                }
             }
         }
         else if (callLogger.isDebugEnabled()) {
             callLogger.debug("Call '" + name + "' ended " + result.status() + " after " + attempts(result)
                     + (result.fallbackUsed() ? " with a fallback" : "") + (result.replayed() ? " by a replay" : ""));
         }
+    }
+
+    private static String heldBack(long lines) {
+        return (lines > 0) ? " (and " + lines + " more since the last line, held back)" : "";
     }
 
     private static String attempts(ExecutionResult<?> result) {

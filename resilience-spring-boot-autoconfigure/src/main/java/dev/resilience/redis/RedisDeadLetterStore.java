@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.deadletter.DeadLetterClaim;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.time.TimeSource;
@@ -33,7 +35,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code {<name>}:expiry}, a sorted set of ids scored by the epoch millisecond, on the
  * store's clock, at which they expire. With the default name they are
  * {@code {resilience:deadletters}:order} and so on. Every write also sets the keys to
- * expire one TTL later, so a store no longer written to empties itself.
+ * expire one TTL later, so a store no longer written to empties itself. A {@link #claim}
+ * is one more key, {@code {<name>}:claim:<id>}, holding the claim's token and expiring
+ * with its lease; the letter stays where it is while claimed.
  *
  * <p>
  * <b>Cost.</b> {@link #write} is one script: it drops up to {@value #EXPIRED_PER_CALL}
@@ -78,6 +82,12 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     private static final RedisScript<String> FIND = LuaScript.load("deadletter-find.lua", String.class);
 
     private static final RedisScript<Long> SIZE = LuaScript.load("deadletter-size.lua", Long.class);
+
+    private static final RedisScript<String> CLAIM = LuaScript.load("deadletter-claim.lua", String.class);
+
+    private static final RedisScript<Long> COMPLETE = LuaScript.load("deadletter-complete.lua", Long.class);
+
+    private static final RedisScript<Long> RELEASE = LuaScript.load("deadletter-release.lua", Long.class);
 
     /**
      * The most expired dead letters a write or a list drops, so that its work stays
@@ -264,6 +274,34 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
             .equals(this.redis.script(DELETE, List.of(this.orderKey, this.entriesKey, this.expiryKey), id, now()));
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * One script checks that the letter is there and sets its claim key if no claim holds
+     * it; {@link DeadLetterClaim#complete} deletes the letter and the claim in one
+     * script, {@link DeadLetterClaim#release} deletes the claim alone, each only while
+     * the claim is still this one. When Redis fails to end a claim, the letter stays and
+     * the claim runs out with its lease.
+     */
+    @Override
+    public Optional<DeadLetterClaim> claim(String id, Duration lease) {
+        if (lease.toMillis() < 1) {
+            throw new IllegalArgumentException("lease must be at least 1 ms, was " + lease);
+        }
+        String token = UUID.randomUUID().toString();
+        String claimKey = keyPrefix() + "claim:" + id;
+        String body = this.redis.script(CLAIM, List.of(this.entriesKey, this.expiryKey, claimKey), id, now(), token,
+                Long.toString(lease.toMillis()));
+        DeadLetter deadLetter = (body != null) ? read(body) : null;
+        if (deadLetter == null) {
+            if (body != null) {
+                this.redis.script(RELEASE, List.of(claimKey), token);
+            }
+            return Optional.empty();
+        }
+        return Optional.of(new RedisClaim(deadLetter, claimKey, token));
+    }
+
     @Override
     public int size() {
         Long size = this.redis.script(SIZE, List.of(this.orderKey, this.expiryKey), now());
@@ -288,6 +326,53 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     private String now() {
         return Long.toString(this.time.now().toEpochMilli());
+    }
+
+    private final class RedisClaim implements DeadLetterClaim {
+
+        private final DeadLetter deadLetter;
+
+        private final String claimKey;
+
+        private final String token;
+
+        RedisClaim(DeadLetter deadLetter, String claimKey, String token) {
+            this.deadLetter = deadLetter;
+            this.claimKey = claimKey;
+            this.token = token;
+        }
+
+        @Override
+        public DeadLetter deadLetter() {
+            return this.deadLetter;
+        }
+
+        @Override
+        public boolean complete() {
+            return Long.valueOf(1)
+                .equals(RedisDeadLetterStore.this.redis.script(COMPLETE,
+                        List.of(RedisDeadLetterStore.this.orderKey, RedisDeadLetterStore.this.entriesKey,
+                                RedisDeadLetterStore.this.expiryKey, this.claimKey),
+                        this.deadLetter.id(), now(), this.token));
+        }
+
+        /**
+         * {@inheritDoc}
+         * <p>
+         * Never throws: when Redis fails, the claim is left to run out with its lease and
+         * the letter stays.
+         */
+        @Override
+        public void release() {
+            try {
+                RedisDeadLetterStore.this.redis.script(RELEASE, List.of(this.claimKey), this.token);
+            }
+            catch (RuntimeException ex) {
+                logger.warn("Redis failed to end the claim of dead letter " + this.deadLetter.id()
+                        + "; the letter stays, and can be claimed again once its claim runs out", ex);
+            }
+        }
+
     }
 
     private @Nullable DeadLetter read(String json) {

@@ -2,6 +2,7 @@ package dev.resilience.redrive;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
@@ -13,11 +14,14 @@ import dev.resilience.aop.IdempotencyScopeResolver;
 import dev.resilience.aop.ResilientMethods;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.deadletter.DeadLetterClaim;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.redrive.RedriveResult.DeadLetterState;
 import dev.resilience.redrive.RedriveResult.Outcome;
 import dev.resilience.registry.ArgumentRenderer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,21 +39,30 @@ import org.springframework.util.ReflectionUtils;
  * <p>
  * A re-drive first reads the arguments back: when they cannot be read faithfully (see
  * {@link StoredArguments}), or the method no longer exists, the call does not run and the
- * dead letter is kept ({@link Outcome#UNREADABLE}). It then claims the dead letter by
- * deleting it from the store, which succeeds for one caller only, in memory and in Redis
- * alike: a second re-drive of the same letter meanwhile finds it held
- * ({@link Outcome#IN_PROGRESS}) and does not run the call. On success the letter stays
- * deleted; when the call fails again the original letter is written back, unchanged, and
- * the letter the failed call wrote is deleted, so one undone call keeps one letter. An
- * idempotent method's key is worked out again by its key expression from the same
- * arguments, so work that was in fact done is replayed, not run twice.
+ * dead letter is kept ({@link Outcome#UNREADABLE}). It then claims the dead letter
+ * ({@link DeadLetterStore#claim}), which succeeds for one caller only, in memory and in
+ * Redis alike: a second re-drive of the same letter meanwhile, from this instance or
+ * another, finds it held ({@link Outcome#IN_PROGRESS}) and does not run the call. The
+ * letter stays stored while claimed, so an instance that dies mid-call loses nothing: its
+ * claim runs out after the lease. On success the letter is deleted; when the call fails
+ * again the claim is released, the original letter stays as it was, and the letter the
+ * failed call wrote is deleted, so one undone call keeps one letter. An idempotent
+ * method's key is worked out again by its key expression from the same arguments, so work
+ * that was in fact done is replayed, not run twice.
  *
  * <p>
  * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for.
  */
 public final class DeadLetterRedrive {
 
+    private static final Log logger = LogFactory.getLog(DeadLetterRedrive.class);
+
+    /** The default of the longest a claim holds a letter without being ended. */
+    public static final Duration DEFAULT_LEASE = Duration.ofMinutes(10);
+
     private final boolean callerScopedKeys;
+
+    private final Duration lease;
 
     private final DeadLetterStore store;
 
@@ -74,10 +87,18 @@ public final class DeadLetterRedrive {
      * @param listeners who hears how each re-drive ended
      * @param scopes the scope of idempotency keys; an {@code @Idempotent} call is not
      * re-driven unless it is {@link IdempotencyScopeResolver#NONE}
+     * @param lease the longest a re-drive's claim holds its letter when it is never ended
+     * (the instance died); longer than the slowest re-driven call, or a second re-drive
+     * may run the call beside it
+     * @throws IllegalArgumentException if {@code lease} is shorter than 1 ms
      */
     public DeadLetterRedrive(DeadLetterStore store, ResilientMethods methods, BeanFactory beans, JsonMapper mapper,
             ArgumentRenderer renderer, RedrivenCalls calls, List<RedriveListener> listeners,
-            IdempotencyScopeResolver scopes) {
+            IdempotencyScopeResolver scopes, Duration lease) {
+        if (lease.toMillis() < 1) {
+            throw new IllegalArgumentException("lease must be at least 1 ms, was " + lease);
+        }
+        this.lease = lease;
         this.callerScopedKeys = scopes != IdempotencyScopeResolver.NONE;
         this.store = store;
         this.methods = methods;
@@ -123,10 +144,11 @@ public final class DeadLetterRedrive {
                     "Dead letter of " + deadLetter.method() + " cannot be re-driven: " + ex.getMessage(),
                     DeadLetterState.KEPT);
         }
-        if (!this.store.delete(id)) {
+        Optional<DeadLetterClaim> claim = this.store.claim(id, this.lease);
+        if (claim.isEmpty()) {
             return inProgress(id);
         }
-        return run(deadLetter, invocation);
+        return run(claim.get(), invocation);
     }
 
     private static RedriveResult inProgress(String id) {
@@ -167,7 +189,8 @@ public final class DeadLetterRedrive {
                 this.arguments.read(deadLetter.arguments(), declared.method(), beanClass));
     }
 
-    private RedriveResult run(DeadLetter deadLetter, Invocation invocation) {
+    private RedriveResult run(DeadLetterClaim claim, Invocation invocation) {
+        DeadLetter deadLetter = claim.deadLetter();
         RedrivenCalls.Capture capture = this.calls.start(deadLetter);
         Throwable failure = null;
         try {
@@ -186,20 +209,44 @@ public final class DeadLetterRedrive {
         String status = (result != null) ? result.status().name() : null;
         Integer attempts = (result != null) ? result.attempts() : null;
         if (failure == null && result != null && result.fallbackUsed()) {
-            this.store.write(deadLetter);
             return new RedriveResult(
                     deadLetter.id(), Outcome.FAILURE, status, attempts, null, "a fallback answered the re-driven call ("
                             + result.metadata().get(ExecutionResult.FALLBACK_NAME) + "): its work was not done",
-                    DeadLetterState.KEPT);
+                    release(claim));
         }
         if (failure == null) {
-            return new RedriveResult(deadLetter.id(), Outcome.SUCCESS, (status != null) ? status : "SUCCESS", attempts,
-                    null, null, DeadLetterState.DELETED);
+            return succeeded(claim, (status != null) ? status : "SUCCESS", attempts);
         }
-        this.store.write(deadLetter);
         String message = DeadLetterText.withoutUrlCredentials(failure.getMessage());
         return new RedriveResult(deadLetter.id(), Outcome.FAILURE, status, attempts, failure.getClass().getName(),
-                message, DeadLetterState.KEPT);
+                message, release(claim));
+    }
+
+    private static RedriveResult succeeded(DeadLetterClaim claim, String status, @Nullable Integer attempts) {
+        try {
+            claim.complete();
+            return new RedriveResult(claim.deadLetter().id(), Outcome.SUCCESS, status, attempts, null, null,
+                    DeadLetterState.DELETED);
+        }
+        catch (RuntimeException ex) {
+            return new RedriveResult(claim.deadLetter().id(), Outcome.SUCCESS, status, attempts, null,
+                    "the call did its work, but the store failed to delete the dead letter ("
+                            + ex.getClass().getSimpleName()
+                            + "): if it is still listed, delete it, or a later re-drive runs the call again",
+                    DeadLetterState.UNKNOWN);
+        }
+    }
+
+    private static DeadLetterState release(DeadLetterClaim claim) {
+        try {
+            claim.release();
+            return DeadLetterState.KEPT;
+        }
+        catch (RuntimeException ex) {
+            logger.error("Dead letter " + claim.deadLetter().id() + " of '" + claim.deadLetter().name()
+                    + "' may be lost: its re-drive failed and the store failed to write it back", ex);
+            return DeadLetterState.UNKNOWN;
+        }
     }
 
     private record Invocation(Object bean, Method method, @Nullable Object[] arguments) {

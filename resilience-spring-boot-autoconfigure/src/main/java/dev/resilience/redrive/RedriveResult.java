@@ -63,7 +63,15 @@ public record RedriveResult(String id, Outcome outcome, @Nullable String status,
         DELETED,
 
         /** There is none with the id, or another re-drive holds it. */
-        NONE
+        NONE,
+
+        /**
+         * The store failed while ending the re-drive's claim, after the call: to delete
+         * the letter of a call that succeeded (a command that timed out may still land),
+         * or to write back the letter of a call that failed, with a store that claims a
+         * letter by deleting it (the stores of this library keep it). Look it up.
+         */
+        UNKNOWN
 
     }
 

@@ -111,6 +111,47 @@ class ExecutionLogListenerTests {
     }
 
     @Test
+    void warnLinesOfOneNameAreThrottledAndCountWhatWasHeldBack(CapturedOutput output) {
+        this.contextRunner.run((context) -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            VirtualTimeSource time = context.getBean(VirtualTimeSource.class);
+            for (int i = 0; i < 3; i++) {
+                quotes.withFallback(SECRET_ARGUMENT);
+                assertThatIllegalStateException().isThrownBy(() -> quotes.withFailingFallback(SECRET_ARGUMENT));
+            }
+            time.advance(ExecutionLogListener.DEFAULT_INTERVAL);
+            quotes.withFallback(SECRET_ARGUMENT);
+            assertThatIllegalStateException().isThrownBy(() -> quotes.withFailingFallback(SECRET_ARGUMENT));
+
+            assertThat(lines(output)).containsExactly(
+                    "WARN dev.resilience.fallback Fallback 'cachedQuote' of 'fallback-quote' succeeded",
+                    "WARN dev.resilience.fallback Fallback 'brokenQuote' of 'broken-fallback-quote' failed",
+                    "WARN dev.resilience.call Call 'broken-fallback-quote' ended ERROR after 1 attempt: "
+                            + "java.lang.IllegalStateException: quote service down",
+                    "WARN dev.resilience.fallback Fallback 'cachedQuote' of 'fallback-quote' succeeded"
+                            + " (and 2 more since the last line, held back)",
+                    "WARN dev.resilience.fallback Fallback 'brokenQuote' of 'broken-fallback-quote' failed"
+                            + " (and 2 more since the last line, held back)",
+                    "WARN dev.resilience.call Call 'broken-fallback-quote' ended ERROR after 1 attempt: "
+                            + "java.lang.IllegalStateException: quote service down"
+                            + " (and 2 more since the last line, held back)");
+        });
+    }
+
+    @Test
+    void intervalOfZeroLogsEveryLine(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("resilience.logs.interval=0").run((context) -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            quotes.withFallback(SECRET_ARGUMENT);
+            quotes.withFallback(SECRET_ARGUMENT);
+
+            assertThat(lines(output)).containsExactly(
+                    "WARN dev.resilience.fallback Fallback 'cachedQuote' of 'fallback-quote' succeeded",
+                    "WARN dev.resilience.fallback Fallback 'cachedQuote' of 'fallback-quote' succeeded");
+        });
+    }
+
+    @Test
     void plainSuccessLogsNothingAtInfo(CapturedOutput output) {
         this.contextRunner.run((context) -> {
             assertThat(context.getBean(Quotes.class).plain(SECRET_ARGUMENT)).isEqualTo("quote");

@@ -1,5 +1,6 @@
 package dev.resilience.core.deadletter;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,6 +38,25 @@ public interface DeadLetterStore {
      * @return {@code true} if it was there
      */
     boolean delete(String id);
+
+    /**
+     * Claims a dead letter for a run of its call again, so that one caller at a time runs
+     * it: while the claim holds, the letter stays listed and found, and no other claim of
+     * it succeeds. A claim that is never ended (its holder died) runs out after
+     * {@code lease}, and the letter can be claimed again.
+     * <p>
+     * The default claims by deleting the letter, and releases by writing it back: a
+     * holder that dies, or a write-back that fails, loses the letter, and another caller
+     * finds no letter, rather than a claimed one, while the claim holds. The stores of
+     * this library override it with claims that keep the letter.
+     * @param id the dead letter's id
+     * @param lease the longest the claim holds without being ended; positive
+     * @return the claim, or empty if no dead letter has the id or another claim holds it
+     * @throws RuntimeException if the store fails; nothing is claimed
+     */
+    default Optional<DeadLetterClaim> claim(String id, Duration lease) {
+        return DeletingClaim.claim(this, id);
+    }
 
     /**
      * Returns how many dead letters are stored.

@@ -2,6 +2,7 @@ package dev.resilience.core.deadletter;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +24,9 @@ import dev.resilience.core.time.TimeSource;
  * expiry: every operation first drops the expired dead letters at its head, each dead
  * letter once, so that work is O(1) amortized and at most O(capacity); then
  * {@link #write}, {@link #find}, {@link #delete} and {@link #size} are O(1),
- * {@link #list} is O(capacity). Dead letters are written on failed calls only, so the
- * lock is not on the hot path. Thread-safe.
+ * {@link #list} is O(capacity); a {@link #claim} is O(claims held), and a claim goes with
+ * its letter when the letter is deleted, evicted or expired. Dead letters are written on
+ * failed calls only, so the lock is not on the hot path. Thread-safe.
  */
 public final class InMemoryDeadLetterStore implements DeadLetterStore {
 
@@ -37,6 +39,8 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
     private final ReentrantLock lock = new ReentrantLock();
 
     private final LinkedHashMap<String, Entry> deadLetters = new LinkedHashMap<>();
+
+    private final Map<String, Hold> claims = new HashMap<>();
 
     private final int capacity;
 
@@ -91,7 +95,7 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
             this.deadLetters.put(deadLetter.id(), new Entry(deadLetter, now));
             if (this.deadLetters.size() > this.capacity) {
                 Iterator<Map.Entry<String, Entry>> oldest = this.deadLetters.entrySet().iterator();
-                oldest.next();
+                this.claims.remove(oldest.next().getKey());
                 oldest.remove();
             }
         }
@@ -142,7 +146,37 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
         this.lock.lock();
         try {
             expire(this.time.nanoTime());
+            this.claims.remove(id);
             return this.deadLetters.remove(id) != null;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The letter stays stored while claimed; the claim is kept beside it, in memory.
+     */
+    @Override
+    public Optional<DeadLetterClaim> claim(String id, Duration lease) {
+        long leaseNanos = Durations.toNanos(lease);
+        if (leaseNanos <= 0) {
+            throw new IllegalArgumentException("lease must be positive, was " + lease);
+        }
+        this.lock.lock();
+        try {
+            long now = this.time.nanoTime();
+            expire(now);
+            this.claims.values().removeIf((hold) -> now >= hold.expiresAt());
+            Entry entry = this.deadLetters.get(id);
+            if (entry == null || this.claims.containsKey(id)) {
+                return Optional.empty();
+            }
+            Hold hold = new Hold(Durations.later(now, leaseNanos));
+            this.claims.put(id, hold);
+            return Optional.of(new MemoryClaim(entry.deadLetter(), hold));
         }
         finally {
             this.lock.unlock();
@@ -166,12 +200,77 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
      */
     private void expire(long now) {
         Iterator<Entry> oldest = this.deadLetters.values().iterator();
-        while (oldest.hasNext() && now - oldest.next().writtenAt() >= this.ttlNanos) {
+        while (oldest.hasNext()) {
+            Entry entry = oldest.next();
+            if (now - entry.writtenAt() < this.ttlNanos) {
+                return;
+            }
+            this.claims.remove(entry.deadLetter().id());
             oldest.remove();
         }
     }
 
     private record Entry(DeadLetter deadLetter, long writtenAt) {
+    }
+
+    /**
+     * One claim of a letter, compared by identity, so that a claim that ran out never
+     * ends the claim taken after it.
+     */
+    private static final class Hold {
+
+        private final long expiresAt;
+
+        Hold(long expiresAt) {
+            this.expiresAt = expiresAt;
+        }
+
+        long expiresAt() {
+            return this.expiresAt;
+        }
+
+    }
+
+    private final class MemoryClaim implements DeadLetterClaim {
+
+        private final DeadLetter deadLetter;
+
+        private final Hold hold;
+
+        MemoryClaim(DeadLetter deadLetter, Hold hold) {
+            this.deadLetter = deadLetter;
+            this.hold = hold;
+        }
+
+        @Override
+        public DeadLetter deadLetter() {
+            return this.deadLetter;
+        }
+
+        @Override
+        public boolean complete() {
+            InMemoryDeadLetterStore.this.lock.lock();
+            try {
+                expire(InMemoryDeadLetterStore.this.time.nanoTime());
+                InMemoryDeadLetterStore.this.claims.remove(this.deadLetter.id());
+                return InMemoryDeadLetterStore.this.deadLetters.remove(this.deadLetter.id()) != null;
+            }
+            finally {
+                InMemoryDeadLetterStore.this.lock.unlock();
+            }
+        }
+
+        @Override
+        public void release() {
+            InMemoryDeadLetterStore.this.lock.lock();
+            try {
+                InMemoryDeadLetterStore.this.claims.remove(this.deadLetter.id(), this.hold);
+            }
+            finally {
+                InMemoryDeadLetterStore.this.lock.unlock();
+            }
+        }
+
     }
 
 }
