@@ -106,12 +106,13 @@ abstract class Execution<T> {
     }
 
     /**
-     * Completes the claimed key with the call's value, or releases it when the call
-     * failed, and keeps the value the action produced as the last good one. Never throws.
+     * Completes the key with the call's value, or releases it when the call failed or was
+     * served a last good value (a stale copy, not its answer); keeps the last good value.
      */
     final void settleClaim() {
         if (this.idempotency != null) {
-            this.idempotency.settle(this, this.status == ExecutionStatus.SUCCESS, this.value);
+            this.idempotency.settle(this, this.status == ExecutionStatus.SUCCESS && this.staleSince == null,
+                    this.value);
         }
         this.stages.fallbacks.keep(this, this.fallbackIndex == 0 && !this.replayed);
     }

@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -109,6 +111,51 @@ final class BoundedRedis {
      */
     <T> @Nullable T script(RedisScript<T> script, List<String> keys, String... args) {
         return await(this.commands.script(script, keys, List.of(args)));
+    }
+
+    /**
+     * Sends a script without waiting for its reply, unless {@code inFlight} has no permit
+     * left: a permit is taken for the command and given back when Redis answers, fails,
+     * or has not answered within the bound.
+     * @param script the script
+     * @param keys the keys it touches
+     * @param inFlight the permits of the commands sent and not yet answered
+     * @param args its arguments
+     * @return the reply, failed with {@link QueryTimeoutException} past the bound, or
+     * {@code null} when no permit was left and nothing was sent
+     */
+    @Nullable CompletableFuture<?> send(RedisScript<?> script, List<String> keys, Semaphore inFlight, String... args) {
+        if (!inFlight.tryAcquire()) {
+            return null;
+        }
+        CompletableFuture<?> reply;
+        try {
+            reply = this.commands.script(script, keys, List.of(args));
+        }
+        catch (RuntimeException ex) {
+            inFlight.release();
+            throw ex;
+        }
+        return reply.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).handle((value, failure) -> {
+            inFlight.release();
+            if (this.evictionCheck != null) {
+                if (failure != null) {
+                    this.evictionCheck.failed();
+                }
+                else {
+                    this.evictionCheck.succeeded();
+                }
+            }
+            if (failure instanceof TimeoutException timeout) {
+                throw new QueryTimeoutException("Redis did not answer within " + this.timeout.toMillis() + " ms",
+                        timeout);
+            }
+            if (failure != null) {
+                throw (failure instanceof CompletionException completion) ? completion
+                        : new CompletionException(failure);
+            }
+            return value;
+        });
     }
 
     private <T> @Nullable T await(CompletableFuture<T> reply) {

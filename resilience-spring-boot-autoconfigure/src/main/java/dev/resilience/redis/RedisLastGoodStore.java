@@ -6,9 +6,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.lastgood.LastGoodStore;
 import dev.resilience.core.lastgood.LastGoodValue;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -27,9 +32,14 @@ import org.springframework.data.redis.core.script.RedisScript;
  * stored).
  *
  * <p>
- * Every command is bounded by the store timeout. What fails (Redis down, a value that
- * cannot be written or read) throws, which the pipeline logs: the call goes on as if no
- * value were kept. Thread-safe.
+ * A value is kept without the call waiting for Redis: {@link #put} encodes it on the
+ * caller's thread and sends it, and at most {@value #MAX_WRITES_IN_FLIGHT} writes wait
+ * for their reply at once; beyond that a value is not kept (the one before it stays), so
+ * a slow or unreachable Redis never slows a call that succeeded. A write that fails or
+ * gets no reply within the store timeout is logged and counted in
+ * {@link #failedWrites()}. A read waits for Redis at most the store timeout, and what
+ * fails then (Redis down, a stored value that cannot be read) throws, which the pipeline
+ * logs: the call goes on as if no value were kept. Thread-safe.
  */
 public final class RedisLastGoodStore implements LastGoodStore {
 
@@ -38,7 +48,21 @@ public final class RedisLastGoodStore implements LastGoodStore {
 
     private static final RedisScript<String> GET = RedisScript.of("return redis.call('GET', KEYS[1])", String.class);
 
+    /** The most writes sent and not yet answered. */
+    public static final int MAX_WRITES_IN_FLIGHT = 64;
+
+    private static final Log logger = LogFactory.getLog(RedisLastGoodStore.class);
+
+    /** One failed write in this many is logged. */
+    private static final int LOGGED_FAILURE_EVERY = 100;
+
     private final BoundedRedis redis;
+
+    private final Semaphore writesInFlight = new Semaphore(MAX_WRITES_IN_FLIGHT);
+
+    private final AtomicLong failedWrites = new AtomicLong();
+
+    private final AtomicLong skippedWrites = new AtomicLong();
 
     private final JsonResultCodec codec;
 
@@ -73,7 +97,36 @@ public final class RedisLastGoodStore implements LastGoodStore {
     public void put(String key, Object value, Type type, Instant storedAt, Duration ttl) {
         String json = this.codec.write(value, type);
         String stored = storedAt + "\n" + value.getClass().getName() + "\n" + json;
-        this.redis.script(PUT, List.of(this.keyPrefix + key), stored, Long.toString(Math.max(1, ttl.toMillis())));
+        CompletableFuture<?> reply = this.redis.send(PUT, List.of(this.keyPrefix + key), this.writesInFlight, stored,
+                Long.toString(Math.max(1, ttl.toMillis())));
+        if (reply == null) {
+            this.skippedWrites.incrementAndGet();
+            return;
+        }
+        reply.whenComplete((written, failure) -> {
+            if (failure != null && this.failedWrites.getAndIncrement() % LOGGED_FAILURE_EVERY == 0) {
+                logger.warn("Last good value under '" + key + "' was not kept: Redis failed or did not answer ("
+                        + this.failedWrites.get() + " writes lost so far)", failure);
+            }
+        });
+    }
+
+    /**
+     * Returns how many values were not kept because Redis failed or did not answer in
+     * time.
+     * @return the number of failed writes since this store was created
+     */
+    public long failedWrites() {
+        return this.failedWrites.get();
+    }
+
+    /**
+     * Returns how many values were not sent because {@value #MAX_WRITES_IN_FLIGHT} writes
+     * were waiting for Redis already.
+     * @return the number of writes skipped since this store was created
+     */
+    public long skippedWrites() {
+        return this.skippedWrites.get();
     }
 
     @Override

@@ -5,9 +5,12 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.aop.IdempotencyScopeResolver;
@@ -17,6 +20,7 @@ import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterClaim;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.DeadLetterText;
+import dev.resilience.core.time.Durations;
 import dev.resilience.redrive.RedriveResult.DeadLetterState;
 import dev.resilience.redrive.RedriveResult.Outcome;
 import dev.resilience.registry.ArgumentRenderer;
@@ -51,7 +55,8 @@ import org.springframework.util.ReflectionUtils;
  * that was in fact done is replayed, not run twice.
  *
  * <p>
- * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for.
+ * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for
+ * at most the lease, then cancelled.
  */
 public final class DeadLetterRedrive {
 
@@ -194,7 +199,7 @@ public final class DeadLetterRedrive {
         RedrivenCalls.Capture capture = this.calls.start(deadLetter);
         Throwable failure = null;
         try {
-            invocation.call();
+            invocation.call(this.lease);
         }
         catch (Throwable ex) {
             failure = ex;
@@ -251,7 +256,11 @@ public final class DeadLetterRedrive {
 
     private record Invocation(Object bean, Method method, @Nullable Object[] arguments) {
 
-        void call() throws Throwable {
+        /**
+         * Calls the method, and waits for an asynchronous one at most the lease: past it,
+         * its claim runs out and another re-drive may start, so it is cancelled.
+         */
+        void call(Duration lease) throws Throwable {
             ReflectionUtils.makeAccessible(this.method);
             Object returned;
             try {
@@ -261,11 +270,21 @@ public final class DeadLetterRedrive {
                 throw ex.getTargetException();
             }
             if (returned instanceof CompletionStage<?> stage) {
+                CompletableFuture<?> future = stage.toCompletableFuture();
                 try {
-                    stage.toCompletableFuture().get();
+                    future.get(Durations.toNanos(lease), TimeUnit.NANOSECONDS);
                 }
                 catch (ExecutionException | CompletionException ex) {
                     throw (ex.getCause() != null) ? ex.getCause() : ex;
+                }
+                catch (TimeoutException ex) {
+                    future.cancel(true);
+                    throw new TimeoutException("the re-driven call did not complete within the re-drive lease ("
+                            + Durations.format(lease) + ", resilience.dead-letter.redrive-lease) and was cancelled");
+                }
+                catch (InterruptedException ex) {
+                    future.cancel(true);
+                    throw ex;
                 }
             }
             if (returned instanceof ExecutionResult<?> envelope) {

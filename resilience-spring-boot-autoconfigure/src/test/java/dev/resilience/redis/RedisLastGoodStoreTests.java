@@ -27,6 +27,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code @Fallback(lastGood)} with {@code resilience.fallback.last-good.store=redis},
@@ -58,6 +59,7 @@ class RedisLastGoodStoreTests {
             VirtualTimeSource time = context.getBean(VirtualTimeSource.class);
             Instant storedAt = time.now();
             quotes.quote("ETH");
+            awaitKept(1);
             time.advance(Duration.ofMinutes(5));
             quotes.down(true);
 
@@ -77,6 +79,7 @@ class RedisLastGoodStoreTests {
     void valueIsJsonUnderTheApplicationsPrefixAndExpiresWithLastGood() {
         this.contextRunner.run((context) -> {
             context.getBean(LastGoodQuotes.class).quote("ETH");
+            awaitKept(1);
 
             assertThat(redis.template().keys("quotes:lastgood:*")).singleElement().satisfies((key) -> {
                 assertThat(key).startsWith("quotes:lastgood::LastGoodQuotes#quote:");
@@ -91,6 +94,7 @@ class RedisLastGoodStoreTests {
     void oneInstanceServesTheValueAnotherStored() {
         this.contextRunner.run((storing) -> {
             storing.getBean(LastGoodQuotes.class).quote("ETH");
+            awaitKept(1);
             this.contextRunner.run((serving) -> {
                 LastGoodQuotes quotes = serving.getBean(LastGoodQuotes.class);
                 quotes.down(true);
@@ -109,6 +113,7 @@ class RedisLastGoodStoreTests {
         this.contextRunner.run((context) -> {
             LastGoodQuotes quotes = context.getBean(LastGoodQuotes.class);
             quotes.quote("ETH");
+            awaitKept(1);
             redis.stop();
 
             ExecutionResult<Quote> succeeded = quotes.quoteOrDefault("ETH");
@@ -141,6 +146,41 @@ class RedisLastGoodStoreTests {
                 assertThat(FailureAnalyses.describe(context.getStartupFailure()))
                     .contains("resilience.idempotency.fingerprint-secret", "last good value store");
             });
+    }
+
+    @Test
+    void redisThatDoesNotAnswerNeverSlowsACallThatSucceeded() {
+        this.contextRunner.withPropertyValues("resilience.fallback.last-good.store-timeout=20s").run((context) -> {
+            LastGoodQuotes quotes = context.getBean(LastGoodQuotes.class);
+            RedisLastGoodStore store = context.getBean(RedisLastGoodStore.class);
+            quotes.quote("ETH");
+            awaitKept(1);
+            // Redis holds every client's writes for 10s: a write the call waited for
+            // would hold each call that long
+            redis.command("CLIENT PAUSE 10000 WRITE");
+            long start = System.nanoTime();
+            for (int i = 0; i < RedisLastGoodStore.MAX_WRITES_IN_FLIGHT + 6; i++) {
+                assertThat(quotes.quote("ETH").status()).isEqualTo(ExecutionStatus.SUCCESS);
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            redis.command("CLIENT UNPAUSE");
+
+            assertThat(took).isLessThan(Duration.ofSeconds(5));
+            assertThat(store.skippedWrites()).as("beyond the writes in flight, values are not sent").isEqualTo(6);
+            await().atMost(Duration.ofSeconds(15))
+                .untilAsserted(() -> assertThat(redis.template().opsForValue().get(onlyKey()))
+                    .contains("\"version\":" + (RedisLastGoodStore.MAX_WRITES_IN_FLIGHT + 1) + "}"));
+            assertThat(store.failedWrites()).isZero();
+        });
+    }
+
+    private static void awaitKept(int keys) {
+        await().atMost(Duration.ofSeconds(10))
+            .untilAsserted(() -> assertThat(redis.template().keys("quotes:lastgood:*")).hasSize(keys));
+    }
+
+    private static String onlyKey() {
+        return redis.template().keys("quotes:lastgood:*").iterator().next();
     }
 
     private static double fallbacks(AssertableApplicationContext context, String name) {
