@@ -13,11 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.bulkhead.BulkheadFullException;
+import dev.resilience.core.bulkhead.BulkheadType;
+import dev.resilience.core.bulkhead.LimitAlgorithm;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -227,6 +231,74 @@ class BulkheadAsyncPipelineTests {
             executor.shutdownNow();
             completers.shutdownNow();
         }
+    }
+
+    @Test
+    void aCallCancelledWhileWaitingGivesTheGuardsBeforeTheBulkheadTheirPassesBack() {
+        CountingGuardTests.CallQuota quota = new CountingGuardTests.CallQuota(100);
+        ResiliencePipeline pipeline = pipeline()
+            .guard(CountingGuardTests.CallQuotaStage.class,
+                    new CountingGuardTests.CallQuotaStage(quota, AttemptGuard.RATE_LIMITER))
+            .build();
+        pipeline.executeAsync(CallContext.empty(), this::attempt);
+        CompletableFuture<ExecutionResult<String>> second = pipeline.executeAsync(CallContext.empty(), this::attempt);
+
+        second.cancel(true);
+        this.stages.get(0).complete("first");
+
+        assertThat(quota.counts()).as("admitted, succeeded, failed, abandoned").containsExactly(2L, 1L, 0L, 1L);
+        assertThat(this.started).hasValue(1);
+        assertThat(this.bulkhead.concurrentCalls()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(LimitAlgorithm.class)
+    void anAdaptiveLimitFallsWhenTheActionsLatencyRisesTenfoldAndRecovers(LimitAlgorithm algorithm) {
+        Bulkhead adaptive = Bulkhead.of("adaptive",
+                BulkheadConfig.builder()
+                    .type(BulkheadType.ADAPTIVE)
+                    .algorithm(algorithm)
+                    .maxConcurrentCalls(20)
+                    .minLimit(2)
+                    .maxLimit(40)
+                    .latencyThreshold(Duration.ofMillis(50))
+                    .build(),
+                this.clock);
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("adaptive")
+            .timeSource(this.clock)
+            .bulkhead(adaptive)
+            .build();
+
+        int healthy = rounds(pipeline, adaptive, Duration.ofMillis(10), 20);
+        int overloaded = rounds(pipeline, adaptive, Duration.ofMillis(100), 10);
+        int recovered = rounds(pipeline, adaptive, Duration.ofMillis(10), 30);
+
+        assertThat(healthy).isEqualTo(40);
+        assertThat(overloaded).isBetween(2, 10);
+        assertThat(recovered).isEqualTo(40);
+    }
+
+    /**
+     * Runs rounds of as many calls as the limit allows at once, whose stages complete
+     * after the latency on the virtual clock.
+     * @return the limit after the last round
+     */
+    private int rounds(ResiliencePipeline pipeline, Bulkhead adaptive, Duration latency, int count) {
+        for (int round = 0; round < count; round++) {
+            List<CompletableFuture<ExecutionResult<String>>> calls = new ArrayList<>();
+            int limit = adaptive.limit();
+            for (int i = 0; i < limit; i++) {
+                calls.add(pipeline.executeAsync(CallContext.empty(), () -> {
+                    CompletableFuture<String> stage = new CompletableFuture<>();
+                    this.clock.schedule(() -> stage.complete("ok"), latency);
+                    return stage;
+                }));
+            }
+            this.clock.advance(latency);
+            assertThat(calls).allSatisfy((call) -> assertThat(call.join().value()).isEqualTo("ok"));
+            assertThat(adaptive.limit()).isBetween(2, 40);
+        }
+        return adaptive.limit();
     }
 
 }
