@@ -75,6 +75,8 @@ public final class ResiliencePipeline {
 
     private final @Nullable CircuitBreaker circuitBreaker;
 
+    private final @Nullable Bulkhead bulkhead;
+
     private final @Nullable DeadLetterStore deadLetters;
 
     private final List<ExecutionListener> listeners;
@@ -97,6 +99,7 @@ public final class ResiliencePipeline {
         this.lastGood = builder.lastGood;
         this.retry = builder.retry;
         this.circuitBreaker = builder.circuitBreaker;
+        this.bulkhead = builder.bulkhead;
         this.deadLetters = builder.deadLetters;
         this.listeners = List.copyOf(builder.listeners);
         this.guards = List.copyOf(builder.guards);
@@ -271,6 +274,14 @@ public final class ResiliencePipeline {
     }
 
     /**
+     * Returns the bulkhead.
+     * @return the bulkhead, or {@code null} when attempts are not limited
+     */
+    public @Nullable Bulkhead bulkhead() {
+        return this.bulkhead;
+    }
+
+    /**
      * Returns the dead-letter store.
      * @return the store, or {@code null} when no dead letters are written
      */
@@ -321,6 +332,8 @@ public final class ResiliencePipeline {
         private @Nullable RetryPolicy retry;
 
         private @Nullable CircuitBreaker circuitBreaker;
+
+        private @Nullable Bulkhead bulkhead;
 
         private @Nullable DeadLetterStore deadLetters;
 
@@ -439,7 +452,9 @@ public final class ResiliencePipeline {
          * {@link dev.resilience.core.bulkhead.BulkheadConfig#maxWait() maximum wait}, and
          * an interrupt ends that wait, and the call, at once; an asynchronous call waits
          * without a thread, its next step started by the call that gives a permit back or
-         * by the timer that ends the wait. A call the bulkhead refuses ends
+         * by the timer that ends the wait. The wait is bounded by the bulkhead's maximum
+         * wait alone, not by the retry policy's maximum duration, and is no part of the
+         * attempt's time. A call the bulkhead refuses ends
          * {@link ExecutionStatus#REJECTED} with a
          * {@link dev.resilience.core.bulkhead.BulkheadFullException}: it is not retried,
          * goes to the fallbacks, becomes a dead letter if its work stays undone, and the
@@ -449,6 +464,7 @@ public final class ResiliencePipeline {
          * @return this builder
          */
         public Builder bulkhead(@Nullable Bulkhead bulkhead) {
+            this.bulkhead = bulkhead;
             return guard(BulkheadStage.class, (bulkhead != null) ? new BulkheadStage(bulkhead) : null);
         }
 

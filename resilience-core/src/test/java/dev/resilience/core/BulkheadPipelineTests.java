@@ -250,6 +250,23 @@ class BulkheadPipelineTests {
         assertThat(breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
     }
 
+    @Test
+    void theBuilderKeepsTheBulkheadAndNullRemovesIt() throws Exception {
+        Bulkhead bulkhead = bulkhead(1, Duration.ZERO);
+        bulkhead.acquire();
+
+        ResiliencePipeline limited = ResiliencePipeline.builder("inventory").bulkhead(bulkhead).build();
+        ResiliencePipeline unlimited = ResiliencePipeline.builder("inventory")
+            .bulkhead(bulkhead)
+            .bulkhead(null)
+            .build();
+
+        assertThat(limited.bulkhead()).isSameAs(bulkhead);
+        assertThat(limited.execute(() -> "ok").status()).isEqualTo(ExecutionStatus.REJECTED);
+        assertThat(unlimited.bulkhead()).isNull();
+        assertThat(unlimited.<String>call(() -> "ok")).isEqualTo("ok");
+    }
+
     private List<ExecutionResult<String>> callInThreads(ResiliencePipeline pipeline, int count) {
         List<ExecutionResult<String>> results = new CopyOnWriteArrayList<>();
         for (int i = 0; i < count; i++) {
