@@ -1,5 +1,7 @@
 package dev.resilience.core;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * A stage that every attempt passes on its way to the action: it admits the attempt or
  * refuses it, and then hears how the attempt it admitted ended. The circuit breaker is
@@ -43,6 +45,25 @@ interface AttemptGuard<P> {
      * @throws RuntimeException the refusal
      */
     P admit();
+
+    /**
+     * Admits the next attempt of an asynchronous call without blocking the calling
+     * thread: the future completes with the pass, or exceptionally with the refusal,
+     * which ends the call as {@link #admit()}'s does. A guard that may make an attempt
+     * wait completes it later, from whatever thread ends the wait (never running more
+     * than the future's completion there); cancelling it gives up the wait, and a pass it
+     * still delivers is handed back by the driver. By default the answer of
+     * {@link #admit()}, at once.
+     * @return the future pass of the attempt
+     */
+    default CompletableFuture<P> admitAsync() {
+        try {
+            return CompletableFuture.completedFuture(admit());
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
 
     /**
      * Hears that an admitted attempt produced a value.

@@ -1,12 +1,16 @@
 package dev.resilience.core;
 
+import dev.resilience.core.bulkhead.BulkheadFullException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 
 /**
  * The breaker stage of a pipeline: asks the breaker to admit each attempt, which it
  * refuses with a {@link dev.resilience.core.circuitbreaker.CallNotPermittedException}
- * while open, and records the attempt's outcome with the permit it got. Holds nothing but
- * its breaker.
+ * while open, and records the attempt's outcome with the permit it got. A
+ * {@link BulkheadFullException} is not an outcome of the protected service but of a
+ * bulkhead's load (one nested inside the attempt; the pipeline's own bulkhead refuses
+ * before the attempt and the breaker gets its permit back): it gives the permit back
+ * without recording a failure. Holds nothing but its breaker.
  */
 final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
@@ -33,6 +37,10 @@ final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
     @Override
     public void failed(CircuitBreaker.Permit permit, long durationNanos, Throwable failure) {
+        if (failure instanceof BulkheadFullException) {
+            this.breaker.release(permit);
+            return;
+        }
         this.breaker.onError(permit, durationNanos, failure);
     }
 

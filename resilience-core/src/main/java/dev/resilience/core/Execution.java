@@ -196,21 +196,22 @@ abstract class Execution<T> {
         return now;
     }
 
-    /**
-     * Asks the guards to admit the next attempt. A refusal ends the retry stage with
-     * status {@link ExecutionStatus#REJECTED}; it is never retried.
-     * @return whether the attempt may run
-     */
-    final boolean permitted() {
-        try {
-            this.pass = this.stages.guards.admit();
-        }
-        catch (RuntimeException ex) {
-            stop(ExecutionStatus.REJECTED, ex);
-            return false;
-        }
+    /** Holds the pass of an attempt the guards admitted, until it is handed back. */
+    final void holdPass(@Nullable Object admitted) {
+        this.pass = admitted;
         this.passHeld = true;
-        return true;
+    }
+
+    /**
+     * Ends the retry stage on a guard's refusal, which is never retried: REJECTED, unless
+     * the thread was interrupted while it waited for a pass, which ends the call as an
+     * interrupted wait does.
+     * @param refusal what the guard threw
+     */
+    final void refused(Throwable refusal) {
+        boolean interrupted = refusal instanceof CallInterruptedException;
+        stop((interrupted && this.attempts > 0) ? ExecutionStatus.ERROR : ExecutionStatus.REJECTED,
+                interrupted ? own(refusal) : refusal);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.resilience.core;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
@@ -55,6 +56,72 @@ final class Guards {
             }
         }
         return passes;
+    }
+
+    /**
+     * Asks every guard, in order, to admit an attempt of an asynchronous call, without
+     * blocking: a guard that makes the attempt wait is asked again for nothing, and the
+     * guards after it are asked when its pass comes. When one refuses, the passes the
+     * guards before it gave are abandoned and the future completes with its refusal.
+     * Cancelling the future gives up the wait of the guard it waits for; a pass that
+     * comes afterwards is abandoned, with those before it.
+     * @return the future pass of the chain
+     */
+    CompletableFuture<@Nullable Object> admitAsync() {
+        AttemptGuard<@Nullable Object> single = this.only;
+        if (single != null) {
+            return single.admitAsync();
+        }
+        if (this.guards.length == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<@Nullable Object> admission = new CompletableFuture<>();
+        admitFrom(0, new Object[this.guards.length], admission);
+        return admission;
+    }
+
+    private void admitFrom(int from, @Nullable Object[] passes, CompletableFuture<@Nullable Object> admission) {
+        AttemptGuard<@Nullable Object>[] chain = this.guards;
+        for (int i = from; i < chain.length; i++) {
+            CompletableFuture<@Nullable Object> pending;
+            try {
+                pending = chain[i].admitAsync();
+            }
+            catch (RuntimeException ex) {
+                pending = CompletableFuture.failedFuture(ex);
+            }
+            if (!pending.isDone()) {
+                int index = i;
+                CompletableFuture<@Nullable Object> waited = pending;
+                admission.whenComplete((pass, failure) -> waited.cancel(false));
+                waited.whenComplete((pass, failure) -> admitted(index, pass, failure, passes, admission));
+                return;
+            }
+            if (pending.isCompletedExceptionally()) {
+                abandon(passes, i);
+                admission.completeExceptionally(Futures.unwrap(Futures.failureOf(pending)));
+                return;
+            }
+            passes[i] = pending.join();
+        }
+        if (!admission.complete(passes)) {
+            abandon(passes, chain.length);
+        }
+    }
+
+    private void admitted(int index, @Nullable Object pass, @Nullable Throwable failure, @Nullable Object[] passes,
+            CompletableFuture<@Nullable Object> admission) {
+        if (failure != null) {
+            abandon(passes, index);
+            admission.completeExceptionally(Futures.unwrap(failure));
+            return;
+        }
+        passes[index] = pass;
+        if (admission.isDone()) {
+            abandon(passes, index + 1);
+            return;
+        }
+        admitFrom(index + 1, passes, admission);
     }
 
     /**

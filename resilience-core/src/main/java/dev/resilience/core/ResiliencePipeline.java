@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.DeadLetterText;
@@ -23,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * Policies composed in one fixed order, whatever the order they were given in:
  *
  * <pre>
- * idempotency -&gt; fallback -&gt; retry (backoff, budget, deadline) -&gt; circuit breaker -&gt; attempt timeout -&gt; action
+ * idempotency -&gt; fallback -&gt; retry (backoff, budget, deadline) -&gt; circuit breaker -&gt; bulkhead -&gt; attempt timeout -&gt; action
  * </pre>
  *
  * <p>
@@ -43,7 +44,9 @@ import org.jspecify.annotations.Nullable;
  * attempt or of a wait, ends the call at once and leaves the thread's interrupt flag set.
  * A {@link dev.resilience.core.circuitbreaker.CallNotPermittedException} thrown by the
  * action (a nested breaker) is never retried: the call goes to the fallbacks with status
- * {@link ExecutionStatus#REJECTED}.
+ * {@link ExecutionStatus#REJECTED}, and so does a
+ * {@link dev.resilience.core.bulkhead.BulkheadFullException}, which a breaker does not
+ * count as a failure.
  *
  * <p>
  * Waits and timeouts are timers of the {@link TimeSource}; the work that follows a timer
@@ -72,6 +75,8 @@ public final class ResiliencePipeline {
 
     private final @Nullable CircuitBreaker circuitBreaker;
 
+    private final @Nullable Bulkhead bulkhead;
+
     private final @Nullable DeadLetterStore deadLetters;
 
     private final List<ExecutionListener> listeners;
@@ -94,6 +99,7 @@ public final class ResiliencePipeline {
         this.lastGood = builder.lastGood;
         this.retry = builder.retry;
         this.circuitBreaker = builder.circuitBreaker;
+        this.bulkhead = builder.bulkhead;
         this.deadLetters = builder.deadLetters;
         this.listeners = List.copyOf(builder.listeners);
         this.guards = List.copyOf(builder.guards);
@@ -268,6 +274,14 @@ public final class ResiliencePipeline {
     }
 
     /**
+     * Returns the bulkhead.
+     * @return the bulkhead, or {@code null} when attempts are not limited
+     */
+    public @Nullable Bulkhead bulkhead() {
+        return this.bulkhead;
+    }
+
+    /**
      * Returns the dead-letter store.
      * @return the store, or {@code null} when no dead letters are written
      */
@@ -318,6 +332,8 @@ public final class ResiliencePipeline {
         private @Nullable RetryPolicy retry;
 
         private @Nullable CircuitBreaker circuitBreaker;
+
+        private @Nullable Bulkhead bulkhead;
 
         private @Nullable DeadLetterStore deadLetters;
 
@@ -426,6 +442,30 @@ public final class ResiliencePipeline {
         public Builder circuitBreaker(@Nullable CircuitBreaker circuitBreaker) {
             this.circuitBreaker = circuitBreaker;
             return guard(BreakerStage.class, (circuitBreaker != null) ? new BreakerStage(circuitBreaker) : null);
+        }
+
+        /**
+         * Passes every attempt through a bulkhead, inside the circuit breaker: each
+         * attempt holds one of its permits until it ends, an asynchronous attempt until
+         * its stage completes. A synchronous call beyond the limit waits on its thread
+         * for up to the bulkhead's
+         * {@link dev.resilience.core.bulkhead.BulkheadConfig#maxWait() maximum wait}, and
+         * an interrupt ends that wait, and the call, at once; an asynchronous call waits
+         * without a thread, its next step started by the call that gives a permit back or
+         * by the timer that ends the wait. The wait is bounded by the bulkhead's maximum
+         * wait alone, not by the retry policy's maximum duration, and is no part of the
+         * attempt's time. A call the bulkhead refuses ends
+         * {@link ExecutionStatus#REJECTED} with a
+         * {@link dev.resilience.core.bulkhead.BulkheadFullException}: it is not retried,
+         * goes to the fallbacks, becomes a dead letter if its work stays undone, and the
+         * breaker does not count it.
+         * @param bulkhead the bulkhead, possibly shared with other pipelines;
+         * {@code null} for none
+         * @return this builder
+         */
+        public Builder bulkhead(@Nullable Bulkhead bulkhead) {
+            this.bulkhead = bulkhead;
+            return guard(BulkheadStage.class, (bulkhead != null) ? new BulkheadStage(bulkhead) : null);
         }
 
         /**

@@ -177,6 +177,23 @@ final class SyncExecution<T> extends Execution<T> {
         retryStageEnded();
     }
 
+    /**
+     * Asks the guards to admit the next attempt, waiting on this thread if a guard makes
+     * it wait. A refusal ends the retry stage with status
+     * {@link ExecutionStatus#REJECTED}.
+     * @return whether the attempt may run
+     */
+    private boolean permitted() {
+        try {
+            holdPass(this.stages.guards.admit());
+        }
+        catch (RuntimeException ex) {
+            refused(ex);
+            return false;
+        }
+        return true;
+    }
+
     private RetryDecision attempt() {
         if (!permitted()) {
             return RetryDecision.STOP;
