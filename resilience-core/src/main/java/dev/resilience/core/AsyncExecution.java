@@ -73,7 +73,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
                 fallbacks(0);
                 return;
             }
-            if (!permitted()) {
+            if (!permitted(false)) {
                 retryStageEnded();
                 fallbacks(0);
                 return;

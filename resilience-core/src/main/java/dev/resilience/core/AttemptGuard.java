@@ -45,6 +45,19 @@ interface AttemptGuard<P> {
     P admit();
 
     /**
+     * Admits the next attempt of a call or refuses it, knowing whether the attempt runs
+     * on a thread that may wait for admission: a synchronous call's, which waits anyway.
+     * An asynchronous call never blocks its thread, so a guard that would wait refuses
+     * instead. By default the same as {@link #admit()}.
+     * @param mayBlock whether the guard may block the calling thread while it waits
+     * @return the pass of the attempt
+     * @throws RuntimeException the refusal
+     */
+    default P admit(boolean mayBlock) {
+        return admit();
+    }
+
+    /**
      * Hears that an admitted attempt produced a value.
      * @param pass the attempt's pass
      * @param durationNanos how long the attempt took

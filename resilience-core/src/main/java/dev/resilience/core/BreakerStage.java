@@ -1,12 +1,14 @@
 package dev.resilience.core;
 
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
+import dev.resilience.core.ratelimiter.RateLimitedException;
 
 /**
  * The breaker stage of a pipeline: asks the breaker to admit each attempt, which it
  * refuses with a {@link dev.resilience.core.circuitbreaker.CallNotPermittedException}
- * while open, and records the attempt's outcome with the permit it got. Holds nothing but
- * its breaker.
+ * while open, and records the attempt's outcome with the permit it got. A
+ * {@link RateLimitedException} thrown from inside the attempt (a nested rate limiter) is
+ * not an outcome: its permit is given back unrecorded. Holds nothing but its breaker.
  */
 final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
@@ -33,6 +35,10 @@ final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
     @Override
     public void failed(CircuitBreaker.Permit permit, long durationNanos, Throwable failure) {
+        if (failure instanceof RateLimitedException) {
+            this.breaker.release(permit);
+            return;
+        }
         this.breaker.onError(permit, durationNanos, failure);
     }
 

@@ -198,11 +198,12 @@ abstract class Execution<T> {
     /**
      * Asks the guards to admit the next attempt. A refusal ends the retry stage with
      * status {@link ExecutionStatus#REJECTED}; it is never retried.
+     * @param mayBlock whether a guard may block the thread while it waits: a sync call's
      * @return whether the attempt may run
      */
-    final boolean permitted() {
+    final boolean permitted(boolean mayBlock) {
         try {
-            this.pass = this.stages.guards.admit();
+            this.pass = this.stages.guards.admit(mayBlock);
         }
         catch (RuntimeException ex) {
             stop(ExecutionStatus.REJECTED, ex);

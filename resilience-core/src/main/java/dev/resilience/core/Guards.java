@@ -36,9 +36,21 @@ final class Guards {
      * @throws RuntimeException the refusal of a guard
      */
     @Nullable Object admit() {
+        return admit(false);
+    }
+
+    /**
+     * Asks every guard, in order, to admit an attempt, as {@link #admit()} does, telling
+     * them whether they may block the calling thread while they wait.
+     * @param mayBlock whether the attempt runs on a thread that may wait: a synchronous
+     * call's
+     * @return the pass of the chain, to hand back with the attempt's outcome
+     * @throws RuntimeException the refusal of a guard
+     */
+    @Nullable Object admit(boolean mayBlock) {
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
-            return single.admit();
+            return single.admit(mayBlock);
         }
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         if (chain.length == 0) {
@@ -47,7 +59,7 @@ final class Guards {
         @Nullable Object[] passes = new Object[chain.length];
         for (int i = 0; i < chain.length; i++) {
             try {
-                passes[i] = chain[i].admit();
+                passes[i] = chain[i].admit(mayBlock);
             }
             catch (Throwable ex) {
                 abandon(passes, i);

@@ -14,6 +14,7 @@ import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
@@ -426,6 +427,22 @@ public final class ResiliencePipeline {
         public Builder circuitBreaker(@Nullable CircuitBreaker circuitBreaker) {
             this.circuitBreaker = circuitBreaker;
             return guard(BreakerStage.class, (circuitBreaker != null) ? new BreakerStage(circuitBreaker) : null);
+        }
+
+        /**
+         * Limits the rate of attempts, before the circuit breaker: every attempt takes a
+         * permit. A synchronous attempt waits for one up to the limiter's timeout; an
+         * asynchronous one never waits, and is refused at once when no permit is free,
+         * whatever the timeout. A refusal ends the call with status
+         * {@link ExecutionStatus#REJECTED} and a
+         * {@link dev.resilience.core.ratelimiter.RateLimitedException}, is never retried
+         * nor recorded by the breaker, and goes to the fallbacks.
+         * @param rateLimiter the limiter, possibly shared with other pipelines;
+         * {@code null} for none
+         * @return this builder
+         */
+        public Builder rateLimiter(@Nullable RateLimiter rateLimiter) {
+            return guard(RateLimiterStage.class, (rateLimiter != null) ? new RateLimiterStage(rateLimiter) : null);
         }
 
         /**

@@ -3,6 +3,7 @@ package dev.resilience.core;
 import java.time.Duration;
 
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.ratelimiter.RateLimitedException;
 import dev.resilience.core.retry.RetryAfter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryEvent;
@@ -116,7 +117,7 @@ final class RetryStage {
 
     /**
      * Decides what follows a failed attempt. An interruption and a rejection by a breaker
-     * inside the attempt end the call at once; they are never retried.
+     * or a rate limiter inside the attempt end the call at once; they are never retried.
      * @param call the call
      * @param failure what the attempt threw; never an {@link Error}
      * @param attemptStart the attempt's start
@@ -124,7 +125,7 @@ final class RetryStage {
      */
     RetryDecision afterFailure(Execution<?> call, Throwable failure, long attemptStart) {
         call.recordFailure(failure, attemptStart);
-        if (failure instanceof CallNotPermittedException) {
+        if (failure instanceof CallNotPermittedException || failure instanceof RateLimitedException) {
             return stop(call, ExecutionStatus.REJECTED, failure);
         }
         if (failure instanceof InterruptedException) {

@@ -51,7 +51,7 @@ final class SyncExecution<T> extends Execution<T> {
         stages.retry.enter(start);
         Object pass;
         try {
-            pass = stages.guards.admit();
+            pass = stages.guards.admit(true);
         }
         catch (RuntimeException ex) {
             return new SyncExecution<T>(stages, context, action, start).rejectedAtOnce(ex).getOrThrow();
@@ -178,7 +178,7 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     private RetryDecision attempt() {
-        if (!permitted()) {
+        if (!permitted(true)) {
             return RetryDecision.STOP;
         }
         long limit = attemptLimitNanos();
