@@ -160,7 +160,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
             RuntimeException refused) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
-            recordSuccess(duration);
+            recordSuccess(duration, value);
             succeed(value);
         }
         else {
@@ -174,7 +174,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
-            recordSuccess(duration);
+            recordSuccess(duration, value);
             return afterValue(value, start);
         }
         Throwable cause = Futures.unwrap(failure);

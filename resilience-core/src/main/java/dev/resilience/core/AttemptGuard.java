@@ -1,5 +1,7 @@
 package dev.resilience.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A stage that every attempt passes on its way to the action: it admits the attempt or
  * refuses it, and then hears how the attempt it admitted ended. The circuit breaker is
@@ -63,6 +65,18 @@ interface AttemptGuard<P> {
      * @param durationNanos how long the attempt took
      */
     void succeeded(P pass, long durationNanos);
+
+    /**
+     * Hears that an admitted attempt produced a value, for a guard that judges values, as
+     * a breaker with a result predicate does. By default the same as
+     * {@link #succeeded(Object, long)}.
+     * @param pass the attempt's pass
+     * @param durationNanos how long the attempt took
+     * @param value the attempt's value
+     */
+    default void succeeded(P pass, long durationNanos, @Nullable Object value) {
+        succeeded(pass, durationNanos);
+    }
 
     /**
      * Hears that an admitted attempt failed.

@@ -2,13 +2,15 @@ package dev.resilience.core;
 
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.ratelimiter.RateLimitedException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The breaker stage of a pipeline: asks the breaker to admit each attempt, which it
  * refuses with a {@link dev.resilience.core.circuitbreaker.CallNotPermittedException}
  * while open, and records the attempt's outcome with the permit it got. A
  * {@link RateLimitedException} thrown from inside the attempt (a nested rate limiter) is
- * not an outcome: its permit is given back unrecorded. Holds nothing but its breaker.
+ * not an outcome: its permit is given back unrecorded. A value is judged by the breaker's
+ * result predicate. Holds nothing but its breaker.
  */
 final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
@@ -31,6 +33,11 @@ final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
     @Override
     public void succeeded(CircuitBreaker.Permit permit, long durationNanos) {
         this.breaker.onSuccess(permit, durationNanos);
+    }
+
+    @Override
+    public void succeeded(CircuitBreaker.Permit permit, long durationNanos, @Nullable Object value) {
+        this.breaker.onResult(permit, durationNanos, value);
     }
 
     @Override

@@ -214,12 +214,12 @@ abstract class Execution<T> {
     }
 
     /**
-     * Reports a successful attempt to the guards.
+     * Reports a successful attempt, with its value, to the guards.
      * @param durationNanos how long the attempt took
      */
-    final void recordSuccess(long durationNanos) {
+    final void recordSuccess(long durationNanos, @Nullable Object result) {
         if (this.passHeld) {
-            this.stages.guards.succeeded(takePass(), durationNanos);
+            this.stages.guards.succeeded(takePass(), durationNanos, result);
         }
     }
 

@@ -76,10 +76,21 @@ final class Guards {
      * @param durationNanos how long the attempt took
      */
     void succeeded(@Nullable Object pass, long durationNanos) {
+        succeeded(pass, durationNanos, null);
+    }
+
+    /**
+     * Tells every guard that the admitted attempt produced a value, and which. Never
+     * throws, as {@link #succeeded(Object, long)}.
+     * @param pass the chain's pass
+     * @param durationNanos how long the attempt took
+     * @param value the attempt's value
+     */
+    void succeeded(@Nullable Object pass, long durationNanos, @Nullable Object value) {
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
             try {
-                single.succeeded(pass, durationNanos);
+                single.succeeded(pass, durationNanos, value);
             }
             catch (RuntimeException ex) {
                 logFailed(single, "hear a success", ex);
@@ -89,7 +100,7 @@ final class Guards {
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
             try {
-                chain[i].succeeded(((Object[]) pass)[i], durationNanos);
+                chain[i].succeeded(((Object[]) pass)[i], durationNanos, value);
             }
             catch (RuntimeException ex) {
                 logFailed(chain[i], "hear a success", ex);

@@ -68,11 +68,13 @@ final class SyncExecution<T> extends Execution<T> {
             stages.guards.failed(pass, stages.time.nanoTime() - start, ex);
             throw ex;
         }
-        stages.guards.succeeded(pass, stages.time.nanoTime() - start);
-        if (stages.retry.accepts(value)) {
+        stages.guards.succeeded(pass, stages.time.nanoTime() - start, value);
+        RuntimeException rejection = stages.retry.rejection(value);
+        if (rejection == null) {
             return value;
         }
-        return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(start, value, null).getOrThrow();
+        return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(start, rejection, null)
+            .getOrThrow();
     }
 
     /**
@@ -114,14 +116,15 @@ final class SyncExecution<T> extends Execution<T> {
     /**
      * Takes on a call without per-call state before its first attempt, which began at the
      * call's start and was recorded by the guards, from the retry stage's decision on
-     * that attempt: its failure, or its value that the retry stage has refused (the
+     * that attempt: its failure, or the retry stage's judgement of its value (the
      * policy's result predicate is asked once per attempt).
      */
-    private ExecutionResult<T> afterFirstAttempt(long start, @Nullable T value, @Nullable Exception failure) {
+    private ExecutionResult<T> afterFirstAttempt(long start, @Nullable RuntimeException rejection,
+            @Nullable Exception failure) {
         try {
             attemptBegan(start);
             retryLoop((failure != null) ? afterFailure(failure, start)
-                    : this.stages.retry.afterRejectedValue(this, value, start));
+                    : this.stages.retry.afterRejection(this, rejection, start));
             fallbackStage();
         }
         catch (RuntimeException ex) {
@@ -208,7 +211,7 @@ final class SyncExecution<T> extends Execution<T> {
             recordError(this.time.nanoTime() - start, ex);
             throw ex;
         }
-        recordSuccess(this.time.nanoTime() - start);
+        recordSuccess(this.time.nanoTime() - start, result);
         return afterValue(result, start);
     }
 
