@@ -174,8 +174,8 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
-            recordSuccess(duration, value);
-            return afterValue(value, start);
+            ResultPredicateException judged = recordSuccess(duration, value);
+            return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(value, start);
         }
         Throwable cause = Futures.unwrap(failure);
         recordError(duration, cause);

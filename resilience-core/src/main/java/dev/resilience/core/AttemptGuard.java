@@ -68,7 +68,9 @@ interface AttemptGuard<P> {
 
     /**
      * Hears that an admitted attempt produced a value, for a guard that judges values, as
-     * a breaker with a result predicate does. By default the same as
+     * a breaker with a result predicate does. A guard whose predicate throws settles its
+     * pass and throws a {@link ResultPredicateException}, which ends the call with status
+     * {@link ExecutionStatus#ERROR}. By default the same as
      * {@link #succeeded(Object, long)}.
      * @param pass the attempt's pass
      * @param durationNanos how long the attempt took

@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * while open, and records the attempt's outcome with the permit it got. A
  * {@link RateLimitedException} thrown from inside the attempt (a nested rate limiter) is
  * not an outcome: its permit is given back unrecorded. A value is judged by the breaker's
- * result predicate. Holds nothing but its breaker.
+ * result predicate; when that throws, the attempt is recorded as failed and the call ends
+ * with a {@link ResultPredicateException}. Holds nothing but its breaker.
  */
 final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
@@ -37,7 +38,12 @@ final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
     @Override
     public void succeeded(CircuitBreaker.Permit permit, long durationNanos, @Nullable Object value) {
-        this.breaker.onResult(permit, durationNanos, value);
+        try {
+            this.breaker.onResult(permit, durationNanos, value);
+        }
+        catch (RuntimeException ex) {
+            throw new ResultPredicateException(this.breaker.name(), ex);
+        }
     }
 
     @Override

@@ -216,11 +216,10 @@ abstract class Execution<T> {
     /**
      * Reports a successful attempt, with its value, to the guards.
      * @param durationNanos how long the attempt took
+     * @return what a guard's result predicate threw, which ends the call; or {@code null}
      */
-    final void recordSuccess(long durationNanos, @Nullable Object result) {
-        if (this.passHeld) {
-            this.stages.guards.succeeded(takePass(), durationNanos, result);
-        }
+    final @Nullable ResultPredicateException recordSuccess(long durationNanos, @Nullable Object result) {
+        return this.passHeld ? this.stages.guards.succeeded(takePass(), durationNanos, result) : null;
     }
 
     /**

@@ -81,31 +81,40 @@ final class Guards {
 
     /**
      * Tells every guard that the admitted attempt produced a value, and which. Never
-     * throws, as {@link #succeeded(Object, long)}.
+     * throws: what a guard throws is logged and changes nothing in the call, except a
+     * {@link ResultPredicateException} (a guard's result predicate threw), which every
+     * other guard still hears the value and which the call then ends with.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      * @param value the attempt's value
+     * @return the first {@link ResultPredicateException} a guard threw, or {@code null}
      */
-    void succeeded(@Nullable Object pass, long durationNanos, @Nullable Object value) {
+    @Nullable ResultPredicateException succeeded(@Nullable Object pass, long durationNanos, @Nullable Object value) {
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
-            try {
-                single.succeeded(pass, durationNanos, value);
-            }
-            catch (RuntimeException ex) {
-                logFailed(single, "hear a success", ex);
-            }
-            return;
+            return heardValue(single, pass, durationNanos, value, null);
         }
+        ResultPredicateException judged = null;
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
-            try {
-                chain[i].succeeded(((Object[]) pass)[i], durationNanos, value);
-            }
-            catch (RuntimeException ex) {
-                logFailed(chain[i], "hear a success", ex);
-            }
+            judged = heardValue(chain[i], ((Object[]) pass)[i], durationNanos, value, judged);
         }
+        return judged;
+    }
+
+    private static @Nullable ResultPredicateException heardValue(AttemptGuard<@Nullable Object> guard,
+            @Nullable Object pass, long durationNanos, @Nullable Object value,
+            @Nullable ResultPredicateException judged) {
+        try {
+            guard.succeeded(pass, durationNanos, value);
+        }
+        catch (ResultPredicateException ex) {
+            return (judged != null) ? judged : ex;
+        }
+        catch (RuntimeException ex) {
+            logFailed(guard, "hear a success", ex);
+        }
+        return judged;
     }
 
     /**

@@ -1,8 +1,9 @@
 package dev.resilience.core;
 
 /**
- * Ends a call whose retry policy's result predicate threw while it judged an attempt's
- * value: the call ends at once with status {@link ExecutionStatus#ERROR} (and goes to the
+ * Ends a call whose result predicate (the retry policy's {@code retryOnResult} or the
+ * circuit breaker's {@code failOnResult}) threw while it judged an attempt's value: the
+ * call ends at once with status {@link ExecutionStatus#ERROR} (and goes to the
  * fallbacks), the attempt is not retried, and the cause is what the predicate threw.
  */
 public class ResultPredicateException extends RuntimeException {

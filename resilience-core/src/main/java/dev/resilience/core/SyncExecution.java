@@ -68,8 +68,8 @@ final class SyncExecution<T> extends Execution<T> {
             stages.guards.failed(pass, stages.time.nanoTime() - start, ex);
             throw ex;
         }
-        stages.guards.succeeded(pass, stages.time.nanoTime() - start, value);
-        RuntimeException rejection = stages.retry.rejection(value);
+        RuntimeException judged = stages.guards.succeeded(pass, stages.time.nanoTime() - start, value);
+        RuntimeException rejection = (judged != null) ? judged : stages.retry.rejection(value);
         if (rejection == null) {
             return value;
         }
@@ -211,8 +211,8 @@ final class SyncExecution<T> extends Execution<T> {
             recordError(this.time.nanoTime() - start, ex);
             throw ex;
         }
-        recordSuccess(this.time.nanoTime() - start, result);
-        return afterValue(result, start);
+        ResultPredicateException judged = recordSuccess(this.time.nanoTime() - start, result);
+        return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(result, start);
     }
 
     /**

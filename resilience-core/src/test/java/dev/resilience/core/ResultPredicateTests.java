@@ -273,22 +273,40 @@ class ResultPredicateTests {
     }
 
     @Test
-    void aThrowingBreakerPredicateIsRecordedAsAFailureAndSettlesThePermit() throws Exception {
+    void aThrowingBreakerPredicateIsRecordedAsAFailureAndEndsTheCallAsError() throws Exception {
+        IllegalStateException bug = new IllegalStateException("predicate bug");
         List<CircuitBreakerTransition> seen = new ArrayList<>();
         CircuitBreaker breaker = breaker((value) -> {
-            throw new IllegalStateException("predicate bug");
+            throw bug;
         }, seen);
-        ResiliencePipeline pipeline = ResiliencePipeline.builder("order-status")
-            .timeSource(this.clock)
-            .circuitBreaker(breaker)
-            .build();
+        AtomicInteger runs = new AtomicInteger();
+        ResiliencePipeline.Builder builder = pipeline(PENDING).circuitBreaker(breaker);
 
-        for (int i = 0; i < 4; i++) {
-            assertThat(pipeline.<String>call(() -> "OK")).isEqualTo("OK");
+        ExecutionResult<String> sync = builder.build().execute(() -> {
+            runs.incrementAndGet();
+            return "DONE";
+        });
+        ExecutionResult<String> async = builder.build()
+            .<String>executeAsync(CallContext.empty(), () -> completed("DONE"))
+            .join();
+        ExecutionResult<String> fallenBack = builder
+            .fallbacks(FallbackChain.of(FallbackHandler.of("cached", (error, call) -> "CACHED")))
+            .build()
+            .execute(() -> "DONE");
+
+        assertThat(runs).hasValue(1);
+        for (ExecutionResult<String> ended : List.of(sync, async)) {
+            assertThat(ended.status()).isEqualTo(ExecutionStatus.ERROR);
+            assertThat(ended.attempts()).as("not retried").isEqualTo(1);
+            assertThat(ended.error()).isInstanceOf(ResultPredicateException.class).hasCause(bug);
         }
-
+        assertThat(fallenBack.value()).isEqualTo("CACHED");
+        assertThatExceptionOfType(ResultPredicateException.class)
+            .isThrownBy(() -> ResiliencePipeline.builder("fast").circuitBreaker(breaker).build().call(() -> "DONE"))
+            .withCause(bug);
         assertThat(breaker.metrics().failedCallsTotal()).isEqualTo(4);
         assertThat(seen).extracting(CircuitBreakerTransition::to).containsExactly(CircuitBreakerState.OPEN);
+        assertThat(this.clock.sleeps()).isEmpty();
     }
 
 }
