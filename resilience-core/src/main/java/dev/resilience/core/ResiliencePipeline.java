@@ -73,6 +73,8 @@ public final class ResiliencePipeline {
 
     private final @Nullable CircuitBreaker circuitBreaker;
 
+    private final @Nullable RateLimiter rateLimiter;
+
     private final @Nullable DeadLetterStore deadLetters;
 
     private final List<ExecutionListener> listeners;
@@ -95,6 +97,7 @@ public final class ResiliencePipeline {
         this.lastGood = builder.lastGood;
         this.retry = builder.retry;
         this.circuitBreaker = builder.circuitBreaker;
+        this.rateLimiter = builder.rateLimiter;
         this.deadLetters = builder.deadLetters;
         this.listeners = List.copyOf(builder.listeners);
         this.guards = List.copyOf(builder.guards);
@@ -269,6 +272,14 @@ public final class ResiliencePipeline {
     }
 
     /**
+     * Returns the rate limiter.
+     * @return the limiter, or {@code null} when attempts are not rate limited
+     */
+    public @Nullable RateLimiter rateLimiter() {
+        return this.rateLimiter;
+    }
+
+    /**
      * Returns the dead-letter store.
      * @return the store, or {@code null} when no dead letters are written
      */
@@ -319,6 +330,8 @@ public final class ResiliencePipeline {
         private @Nullable RetryPolicy retry;
 
         private @Nullable CircuitBreaker circuitBreaker;
+
+        private @Nullable RateLimiter rateLimiter;
 
         private @Nullable DeadLetterStore deadLetters;
 
@@ -442,6 +455,7 @@ public final class ResiliencePipeline {
          * @return this builder
          */
         public Builder rateLimiter(@Nullable RateLimiter rateLimiter) {
+            this.rateLimiter = rateLimiter;
             return guard(RateLimiterStage.class, (rateLimiter != null) ? new RateLimiterStage(rateLimiter) : null);
         }
 

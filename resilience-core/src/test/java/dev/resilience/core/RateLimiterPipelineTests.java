@@ -196,4 +196,33 @@ class RateLimiterPipelineTests {
         assertThat(this.breaker.metrics().bufferedCalls()).isZero();
     }
 
+    @Test
+    void thePipelineKeepsItsRateLimiterAndRemovesItWithNull() {
+        RateLimiter limiter = limiter(Duration.ZERO);
+        spend(limiter);
+
+        ResiliencePipeline removed = pipeline(limiter).rateLimiter(null).build();
+
+        assertThat(pipeline(limiter).build().rateLimiter()).isSameAs(limiter);
+        assertThat(removed.rateLimiter()).isNull();
+        assertThat(removed.execute(() -> "found").value()).isEqualTo("found");
+    }
+
+    @Test
+    void aThrowingBreakerPredicateBehindTheRateLimiterEndsTheCallAsError() {
+        RateLimiter limiter = limiter(Duration.ZERO);
+        CircuitBreaker judging = CircuitBreaker.of("search", CircuitBreakerConfig.builder().failOnResult((value) -> {
+            throw new IllegalStateException("predicate bug");
+        }).build(), this.clock);
+
+        ExecutionResult<String> result = pipeline(limiter).circuitBreaker(judging).build().execute(() -> "found");
+
+        assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(result.error()).isInstanceOf(ResultPredicateException.class)
+            .hasCauseInstanceOf(IllegalStateException.class);
+        assertThat(judging.metrics().failedCallsTotal()).isEqualTo(1);
+        assertThat(limiter.permittedCalls()).isEqualTo(1);
+    }
+
 }
