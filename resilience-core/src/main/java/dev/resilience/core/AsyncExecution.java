@@ -132,7 +132,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
                 return;
             }
             if (cancelled()) {
-                releasePermit();
+                this.pass.abandon();
                 endCancelled();
                 return;
             }
@@ -191,7 +191,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
      */
     private void attemptEnded(@Nullable T value, @Nullable Throwable failure, long start, boolean timedOut) {
         if (failure != null && cancelled()) {
-            releasePermit();
+            this.pass.abandon();
             endCancelled();
             return;
         }
@@ -210,12 +210,12 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
             RuntimeException refused) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
-            recordSuccess(duration);
+            this.pass.succeeded(duration, value);
             succeed(value);
         }
         else {
             Throwable cause = Futures.unwrap(failure);
-            recordError(duration, cause);
+            this.pass.failed(duration, cause);
             stop(ExecutionStatus.ERROR, refused);
         }
         end();
@@ -224,11 +224,11 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
-            recordSuccess(duration);
-            return afterValue(value, start);
+            ResultPredicateException judged = this.pass.succeeded(duration, value);
+            return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(value, start);
         }
         Throwable cause = Futures.unwrap(failure);
-        recordError(duration, cause);
+        this.pass.failed(duration, cause);
         if (cause instanceof Error fatal) {
             throw fatal;
         }

@@ -111,7 +111,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
             refused(Futures.unwrap(failure));
             return false;
         }
-        holdPass(admission.join());
+        this.pass.hold(admission.join());
         return true;
     }
 
@@ -215,7 +215,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
             return;
         }
         try {
-            releasePermit();
+            this.pass.abandon();
             settleClaim();
             this.result.complete(finish());
         }
@@ -235,7 +235,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
         }
         stop(ExecutionStatus.ERROR, error);
         try {
-            releasePermit();
+            this.pass.abandon();
             settleClaim();
         }
         finally {

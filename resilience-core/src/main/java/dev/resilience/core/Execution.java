@@ -58,10 +58,8 @@ abstract class Execution<T> {
 
     private final @Nullable IdempotencyClaim idempotency;
 
-    /** The guards' pass of the running attempt, while {@link #passHeld}. */
-    private @Nullable Object pass;
-
-    private boolean passHeld;
+    /** The guards' pass of the running attempt. */
+    final AttemptPass pass;
 
     ExecutionStatus status = ExecutionStatus.ERROR;
 
@@ -89,6 +87,7 @@ abstract class Execution<T> {
         this.time = stages.time;
         this.startNanos = startNanos;
         this.idempotency = stages.idempotency.open();
+        this.pass = new AttemptPass(stages.guards);
     }
 
     /**
@@ -196,12 +195,6 @@ abstract class Execution<T> {
         return now;
     }
 
-    /** Holds the pass of an attempt the guards admitted, until it is handed back. */
-    final void holdPass(@Nullable Object admitted) {
-        this.pass = admitted;
-        this.passHeld = true;
-    }
-
     /**
      * Ends the retry stage on a guard's refusal, which is never retried: REJECTED, unless
      * the thread was interrupted while it waited for a pass, which ends the call as an
@@ -212,44 +205,6 @@ abstract class Execution<T> {
         boolean interrupted = refusal instanceof CallInterruptedException;
         stop((interrupted && this.attempts > 0) ? ExecutionStatus.ERROR : ExecutionStatus.REJECTED,
                 interrupted ? own(refusal) : refusal);
-    }
-
-    /**
-     * Reports a successful attempt to the guards.
-     * @param durationNanos how long the attempt took
-     */
-    final void recordSuccess(long durationNanos) {
-        if (this.passHeld) {
-            this.stages.guards.succeeded(takePass(), durationNanos);
-        }
-    }
-
-    /**
-     * Reports a failed attempt to the guards.
-     * @param durationNanos how long the attempt took
-     * @param failure what the attempt threw
-     */
-    final void recordError(long durationNanos, Throwable failure) {
-        if (this.passHeld) {
-            this.stages.guards.failed(takePass(), durationNanos, failure);
-        }
-    }
-
-    /**
-     * Gives the guards back the pass of an attempt that ends without an outcome, as a
-     * cancelled one does; does nothing when no pass is held.
-     */
-    final void releasePermit() {
-        if (this.passHeld) {
-            this.stages.guards.abandoned(takePass());
-        }
-    }
-
-    private @Nullable Object takePass() {
-        Object taken = this.pass;
-        this.pass = null;
-        this.passHeld = false;
-        return taken;
     }
 
     /**
