@@ -78,7 +78,8 @@ public final class RateLimiterConfig {
     }
 
     /**
-     * Returns how long a synchronous call may wait for a permit before it is refused.
+     * Returns how long a call may wait for a permit before it is refused: a synchronous
+     * call on its thread, an asynchronous one without a thread.
      * @return the wait, zero for none
      */
     public Duration timeout() {
@@ -137,7 +138,7 @@ public final class RateLimiterConfig {
         }
 
         /**
-         * Sets how long a synchronous call may wait for a permit.
+         * Sets how long a call may wait for a permit, synchronous or asynchronous.
          * @param timeout the wait, from zero to {@link RateLimiterConfig#MAX_TIMEOUT}
          * @return this builder
          * @throws IllegalArgumentException if the wait is negative or too long
