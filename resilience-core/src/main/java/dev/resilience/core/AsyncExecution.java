@@ -73,30 +73,80 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
                 fallbacks(0);
                 return;
             }
-            if (!permitted()) {
+            CompletableFuture<@Nullable Object> admission = admission();
+            if (!admission.isDone()) {
+                awaitAdmission(admission);
+                return;
+            }
+            if (!admitted(admission)) {
                 retryStageEnded();
                 fallbacks(0);
                 return;
             }
-            long limit = attemptLimitNanos();
-            long start = beginAttempt();
-            CompletableFuture<? extends T> stage = startAttempt();
-            RetryDecision next;
-            if (limit > 0 && this.time.nanoTime() - start >= limit) {
-                Futures.cancelQuietly(stage);
-                next = attempted(null, own(attemptTimeout(limit)), start);
-            }
-            else if (!stage.isDone()) {
-                await(new PendingAttempt(stage, start, limit));
+            RetryDecision next = admittedAttempt();
+            if (next == null) {
                 return;
-            }
-            else {
-                next = attempted(Futures.valueOf(stage), Futures.failureOf(stage), start);
             }
             if (!(next instanceof RetryDecision.Retry retry) || retry.delayNanos() != 0) {
                 continueAfter(next);
                 return;
             }
+        }
+    }
+
+    /**
+     * Runs an attempt the guards admitted.
+     * @return the retry stage's decision, or {@code null} when the attempt's stage is
+     * awaited
+     */
+    private @Nullable RetryDecision admittedAttempt() {
+        long limit = attemptLimitNanos();
+        long start = beginAttempt();
+        CompletableFuture<? extends T> stage = startAttempt();
+        if (limit > 0 && this.time.nanoTime() - start >= limit) {
+            Futures.cancelQuietly(stage);
+            return attempted(null, own(attemptTimeout(limit)), start);
+        }
+        if (!stage.isDone()) {
+            await(new PendingAttempt(stage, start, limit));
+            return null;
+        }
+        return attempted(Futures.valueOf(stage), Futures.failureOf(stage), start);
+    }
+
+    /**
+     * Waits, without a thread, for a guard to admit the next attempt: the step that
+     * follows runs on the executor once the pass or the refusal comes. A pass that comes
+     * after the call was cancelled is given back.
+     */
+    private void awaitAdmission(CompletableFuture<@Nullable Object> admission) {
+        awaiting(admission);
+        admission.whenComplete((pass, failure) -> handOverOutcome(() -> {
+            if (!admitted(admission)) {
+                if (cancelled()) {
+                    endCancelled();
+                    return;
+                }
+                retryStageEnded();
+                fallbacks(0);
+                return;
+            }
+            if (cancelled()) {
+                this.pass.abandon();
+                endCancelled();
+                return;
+            }
+            RetryDecision next = admittedAttempt();
+            if (next != null) {
+                continueAfter(next);
+            }
+        }, (refused) -> {
+            admitted(admission);
+            stop(ExecutionStatus.ERROR, refused);
+            end();
+        }));
+        if (cancelled()) {
+            Futures.cancelQuietly(admission);
         }
     }
 
@@ -141,7 +191,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
      */
     private void attemptEnded(@Nullable T value, @Nullable Throwable failure, long start, boolean timedOut) {
         if (failure != null && cancelled()) {
-            releasePermit();
+            this.pass.abandon();
             endCancelled();
             return;
         }
@@ -160,12 +210,12 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
             RuntimeException refused) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
-            recordSuccess(duration);
+            this.pass.succeeded(duration, value);
             succeed(value);
         }
         else {
             Throwable cause = Futures.unwrap(failure);
-            recordError(duration, cause);
+            this.pass.failed(duration, cause);
             stop(ExecutionStatus.ERROR, refused);
         }
         end();
@@ -174,11 +224,11 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
         long duration = this.time.nanoTime() - start;
         if (failure == null) {
-            recordSuccess(duration);
-            return afterValue(value, start);
+            ResultPredicateException judged = this.pass.succeeded(duration, value);
+            return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(value, start);
         }
         Throwable cause = Futures.unwrap(failure);
-        recordError(duration, cause);
+        this.pass.failed(duration, cause);
         if (cause instanceof Error fatal) {
             throw fatal;
         }

@@ -86,6 +86,36 @@ abstract class AsyncSteps<T> extends Execution<T> {
     }
 
     /**
+     * Asks the guards to admit the next attempt, without blocking; {@link #admitted}
+     * takes the answer once the future is done.
+     * @return the future pass of the attempt
+     */
+    final CompletableFuture<@Nullable Object> admission() {
+        try {
+            return this.stages.guards.admitAsync();
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /**
+     * Takes the guards' answer to {@link #admission()}: holds the pass, or ends the retry
+     * stage on the refusal as a synchronous call does.
+     * @param admission the answer, done
+     * @return whether the attempt may run
+     */
+    final boolean admitted(CompletableFuture<@Nullable Object> admission) {
+        Throwable failure = Futures.failureOf(admission);
+        if (failure != null) {
+            refused(Futures.unwrap(failure));
+            return false;
+        }
+        this.pass.hold(admission.join());
+        return true;
+    }
+
+    /**
      * Runs one step on this thread; whatever escapes it ends the call.
      */
     private void run(Runnable step) {
@@ -185,7 +215,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
             return;
         }
         try {
-            releasePermit();
+            this.pass.abandon();
             settleClaim();
             this.result.complete(finish());
         }
@@ -205,7 +235,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
         }
         stop(ExecutionStatus.ERROR, error);
         try {
-            releasePermit();
+            this.pass.abandon();
             settleClaim();
         }
         finally {

@@ -1,5 +1,9 @@
 package dev.resilience.core;
 
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * A stage that every attempt passes on its way to the action: it admits the attempt or
  * refuses it, and then hears how the attempt it admitted ended. The circuit breaker is
@@ -36,13 +40,35 @@ interface AttemptGuard<P> {
     int order();
 
     /**
-     * Admits the next attempt of a call or refuses it. A refusal ends the call with
-     * status {@link ExecutionStatus#REJECTED} and the exception thrown; it is never
-     * retried and goes to the fallbacks.
+     * Admits the next attempt of a synchronous call or refuses it. A guard that makes an
+     * attempt wait (a bulkhead's queue, a rate limiter's next permit) waits on the
+     * calling thread, and an interrupt ends the wait with a
+     * {@link CallInterruptedException}. A refusal ends the call with status
+     * {@link ExecutionStatus#REJECTED} and the exception thrown; it is never retried and
+     * goes to the fallbacks.
      * @return the pass of the attempt
      * @throws RuntimeException the refusal
      */
     P admit();
+
+    /**
+     * Admits the next attempt of an asynchronous call without blocking the calling
+     * thread: the future completes with the pass, or exceptionally with the refusal,
+     * which ends the call as {@link #admit()}'s does. A guard that may make an attempt
+     * wait completes it later, from whatever thread ends the wait (never running more
+     * than the future's completion there); cancelling it gives up the wait, and a pass it
+     * still delivers is handed back by the driver. By default the answer of
+     * {@link #admit()}, at once: a guard whose {@code admit()} may wait overrides it.
+     * @return the future pass of the attempt
+     */
+    default CompletableFuture<P> admitAsync() {
+        try {
+            return CompletableFuture.completedFuture(admit());
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
 
     /**
      * Hears that an admitted attempt produced a value.
@@ -50,6 +76,20 @@ interface AttemptGuard<P> {
      * @param durationNanos how long the attempt took
      */
     void succeeded(P pass, long durationNanos);
+
+    /**
+     * Hears that an admitted attempt produced a value, for a guard that judges values, as
+     * a breaker with a result predicate does. A guard whose predicate throws settles its
+     * pass and throws a {@link ResultPredicateException}, which ends the call with status
+     * {@link ExecutionStatus#ERROR}. By default the same as
+     * {@link #succeeded(Object, long)}.
+     * @param pass the attempt's pass
+     * @param durationNanos how long the attempt took
+     * @param value the attempt's value
+     */
+    default void succeeded(P pass, long durationNanos, @Nullable Object value) {
+        succeeded(pass, durationNanos);
+    }
 
     /**
      * Hears that an admitted attempt failed.

@@ -1,12 +1,21 @@
 package dev.resilience.core;
 
+import dev.resilience.core.bulkhead.BulkheadFullException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
+import dev.resilience.core.ratelimiter.RateLimitedException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The breaker stage of a pipeline: asks the breaker to admit each attempt, which it
  * refuses with a {@link dev.resilience.core.circuitbreaker.CallNotPermittedException}
- * while open, and records the attempt's outcome with the permit it got. Holds nothing but
- * its breaker.
+ * while open, and records the attempt's outcome with the permit it got. A
+ * {@link BulkheadFullException} or a {@link RateLimitedException} thrown from inside the
+ * attempt (a nested bulkhead or rate limiter) is not an outcome of the protected service
+ * but of a guard's load (the pipeline's own guards refuse before the attempt, and the
+ * breaker then gets its permit back): the permit is given back without recording a
+ * failure. A value is judged by the breaker's result predicate; when that throws, the
+ * attempt is recorded as failed and the call ends with a
+ * {@link ResultPredicateException}. Holds nothing but its breaker.
  */
 final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 
@@ -32,7 +41,21 @@ final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
     }
 
     @Override
+    public void succeeded(CircuitBreaker.Permit permit, long durationNanos, @Nullable Object value) {
+        try {
+            this.breaker.onResult(permit, durationNanos, value);
+        }
+        catch (RuntimeException ex) {
+            throw new ResultPredicateException(this.breaker.name(), ex);
+        }
+    }
+
+    @Override
     public void failed(CircuitBreaker.Permit permit, long durationNanos, Throwable failure) {
+        if (failure instanceof BulkheadFullException || failure instanceof RateLimitedException) {
+            this.breaker.release(permit);
+            return;
+        }
         this.breaker.onError(permit, durationNanos, failure);
     }
 

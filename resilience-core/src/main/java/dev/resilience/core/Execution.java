@@ -58,10 +58,8 @@ abstract class Execution<T> {
 
     private final @Nullable IdempotencyClaim idempotency;
 
-    /** The guards' pass of the running attempt, while {@link #passHeld}. */
-    private @Nullable Object pass;
-
-    private boolean passHeld;
+    /** The guards' pass of the running attempt. */
+    final AttemptPass pass;
 
     ExecutionStatus status = ExecutionStatus.ERROR;
 
@@ -89,6 +87,7 @@ abstract class Execution<T> {
         this.time = stages.time;
         this.startNanos = startNanos;
         this.idempotency = stages.idempotency.open();
+        this.pass = new AttemptPass(stages.guards);
     }
 
     /**
@@ -197,58 +196,15 @@ abstract class Execution<T> {
     }
 
     /**
-     * Asks the guards to admit the next attempt. A refusal ends the retry stage with
-     * status {@link ExecutionStatus#REJECTED}; it is never retried.
-     * @return whether the attempt may run
+     * Ends the retry stage on a guard's refusal, which is never retried: REJECTED, unless
+     * the thread was interrupted while it waited for a pass, which ends the call as an
+     * interrupted wait does.
+     * @param refusal what the guard threw
      */
-    final boolean permitted() {
-        try {
-            this.pass = this.stages.guards.admit();
-        }
-        catch (RuntimeException ex) {
-            stop(ExecutionStatus.REJECTED, ex);
-            return false;
-        }
-        this.passHeld = true;
-        return true;
-    }
-
-    /**
-     * Reports a successful attempt to the guards.
-     * @param durationNanos how long the attempt took
-     */
-    final void recordSuccess(long durationNanos) {
-        if (this.passHeld) {
-            this.stages.guards.succeeded(takePass(), durationNanos);
-        }
-    }
-
-    /**
-     * Reports a failed attempt to the guards.
-     * @param durationNanos how long the attempt took
-     * @param failure what the attempt threw
-     */
-    final void recordError(long durationNanos, Throwable failure) {
-        if (this.passHeld) {
-            this.stages.guards.failed(takePass(), durationNanos, failure);
-        }
-    }
-
-    /**
-     * Gives the guards back the pass of an attempt that ends without an outcome, as a
-     * cancelled one does; does nothing when no pass is held.
-     */
-    final void releasePermit() {
-        if (this.passHeld) {
-            this.stages.guards.abandoned(takePass());
-        }
-    }
-
-    private @Nullable Object takePass() {
-        Object taken = this.pass;
-        this.pass = null;
-        this.passHeld = false;
-        return taken;
+    final void refused(Throwable refusal) {
+        boolean interrupted = refusal instanceof CallInterruptedException;
+        stop((interrupted && this.attempts > 0) ? ExecutionStatus.ERROR : ExecutionStatus.REJECTED,
+                interrupted ? own(refusal) : refusal);
     }
 
     /**

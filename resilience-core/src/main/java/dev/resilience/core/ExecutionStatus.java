@@ -18,8 +18,8 @@ public enum ExecutionStatus {
     TIMEOUT,
 
     /**
-     * Refused without running: the breaker was open, or the idempotency key was in
-     * progress.
+     * Refused without running: the breaker was open, the bulkhead full, or the
+     * idempotency key was in progress.
      */
     REJECTED
 

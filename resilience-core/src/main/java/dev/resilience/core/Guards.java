@@ -2,17 +2,21 @@ package dev.resilience.core;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link AttemptGuard guards} of a pipeline, in their order, seen by the drivers as
  * one: an attempt is admitted when every guard admits it, and its outcome is told to
- * every guard, the innermost first. Hearing an outcome never changes it: a guard that
- * throws then is logged, and the call goes on with the attempt's own value or failure.
- * The pass of the whole chain is the only guard's pass, or an array of passes when there
- * are several, so a pipeline with at most one guard allocates nothing per attempt. Built
- * once per pipeline; thread-safe.
+ * every guard, the innermost first. A synchronous attempt is admitted by
+ * {@link #admit()}, which may wait on the caller's thread; an asynchronous one by
+ * {@link #admitAsync()}, which never blocks. Hearing an outcome never changes it: a guard
+ * that throws then is logged, and the call goes on with the attempt's own value or
+ * failure, except for a {@link ResultPredicateException}, which ends the call. The pass
+ * of the whole chain is the only guard's pass, or an array of passes when there are
+ * several, so a pipeline with at most one guard allocates nothing per attempt. Built once
+ * per pipeline; thread-safe.
  */
 final class Guards {
 
@@ -30,8 +34,17 @@ final class Guards {
     }
 
     /**
-     * Asks every guard, in order, to admit an attempt. When one refuses, the passes the
-     * guards before it gave are abandoned and its refusal is thrown as it is.
+     * Returns whether the pipeline has a guard.
+     * @return {@code false} when attempts pass no guard
+     */
+    boolean present() {
+        return this.guards.length > 0;
+    }
+
+    /**
+     * Asks every guard, in order, to admit an attempt of a synchronous call, which may
+     * wait on the calling thread for a guard that makes it wait. When one refuses, the
+     * passes the guards before it gave are abandoned and its refusal is thrown as it is.
      * @return the pass of the chain, to hand back with the attempt's outcome
      * @throws RuntimeException the refusal of a guard
      */
@@ -58,31 +71,117 @@ final class Guards {
     }
 
     /**
+     * Asks every guard, in order, to admit an attempt of an asynchronous call, without
+     * blocking: a guard that makes the attempt wait is asked again for nothing, and the
+     * guards after it are asked when its pass comes. When one refuses, the passes the
+     * guards before it gave are abandoned and the future completes with its refusal.
+     * Cancelling the future gives up the wait of the guard it waits for; a pass that
+     * comes afterwards is abandoned, with those before it.
+     * @return the future pass of the chain
+     */
+    CompletableFuture<@Nullable Object> admitAsync() {
+        AttemptGuard<@Nullable Object> single = this.only;
+        if (single != null) {
+            return single.admitAsync();
+        }
+        if (this.guards.length == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<@Nullable Object> admission = new CompletableFuture<>();
+        admitFrom(0, new Object[this.guards.length], admission);
+        return admission;
+    }
+
+    private void admitFrom(int from, @Nullable Object[] passes, CompletableFuture<@Nullable Object> admission) {
+        AttemptGuard<@Nullable Object>[] chain = this.guards;
+        for (int i = from; i < chain.length; i++) {
+            CompletableFuture<@Nullable Object> pending;
+            try {
+                pending = chain[i].admitAsync();
+            }
+            catch (RuntimeException ex) {
+                pending = CompletableFuture.failedFuture(ex);
+            }
+            if (!pending.isDone()) {
+                int index = i;
+                CompletableFuture<@Nullable Object> waited = pending;
+                admission.whenComplete((pass, failure) -> waited.cancel(false));
+                waited.whenComplete((pass, failure) -> admitted(index, pass, failure, passes, admission));
+                return;
+            }
+            if (pending.isCompletedExceptionally()) {
+                abandon(passes, i);
+                admission.completeExceptionally(Futures.unwrap(Futures.failureOf(pending)));
+                return;
+            }
+            passes[i] = pending.join();
+        }
+        if (!admission.complete(passes)) {
+            abandon(passes, chain.length);
+        }
+    }
+
+    private void admitted(int index, @Nullable Object pass, @Nullable Throwable failure, @Nullable Object[] passes,
+            CompletableFuture<@Nullable Object> admission) {
+        if (failure != null) {
+            abandon(passes, index);
+            admission.completeExceptionally(Futures.unwrap(failure));
+            return;
+        }
+        passes[index] = pass;
+        if (admission.isDone()) {
+            abandon(passes, index + 1);
+            return;
+        }
+        admitFrom(index + 1, passes, admission);
+    }
+
+    /**
      * Tells every guard that the admitted attempt produced a value. Never throws: what a
      * guard throws is logged and changes nothing in the call.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      */
     void succeeded(@Nullable Object pass, long durationNanos) {
+        succeeded(pass, durationNanos, null);
+    }
+
+    /**
+     * Tells every guard that the admitted attempt produced a value, and which. Never
+     * throws: what a guard throws is logged and changes nothing in the call, except a
+     * {@link ResultPredicateException} (a guard's result predicate threw), which every
+     * other guard still hears the value and which the call then ends with.
+     * @param pass the chain's pass
+     * @param durationNanos how long the attempt took
+     * @param value the attempt's value
+     * @return the first {@link ResultPredicateException} a guard threw, or {@code null}
+     */
+    @Nullable ResultPredicateException succeeded(@Nullable Object pass, long durationNanos, @Nullable Object value) {
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
-            try {
-                single.succeeded(pass, durationNanos);
-            }
-            catch (RuntimeException ex) {
-                logFailed(single, "hear a success", ex);
-            }
-            return;
+            return heardValue(single, pass, durationNanos, value, null);
         }
+        ResultPredicateException judged = null;
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
-            try {
-                chain[i].succeeded(((Object[]) pass)[i], durationNanos);
-            }
-            catch (RuntimeException ex) {
-                logFailed(chain[i], "hear a success", ex);
-            }
+            judged = heardValue(chain[i], ((Object[]) pass)[i], durationNanos, value, judged);
         }
+        return judged;
+    }
+
+    private static @Nullable ResultPredicateException heardValue(AttemptGuard<@Nullable Object> guard,
+            @Nullable Object pass, long durationNanos, @Nullable Object value,
+            @Nullable ResultPredicateException judged) {
+        try {
+            guard.succeeded(pass, durationNanos, value);
+        }
+        catch (ResultPredicateException ex) {
+            return (judged != null) ? judged : ex;
+        }
+        catch (RuntimeException ex) {
+            logFailed(guard, "hear a success", ex);
+        }
+        return judged;
     }
 
     /**

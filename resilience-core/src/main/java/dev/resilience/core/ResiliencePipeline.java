@@ -10,10 +10,12 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.DeadLetterText;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
@@ -23,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * Policies composed in one fixed order, whatever the order they were given in:
  *
  * <pre>
- * idempotency -&gt; fallback -&gt; retry (backoff, budget, deadline) -&gt; circuit breaker -&gt; attempt timeout -&gt; action
+ * idempotency -&gt; fallback -&gt; retry (backoff, budget, deadline) -&gt; rate limiter -&gt; circuit breaker -&gt; bulkhead -&gt; attempt timeout -&gt; action
  * </pre>
  *
  * <p>
@@ -43,7 +45,10 @@ import org.jspecify.annotations.Nullable;
  * attempt or of a wait, ends the call at once and leaves the thread's interrupt flag set.
  * A {@link dev.resilience.core.circuitbreaker.CallNotPermittedException} thrown by the
  * action (a nested breaker) is never retried: the call goes to the fallbacks with status
- * {@link ExecutionStatus#REJECTED}.
+ * {@link ExecutionStatus#REJECTED}, and so do a
+ * {@link dev.resilience.core.bulkhead.BulkheadFullException} and a
+ * {@link dev.resilience.core.ratelimiter.RateLimitedException}, which a breaker does not
+ * count as failures.
  *
  * <p>
  * Waits and timeouts are timers of the {@link TimeSource}; the work that follows a timer
@@ -72,6 +77,10 @@ public final class ResiliencePipeline {
 
     private final @Nullable CircuitBreaker circuitBreaker;
 
+    private final @Nullable Bulkhead bulkhead;
+
+    private final @Nullable RateLimiter rateLimiter;
+
     private final @Nullable DeadLetterStore deadLetters;
 
     private final List<ExecutionListener> listeners;
@@ -94,6 +103,8 @@ public final class ResiliencePipeline {
         this.lastGood = builder.lastGood;
         this.retry = builder.retry;
         this.circuitBreaker = builder.circuitBreaker;
+        this.bulkhead = builder.bulkhead;
+        this.rateLimiter = builder.rateLimiter;
         this.deadLetters = builder.deadLetters;
         this.listeners = List.copyOf(builder.listeners);
         this.guards = List.copyOf(builder.guards);
@@ -268,6 +279,22 @@ public final class ResiliencePipeline {
     }
 
     /**
+     * Returns the bulkhead.
+     * @return the bulkhead, or {@code null} when attempts are not limited
+     */
+    public @Nullable Bulkhead bulkhead() {
+        return this.bulkhead;
+    }
+
+    /**
+     * Returns the rate limiter.
+     * @return the limiter, or {@code null} when attempts are not rate limited
+     */
+    public @Nullable RateLimiter rateLimiter() {
+        return this.rateLimiter;
+    }
+
+    /**
      * Returns the dead-letter store.
      * @return the store, or {@code null} when no dead letters are written
      */
@@ -318,6 +345,10 @@ public final class ResiliencePipeline {
         private @Nullable RetryPolicy retry;
 
         private @Nullable CircuitBreaker circuitBreaker;
+
+        private @Nullable Bulkhead bulkhead;
+
+        private @Nullable RateLimiter rateLimiter;
 
         private @Nullable DeadLetterStore deadLetters;
 
@@ -426,6 +457,50 @@ public final class ResiliencePipeline {
         public Builder circuitBreaker(@Nullable CircuitBreaker circuitBreaker) {
             this.circuitBreaker = circuitBreaker;
             return guard(BreakerStage.class, (circuitBreaker != null) ? new BreakerStage(circuitBreaker) : null);
+        }
+
+        /**
+         * Passes every attempt through a bulkhead, inside the circuit breaker: each
+         * attempt holds one of its permits until it ends, an asynchronous attempt until
+         * its stage completes. A synchronous call beyond the limit waits on its thread
+         * for up to the bulkhead's
+         * {@link dev.resilience.core.bulkhead.BulkheadConfig#maxWait() maximum wait}, and
+         * an interrupt ends that wait, and the call, at once; an asynchronous call waits
+         * without a thread, its next step started by the call that gives a permit back or
+         * by the timer that ends the wait. The wait is bounded by the bulkhead's maximum
+         * wait alone, not by the retry policy's maximum duration, and is no part of the
+         * attempt's time. A call the bulkhead refuses ends
+         * {@link ExecutionStatus#REJECTED} with a
+         * {@link dev.resilience.core.bulkhead.BulkheadFullException}: it is not retried,
+         * goes to the fallbacks, becomes a dead letter if its work stays undone, and the
+         * breaker does not count it.
+         * @param bulkhead the bulkhead, possibly shared with other pipelines;
+         * {@code null} for none
+         * @return this builder
+         */
+        public Builder bulkhead(@Nullable Bulkhead bulkhead) {
+            this.bulkhead = bulkhead;
+            return guard(BulkheadStage.class, (bulkhead != null) ? new BulkheadStage(bulkhead) : null);
+        }
+
+        /**
+         * Limits the rate of attempts, before the circuit breaker: every attempt takes a
+         * permit, and a permit is never given back (not even when the breaker or the
+         * bulkhead then refuses the attempt): it limits a rate. An attempt waits for a
+         * permit up to the limiter's timeout: a synchronous one on its thread, where an
+         * interrupt ends the wait, and the call, at once; an asynchronous one without a
+         * thread, its next step started by the timer that ends the wait, and a cancelled
+         * call gives its reservation up. A refusal ends the call with status
+         * {@link ExecutionStatus#REJECTED} and a
+         * {@link dev.resilience.core.ratelimiter.RateLimitedException}, is never retried
+         * nor recorded by the breaker, and goes to the fallbacks.
+         * @param rateLimiter the limiter, possibly shared with other pipelines;
+         * {@code null} for none
+         * @return this builder
+         */
+        public Builder rateLimiter(@Nullable RateLimiter rateLimiter) {
+            this.rateLimiter = rateLimiter;
+            return guard(RateLimiterStage.class, (rateLimiter != null) ? new RateLimiterStage(rateLimiter) : null);
         }
 
         /**

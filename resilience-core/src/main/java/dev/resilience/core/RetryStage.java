@@ -2,7 +2,9 @@ package dev.resilience.core;
 
 import java.time.Duration;
 
+import dev.resilience.core.bulkhead.BulkheadFullException;
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.ratelimiter.RateLimitedException;
 import dev.resilience.core.retry.RetryAfter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryEvent;
@@ -80,11 +82,23 @@ final class RetryStage {
     }
 
     /**
-     * Returns whether a value ends the call: it does unless the policy's result predicate
-     * rejects it.
+     * Asks the policy's result predicate, once, about an attempt's value.
+     * @param value the value
+     * @return {@code null} when the value ends the call; otherwise what the attempt
+     * counts as: a {@link RejectedResultException} when the predicate rejects the value,
+     * a {@link ResultPredicateException} when it throws
      */
-    boolean accepts(@Nullable Object value) {
-        return this.retry == null || !this.retry.shouldRetryResult(value);
+    @Nullable RuntimeException rejection(@Nullable Object value) {
+        RetryPolicy policy = this.retry;
+        if (policy == null) {
+            return null;
+        }
+        try {
+            return policy.shouldRetryResult(value) ? new RejectedResultException(this.name, value) : null;
+        }
+        catch (RuntimeException ex) {
+            return new ResultPredicateException(this.name, ex);
+        }
     }
 
     /**
@@ -95,28 +109,36 @@ final class RetryStage {
      * @return the decision
      */
     <T> RetryDecision afterValue(Execution<T> call, @Nullable T value, long attemptStart) {
-        if (!accepts(value)) {
-            return afterRejectedValue(call, value, attemptStart);
+        RuntimeException rejection = rejection(value);
+        if (rejection != null) {
+            return afterRejection(call, rejection, attemptStart);
         }
         call.succeed(value);
         return RetryDecision.STOP;
     }
 
     /**
-     * Decides what follows an attempt whose value {@link #accepts} has already refused,
-     * without asking the policy's result predicate again.
+     * Decides what follows an attempt whose value {@link #rejection} has already judged,
+     * without asking the policy's result predicate again: a rejected value is retried as
+     * a failure would be; a predicate that threw ends the call at once as an ERROR.
      * @param call the call
-     * @param value the refused value
+     * @param rejection what {@link #rejection} returned for the value
      * @param attemptStart the attempt's start
      * @return the decision
      */
-    <T> RetryDecision afterRejectedValue(Execution<T> call, @Nullable T value, long attemptStart) {
-        return afterFailure(call, call.own(new RejectedResultException(this.name, value)), attemptStart);
+    RetryDecision afterRejection(Execution<?> call, RuntimeException rejection, long attemptStart) {
+        call.own(rejection);
+        if (rejection instanceof ResultPredicateException) {
+            call.recordFailure(rejection, attemptStart);
+            return stop(call, ExecutionStatus.ERROR, rejection);
+        }
+        return afterFailure(call, rejection, attemptStart);
     }
 
     /**
      * Decides what follows a failed attempt. An interruption and a rejection by a breaker
-     * inside the attempt end the call at once; they are never retried.
+     * or a bulkhead or rate limiter inside the attempt end the call at once; they are
+     * never retried.
      * @param call the call
      * @param failure what the attempt threw; never an {@link Error}
      * @param attemptStart the attempt's start
@@ -124,7 +146,8 @@ final class RetryStage {
      */
     RetryDecision afterFailure(Execution<?> call, Throwable failure, long attemptStart) {
         call.recordFailure(failure, attemptStart);
-        if (failure instanceof CallNotPermittedException) {
+        if (failure instanceof CallNotPermittedException || failure instanceof BulkheadFullException
+                || failure instanceof RateLimitedException) {
             return stop(call, ExecutionStatus.REJECTED, failure);
         }
         if (failure instanceof InterruptedException) {

@@ -10,7 +10,7 @@ import dev.resilience.core.time.TimeSource;
  * them:
  *
  * <pre>
- * idempotency -&gt; fallback (dead letters beside it) -&gt; retry -&gt; guards (breaker, ...) -&gt; attempt timeout -&gt; action
+ * idempotency -&gt; fallback (dead letters beside it) -&gt; retry -&gt; guards (rate limiter, breaker, bulkhead) -&gt; attempt timeout -&gt; action
  * </pre>
  *
  * <p>

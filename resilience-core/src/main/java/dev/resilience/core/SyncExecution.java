@@ -33,7 +33,8 @@ final class SyncExecution<T> extends Execution<T> {
      * When the stages need no per-call state before the first attempt ends
      * ({@link Stages#statelessStart}), that attempt passes the retry stage and the guards
      * with its state on the stack (the guards' pass too), sharing one clock read between
-     * the call's start, the budget and the guards; the call's {@link SyncExecution} is
+     * the call's start and the budget (the attempt's own start is read after the guards
+     * admitted it, since a guard may make it wait); the call's {@link SyncExecution} is
      * only created when the attempt did not end the call with a value, and takes the call
      * on from the retry stage's decision on that attempt, as for any other attempt.
      * @param stages the pipeline's stages
@@ -56,23 +57,27 @@ final class SyncExecution<T> extends Execution<T> {
         catch (RuntimeException ex) {
             return new SyncExecution<T>(stages, context, action, start).rejectedAtOnce(ex).getOrThrow();
         }
+        long attemptStart = stages.guards.present() ? stages.time.nanoTime() : start;
         T value;
         try {
             value = action.call();
         }
         catch (Exception ex) {
-            stages.guards.failed(pass, stages.time.nanoTime() - start, ex);
-            return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(start, null, ex).getOrThrow();
+            stages.guards.failed(pass, stages.time.nanoTime() - attemptStart, ex);
+            return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(attemptStart, null, ex)
+                .getOrThrow();
         }
         catch (Throwable ex) {
-            stages.guards.failed(pass, stages.time.nanoTime() - start, ex);
+            stages.guards.failed(pass, stages.time.nanoTime() - attemptStart, ex);
             throw ex;
         }
-        stages.guards.succeeded(pass, stages.time.nanoTime() - start);
-        if (stages.retry.accepts(value)) {
+        RuntimeException judged = stages.guards.succeeded(pass, stages.time.nanoTime() - attemptStart, value);
+        RuntimeException rejection = (judged != null) ? judged : stages.retry.rejection(value);
+        if (rejection == null) {
             return value;
         }
-        return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(start, value, null).getOrThrow();
+        return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(attemptStart, rejection, null)
+            .getOrThrow();
     }
 
     /**
@@ -92,7 +97,7 @@ final class SyncExecution<T> extends Execution<T> {
         }
         finally {
             settleClaim();
-            releasePermit();
+            this.pass.abandon();
         }
         return end();
     }
@@ -112,16 +117,17 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     /**
-     * Takes on a call without per-call state before its first attempt, which began at the
-     * call's start and was recorded by the guards, from the retry stage's decision on
-     * that attempt: its failure, or its value that the retry stage has refused (the
+     * Takes on a call without per-call state before its first attempt, which began once
+     * the guards admitted it and was recorded by them, from the retry stage's decision on
+     * that attempt: its failure, or the retry stage's judgement of its value (the
      * policy's result predicate is asked once per attempt).
      */
-    private ExecutionResult<T> afterFirstAttempt(long start, @Nullable T value, @Nullable Exception failure) {
+    private ExecutionResult<T> afterFirstAttempt(long start, @Nullable RuntimeException rejection,
+            @Nullable Exception failure) {
         try {
             attemptBegan(start);
             retryLoop((failure != null) ? afterFailure(failure, start)
-                    : this.stages.retry.afterRejectedValue(this, value, start));
+                    : this.stages.retry.afterRejection(this, rejection, start));
             fallbackStage();
         }
         catch (RuntimeException ex) {
@@ -134,7 +140,7 @@ final class SyncExecution<T> extends Execution<T> {
      * Takes on a call without per-call state whose first attempt a guard refused.
      */
     private ExecutionResult<T> rejectedAtOnce(RuntimeException rejection) {
-        stop(ExecutionStatus.REJECTED, rejection);
+        refused(rejection);
         try {
             retryLoop(RetryDecision.STOP);
             fallbackStage();
@@ -177,6 +183,23 @@ final class SyncExecution<T> extends Execution<T> {
         retryStageEnded();
     }
 
+    /**
+     * Asks the guards to admit the next attempt, waiting on this thread if a guard makes
+     * it wait. A refusal ends the retry stage with status
+     * {@link ExecutionStatus#REJECTED}.
+     * @return whether the attempt may run
+     */
+    private boolean permitted() {
+        try {
+            this.pass.hold(this.stages.guards.admit());
+        }
+        catch (RuntimeException ex) {
+            refused(ex);
+            return false;
+        }
+        return true;
+    }
+
     private RetryDecision attempt() {
         if (!permitted()) {
             return RetryDecision.STOP;
@@ -190,7 +213,7 @@ final class SyncExecution<T> extends Execution<T> {
                 timerTask = this.time.schedule(timer, Duration.ofNanos(limit));
             }
             catch (RuntimeException ex) {
-                releasePermit();
+                this.pass.abandon();
                 stop(ExecutionStatus.ERROR, ex);
                 return RetryDecision.STOP;
             }
@@ -201,15 +224,15 @@ final class SyncExecution<T> extends Execution<T> {
             result = invoke(start, limit, timer, timerTask);
         }
         catch (Exception ex) {
-            recordError(this.time.nanoTime() - start, ex);
+            this.pass.failed(this.time.nanoTime() - start, ex);
             return afterFailure(ex, start);
         }
         catch (Throwable ex) {
-            recordError(this.time.nanoTime() - start, ex);
+            this.pass.failed(this.time.nanoTime() - start, ex);
             throw ex;
         }
-        recordSuccess(this.time.nanoTime() - start);
-        return afterValue(result, start);
+        ResultPredicateException judged = this.pass.succeeded(this.time.nanoTime() - start, result);
+        return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(result, start);
     }
 
     /**

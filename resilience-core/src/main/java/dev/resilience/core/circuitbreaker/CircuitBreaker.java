@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A circuit breaker: CLOSED while calls go well, OPEN (rejecting calls) once the failure
@@ -222,6 +223,29 @@ public final class CircuitBreaker {
      */
     public void onSuccess(Permit permit, long durationNanos) {
         record((BreakerState) permit, Outcome.of(false, isSlow(durationNanos)));
+    }
+
+    /**
+     * Records a call that returned a value in the state that permitted it: as a failure
+     * when the configuration's {@link CircuitBreakerConfig#isFailureResult result
+     * predicate} matches the value, else as a success. When the predicate throws, the
+     * call is recorded as {@link #onError(Permit, long, Throwable)} records that
+     * exception, and the exception is thrown: the permit is settled either way.
+     * @param permit the call's permit
+     * @param durationNanos how long the call took
+     * @param result the value the call returned
+     * @throws RuntimeException what the predicate threw
+     */
+    public void onResult(Permit permit, long durationNanos, @Nullable Object result) {
+        boolean failed;
+        try {
+            failed = this.config.isFailureResult(result);
+        }
+        catch (RuntimeException ex) {
+            onError(permit, durationNanos, ex);
+            throw ex;
+        }
+        record((BreakerState) permit, Outcome.of(failed, isSlow(durationNanos)));
     }
 
     /**

@@ -3,8 +3,10 @@ package dev.resilience.core.circuitbreaker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 import dev.resilience.core.support.ExceptionFilter;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable settings of a {@link CircuitBreaker}, built by a {@link Builder} that
@@ -12,7 +14,7 @@ import dev.resilience.core.support.ExceptionFilter;
  *
  * <p>
  * Longer than 400 lines because it is an immutable policy and its validating builder in
- * one file, as the builder pattern of this API wants: each of its twelve settings has a
+ * one file, as the builder pattern of this API wants: each of its thirteen settings has a
  * documented accessor and a documented builder method.
  */
 public final class CircuitBreakerConfig {
@@ -108,6 +110,8 @@ public final class CircuitBreakerConfig {
 
     private final List<Class<? extends Throwable>> ignoreOn;
 
+    private final Predicate<@Nullable Object> failOnResult;
+
     private CircuitBreakerConfig(Builder builder) {
         this.slidingWindowType = builder.slidingWindowType;
         this.slidingWindowSize = builder.slidingWindowSize;
@@ -121,6 +125,7 @@ public final class CircuitBreakerConfig {
         this.automaticTransitionToHalfOpen = builder.automaticTransitionToHalfOpen;
         this.recordOn = builder.recordOn;
         this.ignoreOn = builder.ignoreOn;
+        this.failOnResult = builder.failOnResult;
     }
 
     /**
@@ -155,7 +160,8 @@ public final class CircuitBreakerConfig {
             .maxWaitInHalfOpen(this.maxWaitInHalfOpen)
             .automaticTransitionToHalfOpen(this.automaticTransitionToHalfOpen)
             .recordOn(this.recordOn)
-            .ignoreOn(this.ignoreOn);
+            .ignoreOn(this.ignoreOn)
+            .failOnResult(this.failOnResult);
     }
 
     /**
@@ -283,6 +289,17 @@ public final class CircuitBreakerConfig {
         return ExceptionFilter.matches(error, this.recordOn, this.ignoreOn);
     }
 
+    /**
+     * Tells whether a value a call returned counts as a failure, by the predicate set
+     * with {@link Builder#failOnResult}; by default no value does.
+     * @param result the value
+     * @return {@code true} if the call counts as a failure
+     * @throws RuntimeException what the predicate threw
+     */
+    public boolean isFailureResult(@Nullable Object result) {
+        return this.failOnResult.test(result);
+    }
+
     long slowCallDurationNanos() {
         return this.slowCallDuration.toNanos();
     }
@@ -336,6 +353,8 @@ public final class CircuitBreakerConfig {
         private List<Class<? extends Throwable>> recordOn = List.of();
 
         private List<Class<? extends Throwable>> ignoreOn = List.of();
+
+        private Predicate<@Nullable Object> failOnResult = (result) -> false;
 
         private Builder() {
         }
@@ -475,6 +494,18 @@ public final class CircuitBreakerConfig {
          */
         public Builder ignoreOn(List<Class<? extends Throwable>> ignoreOn) {
             this.ignoreOn = List.copyOf(ignoreOn);
+            return this;
+        }
+
+        /**
+         * Sets which values a call returns count as failures: the breaker records such a
+         * call as failed, though the call itself still returns its value.
+         * @param predicate {@code true} for a value that counts as a failure; by default
+         * none does
+         * @return this builder
+         */
+        public Builder failOnResult(Predicate<@Nullable Object> predicate) {
+            this.failOnResult = Objects.requireNonNull(predicate, "failOnResult");
             return this;
         }
 

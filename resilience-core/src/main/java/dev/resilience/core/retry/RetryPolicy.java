@@ -359,7 +359,12 @@ public final class RetryPolicy {
         }
 
         /**
-         * Sets which results call for another attempt.
+         * Sets which results call for another attempt: such a value is retried as a
+         * failure would be (backoff, budget and deadline apply); when no attempt is left
+         * the call ends with status ERROR and a
+         * {@link dev.resilience.core.RejectedResultException}, or goes to the fallbacks.
+         * A predicate that throws ends the call at once with status ERROR and a
+         * {@link dev.resilience.core.ResultPredicateException} caused by what it threw.
          * @param predicate {@code true} for a result to retry; by default always
          * {@code false}
          * @return this builder

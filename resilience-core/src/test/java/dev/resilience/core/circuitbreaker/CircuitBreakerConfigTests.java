@@ -135,4 +135,15 @@ class CircuitBreakerConfigTests {
         assertThat(config.failureRateThreshold()).isEqualTo(100f);
     }
 
+    @Test
+    void failOnResultCountsNoValueByDefaultAndIsKeptByToBuilder() {
+        CircuitBreakerConfig config = CircuitBreakerConfig.builder().failOnResult("FAILED"::equals).build();
+
+        assertThat(CircuitBreakerConfig.ofDefaults().isFailureResult("FAILED")).isFalse();
+        assertThat(CircuitBreakerConfig.ofDefaults().isFailureResult(null)).isFalse();
+        assertThat(config.isFailureResult("FAILED")).isTrue();
+        assertThat(config.isFailureResult("OK")).isFalse();
+        assertThat(config.toBuilder().minimumCalls(9).build().isFailureResult("FAILED")).isTrue();
+    }
+
 }
