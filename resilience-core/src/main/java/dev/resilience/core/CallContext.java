@@ -3,6 +3,7 @@ package dev.resilience.core;
 import java.util.List;
 import java.util.Objects;
 
+import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import org.jspecify.annotations.Nullable;
 
@@ -25,9 +26,14 @@ import org.jspecify.annotations.Nullable;
  * @param idempotencyScope whose key the idempotency key is, such as the authenticated
  * caller's name: calls of two scopes never share a stored entry, whatever their keys;
  * empty for none
+ * @param deadLetters where this call's dead letter goes instead of the pipeline's store,
+ * such as the record a re-run of a dead letter keeps of its own failure, so that it never
+ * adds a second letter beside the one it re-runs; {@code null} for the pipeline's store.
+ * A pipeline without a dead-letter store writes none either way.
  */
 public record CallContext(String method, @Nullable Object target, List<@Nullable Object> arguments,
-        @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener, String idempotencyScope) {
+        @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener, String idempotencyScope,
+        @Nullable DeadLetterStore deadLetters) {
 
     private static final CallContext EMPTY = new CallContext("", null, List.of(), null, "", ExecutionListener.NONE);
 
@@ -36,6 +42,22 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      */
     public CallContext {
         Objects.requireNonNull(idempotencyScope, "idempotencyScope");
+    }
+
+    /**
+     * Creates a context whose dead letter goes to the pipeline's store.
+     * @param method the called method's description
+     * @param target the object the call is made on, or {@code null}
+     * @param arguments the call's arguments
+     * @param idempotencyKey the idempotency key, or the {@link IdempotencyKeyException}
+     * met while working it out, or {@code null}
+     * @param fingerprint what must match between calls with the same key
+     * @param listener notified of this call's retries, fallbacks and outcome
+     * @param idempotencyScope whose key the idempotency key is; empty for none
+     */
+    public CallContext(String method, @Nullable Object target, List<@Nullable Object> arguments,
+            @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener, String idempotencyScope) {
+        this(method, target, arguments, idempotencyKey, fingerprint, listener, idempotencyScope, null);
     }
 
     /**
@@ -105,7 +127,7 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      */
     public CallContext withListener(ExecutionListener listener) {
         return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
-                listener, this.idempotencyScope);
+                listener, this.idempotencyScope, this.deadLetters);
     }
 
     /**
@@ -116,6 +138,18 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      */
     public CallContext withIdempotencyScope(String scope) {
         return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
-                this.listener, scope);
+                this.listener, scope, this.deadLetters);
+    }
+
+    /**
+     * Returns a copy of this context whose dead letter goes elsewhere than the pipeline's
+     * store.
+     * @param deadLetters where this call's dead letter goes; {@code null} for the
+     * pipeline's store
+     * @return the new context
+     */
+    public CallContext withDeadLetters(@Nullable DeadLetterStore deadLetters) {
+        return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
+                this.listener, this.idempotencyScope, deadLetters);
     }
 }

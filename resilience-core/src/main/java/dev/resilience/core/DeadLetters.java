@@ -64,7 +64,7 @@ final class DeadLetters {
 
     private static @Nullable DeadLetter write(ResiliencePipeline pipeline, CallContext context, ExecutionStatus status,
             Throwable error, int attempts, long firstAttemptNanos, long lastAttemptNanos) {
-        DeadLetterStore store = pipeline.deadLetters();
+        DeadLetterStore store = (context.deadLetters() != null) ? context.deadLetters() : pipeline.deadLetters();
         if (store == null) {
             return null;
         }

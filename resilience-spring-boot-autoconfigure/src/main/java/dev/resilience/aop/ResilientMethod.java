@@ -43,10 +43,13 @@ final class ResilientMethod {
 
     private final boolean lastGood;
 
+    private final CallContextCustomizer customizer;
+
     ResilientMethod(String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
-            @Nullable ChaosInstance chaos, boolean lastGood) {
+            @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer) {
         this.lastGood = lastGood;
+        this.customizer = customizer;
         this.description = description;
         this.pipeline = pipeline;
         this.returnKind = returnKind;
@@ -100,8 +103,8 @@ final class ResilientMethod {
         else if (this.lastGood) {
             scope = lastGoodScope();
         }
-        return new CallContext(this.description, invocation.getThis(), Arrays.asList(arguments), key, fingerprint,
-                listener, scope);
+        return this.customizer.customize(new CallContext(this.description, invocation.getThis(),
+                Arrays.asList(arguments), key, fingerprint, listener, scope));
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.registry.InvalidResiliencePolicyException;
+import dev.resilience.core.CallContext;
 import dev.resilience.core.FallbackChain;
 import dev.resilience.core.FallbackHandler;
 import dev.resilience.core.LastGood;
@@ -54,6 +55,8 @@ final class ResilientMethodCompiler {
 
     private final InstanceNameConflicts names = new InstanceNameConflicts();
 
+    private volatile CallContextCustomizer customizer = CallContextCustomizer.NONE;
+
     ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
             IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos,
             Supplier<LastGoodStore> lastGoodStore) {
@@ -63,6 +66,14 @@ final class ResilientMethodCompiler {
         this.observer = observer;
         this.scopes = scopes;
         this.fingerprints = fingerprints;
+    }
+
+    void customizeCalls(CallContextCustomizer customizer) {
+        this.customizer = customizer;
+    }
+
+    private CallContext customize(CallContext context) {
+        return this.customizer.customize(context);
     }
 
     ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String beanName) {
@@ -131,7 +142,7 @@ final class ResilientMethodCompiler {
             IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer,
-                (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood);
+                (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood, this::customize);
     }
 
     /**

@@ -110,6 +110,15 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         this.compiler = new ResilientMethodCompiler(policies, observer, scopes, fingerprints, chaos, lastGoodStore);
     }
 
+    /**
+     * Sets what changes the context of every call to an annotated method before it enters
+     * its pipeline; it applies to the calls that start afterwards.
+     * @param customizer the customizer, {@link CallContextCustomizer#NONE} for none
+     */
+    public void customizeCalls(CallContextCustomizer customizer) {
+        this.compiler.customizeCalls(customizer);
+    }
+
     @Override
     public void setBeanFactory(BeanFactory beanFactory) {
         if (beanFactory instanceof ConfigurableListableBeanFactory listable) {

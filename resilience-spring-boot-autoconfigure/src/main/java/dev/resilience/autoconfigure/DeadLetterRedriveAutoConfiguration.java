@@ -30,8 +30,10 @@ public final class DeadLetterRedriveAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RedrivenCalls resilienceRedrivenCalls(DeadLetterStore store) {
-        return new RedrivenCalls(store);
+    RedrivenCalls resilienceRedrivenCalls(ResilientMethods methods) {
+        RedrivenCalls calls = new RedrivenCalls();
+        methods.customizeCalls(calls);
+        return calls;
     }
 
     @Bean

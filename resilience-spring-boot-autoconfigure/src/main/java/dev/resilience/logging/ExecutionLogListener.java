@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * message is written on one line and cut at {@value #MAX_MESSAGE_LENGTH} characters.
  *
  * <p>
- * The WARN lines are throttled per category and name: one line per interval (default
+ * The WARN lines are throttled per kind of line and name (a fallback's name and whether
+ * it succeeded, a call's status): one line per interval (default
  * {@link #DEFAULT_INTERVAL}), the lines held back in between counted on the next one
  * written, so that an open breaker refusing a busy method's every call, or a fallback
  * answering them, writes a line every few seconds rather than one per call. Retry lines
@@ -96,7 +97,7 @@ public final class ExecutionLogListener implements ExecutionListener {
     @Override
     public void onFallback(String name, String fallbackName, boolean success) {
         if (fallbackLogger.isWarnEnabled()) {
-            long heldBack = this.throttle.pass(FALLBACK + ' ' + name);
+            long heldBack = this.throttle.pass(FALLBACK + ' ' + name + ' ' + fallbackName + ' ' + success);
             if (heldBack >= 0) {
                 fallbackLogger.warn("Fallback '" + fallbackName + "' of '" + name + "' "
                         + (success ? "succeeded" : "failed") + heldBack(heldBack));
@@ -108,7 +109,7 @@ public final class ExecutionLogListener implements ExecutionListener {
     public void onComplete(String name, ExecutionResult<?> result) {
         if (!result.isSuccess()) {
             if (callLogger.isWarnEnabled()) {
-                long heldBack = this.throttle.pass(CALL + ' ' + name);
+                long heldBack = this.throttle.pass(CALL + ' ' + name + ' ' + result.status());
                 if (heldBack >= 0) {
                     callLogger.warn("Call '" + name + "' ended " + result.status() + " after " + attempts(result) + ": "
                             + describe(result.error()) + heldBack(heldBack));

@@ -115,11 +115,12 @@ final class BoundedRedis {
 
     /**
      * Sends a script without waiting for its reply, unless {@code inFlight} has no permit
-     * left: a permit is taken for the command and given back when Redis answers, fails,
-     * or has not answered within the bound.
+     * left. The permit is held until the command itself ends (Redis answered, or the
+     * client gave up on it), not only until the bound: a command that outlived the bound
+     * may still be carried out, and while it waits in the client it counts.
      * @param script the script
      * @param keys the keys it touches
-     * @param inFlight the permits of the commands sent and not yet answered
+     * @param inFlight the permits of the commands sent and not yet ended
      * @param args its arguments
      * @return the reply, failed with {@link QueryTimeoutException} past the bound, or
      * {@code null} when no permit was left and nothing was sent
@@ -136,7 +137,7 @@ final class BoundedRedis {
             inFlight.release();
             throw ex;
         }
-        return reply.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).handle((value, failure) -> {
+        reply.whenComplete((value, failure) -> {
             inFlight.release();
             if (this.evictionCheck != null) {
                 if (failure != null) {
@@ -146,7 +147,10 @@ final class BoundedRedis {
                     this.evictionCheck.succeeded();
                 }
             }
-            if (failure instanceof TimeoutException timeout) {
+        });
+        return reply.copy().orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS).handle((value, failure) -> {
+            Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
+            if (cause instanceof TimeoutException timeout) {
                 throw new QueryTimeoutException("Redis did not answer within " + this.timeout.toMillis() + " ms",
                         timeout);
             }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.deadletter.DeadLetter;
@@ -85,10 +86,6 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     private static final RedisScript<String> CLAIM = LuaScript.load("deadletter-claim.lua", String.class);
 
-    private static final RedisScript<Long> COMPLETE = LuaScript.load("deadletter-complete.lua", Long.class);
-
-    private static final RedisScript<Long> RELEASE = LuaScript.load("deadletter-release.lua", Long.class);
-
     /**
      * The most expired dead letters a write or a list drops, so that its work stays
      * bounded.
@@ -114,6 +111,8 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
     private final TimeSource time;
 
     private final AtomicLong failedWrites = new AtomicLong();
+
+    private final Semaphore abandonedClaims = new Semaphore(RedisDeadLetterClaim.MAX_ABANDONED);
 
     /**
      * Creates a store whose commands wait for Redis at most
@@ -290,16 +289,25 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
         }
         String token = UUID.randomUUID().toString();
         String claimKey = keyPrefix() + "claim:" + id;
-        String body = this.redis.script(CLAIM, List.of(this.entriesKey, this.expiryKey, claimKey), id, now(), token,
-                Long.toString(lease.toMillis()));
+        String body;
+        try {
+            body = this.redis.script(CLAIM, List.of(this.entriesKey, this.expiryKey, claimKey), id, now(), token,
+                    Long.toString(lease.toMillis()));
+        }
+        catch (RuntimeException ex) {
+            RedisDeadLetterClaim.abandon(this.redis, claimKey, token, this.abandonedClaims);
+            throw ex;
+        }
         DeadLetter deadLetter = (body != null) ? read(body) : null;
         if (deadLetter == null) {
             if (body != null) {
-                this.redis.script(RELEASE, List.of(claimKey), token);
+                RedisDeadLetterClaim.abandon(this.redis, claimKey, token, this.abandonedClaims);
             }
             return Optional.empty();
         }
-        return Optional.of(new RedisClaim(deadLetter, claimKey, token));
+        return Optional.of(new RedisDeadLetterClaim(deadLetter, this.redis,
+                List.of(this.orderKey, this.entriesKey, this.expiryKey, claimKey), token, this::now,
+                this.abandonedClaims));
     }
 
     @Override
@@ -326,53 +334,6 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
 
     private String now() {
         return Long.toString(this.time.now().toEpochMilli());
-    }
-
-    private final class RedisClaim implements DeadLetterClaim {
-
-        private final DeadLetter deadLetter;
-
-        private final String claimKey;
-
-        private final String token;
-
-        RedisClaim(DeadLetter deadLetter, String claimKey, String token) {
-            this.deadLetter = deadLetter;
-            this.claimKey = claimKey;
-            this.token = token;
-        }
-
-        @Override
-        public DeadLetter deadLetter() {
-            return this.deadLetter;
-        }
-
-        @Override
-        public boolean complete() {
-            return Long.valueOf(1)
-                .equals(RedisDeadLetterStore.this.redis.script(COMPLETE,
-                        List.of(RedisDeadLetterStore.this.orderKey, RedisDeadLetterStore.this.entriesKey,
-                                RedisDeadLetterStore.this.expiryKey, this.claimKey),
-                        this.deadLetter.id(), now(), this.token));
-        }
-
-        /**
-         * {@inheritDoc}
-         * <p>
-         * Never throws: when Redis fails, the claim is left to run out with its lease and
-         * the letter stays.
-         */
-        @Override
-        public void release() {
-            try {
-                RedisDeadLetterStore.this.redis.script(RELEASE, List.of(this.claimKey), this.token);
-            }
-            catch (RuntimeException ex) {
-                logger.warn("Redis failed to end the claim of dead letter " + this.deadLetter.id()
-                        + "; the letter stays, and can be claimed again once its claim runs out", ex);
-            }
-        }
-
     }
 
     private @Nullable DeadLetter read(String json) {

@@ -24,27 +24,31 @@ import org.springframework.data.redis.core.script.RedisScript;
  *
  * <p>
  * <b>Layout.</b> Each value is one string, {@code <keyPrefix><key>}, expiring with its
- * time to live: the instant it was stored, the name of its class and its JSON, one line
- * each. Values are written and read by the idempotency results' {@link JsonResultCodec},
- * so decoding is bounded the same way: the store's own mapper, into the method's declared
- * type or an allowed subtype of it ({@code resilience.idempotency.allowed-types}), at
- * most {@code resilience.idempotency.max-result-size} bytes (a larger value is not
- * stored).
+ * time to live: the instant it was stored (its epoch second in 19 digits and its
+ * nanosecond in 9, so that two times compare as text), the name of its class and its
+ * JSON, one line each. A write never replaces a value stored at a later instant, so
+ * writes that reach Redis out of order (from a pool of blocking connections) never bring
+ * back an older value. Values are written and read by the idempotency results'
+ * {@link JsonResultCodec}, so decoding is bounded the same way: the store's own mapper,
+ * into the method's declared type or an allowed subtype of it
+ * ({@code resilience.idempotency.allowed-types}), at most
+ * {@code resilience.idempotency.max-result-size} bytes (a larger value is not stored).
  *
  * <p>
  * A value is kept without the call waiting for Redis: {@link #put} encodes it on the
  * caller's thread and sends it, and at most {@value #MAX_WRITES_IN_FLIGHT} writes wait
- * for their reply at once; beyond that a value is not kept (the one before it stays), so
- * a slow or unreachable Redis never slows a call that succeeded. A write that fails or
- * gets no reply within the store timeout is logged and counted in
- * {@link #failedWrites()}. A read waits for Redis at most the store timeout, and what
- * fails then (Redis down, a stored value that cannot be read) throws, which the pipeline
- * logs: the call goes on as if no value were kept. Thread-safe.
+ * for their reply at once, counting those that outlived the store timeout and are still
+ * queued in the client; beyond that a value is not kept (the one before it stays) and is
+ * counted in {@link #skippedWrites()}, so a slow or unreachable Redis never slows a call
+ * that succeeded, nor grows the client's queue. A write that fails or gets no reply
+ * within the store timeout is logged and counted in {@link #failedWrites()}. A read waits
+ * for Redis at most the store timeout, and what fails then (Redis down, a stored value
+ * that cannot be read) throws, which the pipeline logs: the call goes on as if no value
+ * were kept. Thread-safe.
  */
 public final class RedisLastGoodStore implements LastGoodStore {
 
-    private static final RedisScript<Long> PUT = RedisScript
-        .of("redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1", Long.class);
+    private static final RedisScript<Long> PUT = LuaScript.load("lastgood-put.lua", Long.class);
 
     private static final RedisScript<String> GET = RedisScript.of("return redis.call('GET', KEYS[1])", String.class);
 
@@ -52,6 +56,8 @@ public final class RedisLastGoodStore implements LastGoodStore {
     public static final int MAX_WRITES_IN_FLIGHT = 64;
 
     private static final Log logger = LogFactory.getLog(RedisLastGoodStore.class);
+
+    private static final int SORTABLE_LENGTH = 28;
 
     /** One failed write in this many is logged. */
     private static final int LOGGED_FAILURE_EVERY = 100;
@@ -96,7 +102,7 @@ public final class RedisLastGoodStore implements LastGoodStore {
     @Override
     public void put(String key, Object value, Type type, Instant storedAt, Duration ttl) {
         String json = this.codec.write(value, type);
-        String stored = storedAt + "\n" + value.getClass().getName() + "\n" + json;
+        String stored = sortable(storedAt) + "\n" + value.getClass().getName() + "\n" + json;
         CompletableFuture<?> reply = this.redis.send(PUT, List.of(this.keyPrefix + key), this.writesInFlight, stored,
                 Long.toString(Math.max(1, ttl.toMillis())));
         if (reply == null) {
@@ -140,10 +146,21 @@ public final class RedisLastGoodStore implements LastGoodStore {
         if (endOfType < 0) {
             throw new IllegalStateException("Last good value under '" + key + "' is not in the store's layout");
         }
-        Instant storedAt = Instant.parse(stored.substring(0, endOfTime));
+        Instant storedAt = instant(key, stored.substring(0, endOfTime));
         String typeName = stored.substring(endOfTime + 1, endOfType);
         Object value = this.codec.read(key, stored.substring(endOfType + 1), typeName).decode(type);
         return (value != null) ? Optional.of(new LastGoodValue(value, storedAt)) : Optional.empty();
+    }
+
+    private static String sortable(Instant instant) {
+        return String.format("%019d%09d", instant.getEpochSecond(), instant.getNano());
+    }
+
+    private static Instant instant(String key, String sortable) {
+        if (sortable.length() != SORTABLE_LENGTH || sortable.charAt(0) == '-') {
+            throw new IllegalStateException("Last good value under '" + key + "' is not in the store's layout");
+        }
+        return Instant.ofEpochSecond(Long.parseLong(sortable.substring(0, 19)), Long.parseLong(sortable.substring(19)));
     }
 
 }

@@ -49,10 +49,11 @@ import org.springframework.util.ReflectionUtils;
  * another, finds it held ({@link Outcome#IN_PROGRESS}) and does not run the call. The
  * letter stays stored while claimed, so an instance that dies mid-call loses nothing: its
  * claim runs out after the lease. On success the letter is deleted; when the call fails
- * again the claim is released, the original letter stays as it was, and the letter the
- * failed call wrote is deleted, so one undone call keeps one letter. An idempotent
- * method's key is worked out again by its key expression from the same arguments, so work
- * that was in fact done is replayed, not run twice.
+ * again the claim is released and the original letter stays as it was: the re-run's own
+ * letter is never written to the store (see {@link RedrivenCalls}), so one undone call
+ * keeps one letter, and a full store evicts nothing for it. An idempotent method's key is
+ * worked out again by its key expression from the same arguments, so work that was in
+ * fact done is replayed, not run twice.
  *
  * <p>
  * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for
@@ -190,13 +191,13 @@ public final class DeadLetterRedrive {
                     "bean '" + declared.beanName() + "' is not available (" + ex.getClass().getSimpleName() + ")");
         }
         Class<?> beanClass = AopUtils.getTargetClass(bean);
-        return new Invocation(bean, declared.method(),
+        return new Invocation(bean, AopUtils.selectInvocableMethod(declared.method(), bean.getClass()),
                 this.arguments.read(deadLetter.arguments(), declared.method(), beanClass));
     }
 
     private RedriveResult run(DeadLetterClaim claim, Invocation invocation) {
         DeadLetter deadLetter = claim.deadLetter();
-        RedrivenCalls.Capture capture = this.calls.start(deadLetter);
+        RedrivenCalls.Capture capture = this.calls.start(deadLetter, invocation.arguments());
         Throwable failure = null;
         try {
             invocation.call(this.lease);
@@ -213,10 +214,11 @@ public final class DeadLetterRedrive {
         ExecutionResult<?> result = capture.result();
         String status = (result != null) ? result.status().name() : null;
         Integer attempts = (result != null) ? result.attempts() : null;
-        if (failure == null && result != null && result.fallbackUsed()) {
+        if (failure == null && capture.fallbackAnswered()) {
+            Object fallback = (result != null) ? result.metadata().get(ExecutionResult.FALLBACK_NAME) : null;
             return new RedriveResult(
-                    deadLetter.id(), Outcome.FAILURE, status, attempts, null, "a fallback answered the re-driven call ("
-                            + result.metadata().get(ExecutionResult.FALLBACK_NAME) + "): its work was not done",
+                    deadLetter.id(), Outcome.FAILURE, status, attempts, null, "a fallback answered the re-driven call"
+                            + ((fallback != null) ? " (" + fallback + ")" : "") + ": its work was not done",
                     release(claim));
         }
         if (failure == null) {
@@ -229,7 +231,7 @@ public final class DeadLetterRedrive {
 
     private static RedriveResult succeeded(DeadLetterClaim claim, String status, @Nullable Integer attempts) {
         try {
-            claim.complete();
+            endWithoutInterrupt(claim::complete);
             return new RedriveResult(claim.deadLetter().id(), Outcome.SUCCESS, status, attempts, null, null,
                     DeadLetterState.DELETED);
         }
@@ -242,9 +244,26 @@ public final class DeadLetterRedrive {
         }
     }
 
+    /**
+     * Ends a claim with the thread's interrupt flag clear, and sets it again after: a
+     * store refuses to wait for its reply on an interrupted thread, and a claim left
+     * unended would hold its letter for the whole lease.
+     */
+    private static void endWithoutInterrupt(Runnable end) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            end.run();
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private static DeadLetterState release(DeadLetterClaim claim) {
         try {
-            claim.release();
+            endWithoutInterrupt(claim::release);
             return DeadLetterState.KEPT;
         }
         catch (RuntimeException ex) {

@@ -1,51 +1,56 @@
 package dev.resilience.redrive;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.resilience.aop.CallContextCustomizer;
+import dev.resilience.core.CallContext;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterStore;
+import dev.resilience.core.idempotency.IdempotencyOutcome;
+import dev.resilience.core.retry.RetryEvent;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The calls being re-driven, seen by every pipeline as an {@link ExecutionListener}: a
- * dead letter that a re-driven call writes again on the re-driving thread (same method,
- * same arguments) is deleted as soon as it is written, since the original is kept, and
- * the result of a synchronous re-driven call is caught there for its status and attempts.
- * Only the re-driving thread's own call is matched, so another caller's call with equal
- * arguments keeps its letter; an asynchronous re-driven call that ends on another thread
- * keeps the letter it writes beside the original. Thread-safe.
+ * The calls being re-driven. A re-drive announces its call on its thread before it calls
+ * the bean's proxy; the first call of the dead letter's method with the same arguments
+ * that starts on that thread is the re-run, and this customizer gives its context a
+ * listener and a dead-letter record of its own. So the re-run's outcome (its status,
+ * attempts and whether a fallback answered) is known wherever it completes, on this
+ * thread or, for an asynchronous method, on another; and when it fails again its letter
+ * is kept in the record instead of the store, so it neither adds a second letter beside
+ * the one re-driven nor evicts a letter from a full store. Calls of other callers, and
+ * the calls the re-run makes itself, are left as they are. Thread-safe; a call that no
+ * re-drive announced costs one read of a counter.
  */
-public final class RedrivenCalls implements ExecutionListener {
+public final class RedrivenCalls implements CallContextCustomizer {
 
-    private final DeadLetterStore store;
+    private final AtomicInteger announced = new AtomicInteger();
 
-    private final ThreadLocal<Capture> captures = new ThreadLocal<>();
+    private final ThreadLocal<Capture> pending = new ThreadLocal<>();
 
     private final Set<String> running = ConcurrentHashMap.newKeySet();
 
-    /**
-     * Creates the calls being re-driven.
-     * @param store where the re-driven calls' dead letters are written
-     */
-    public RedrivenCalls(DeadLetterStore store) {
-        this.store = store;
-    }
-
-    Capture start(DeadLetter deadLetter) {
-        Call call = new Call(deadLetter.method(), deadLetter.arguments());
+    Capture start(DeadLetter deadLetter, @Nullable Object[] arguments) {
+        Capture capture = new Capture(deadLetter, List.of(nullSafe(arguments)));
         this.running.add(deadLetter.id());
-        Capture capture = new Capture(deadLetter.id(), deadLetter.name(), call);
-        this.captures.set(capture);
+        this.pending.set(capture);
+        this.announced.incrementAndGet();
         return capture;
     }
 
     void end(Capture capture) {
-        this.captures.remove();
-        this.running.remove(capture.id);
+        if (this.pending.get() == capture) {
+            this.pending.remove();
+        }
+        this.announced.decrementAndGet();
+        this.running.remove(capture.deadLetter.id());
     }
 
     /**
@@ -56,45 +61,168 @@ public final class RedrivenCalls implements ExecutionListener {
     }
 
     @Override
-    public void onDeadLetter(DeadLetter deadLetter) {
-        Capture capture = this.captures.get();
-        if (capture != null && capture.call.equals(new Call(deadLetter.method(), deadLetter.arguments()))) {
-            this.store.delete(deadLetter.id());
+    public CallContext customize(CallContext context) {
+        if (this.announced.get() == 0) {
+            return context;
         }
+        Capture capture = this.pending.get();
+        if (capture == null || !capture.isRerun(context)) {
+            return context;
+        }
+        this.pending.remove();
+        return context.withListener(capture.listening(context.listener())).withDeadLetters(capture.record);
     }
 
-    @Override
-    public void onComplete(String name, ExecutionResult<?> result) {
-        Capture capture = this.captures.get();
-        if (capture != null && capture.name.equals(name)) {
-            capture.result = result;
+    private static Object[] nullSafe(@Nullable Object[] arguments) {
+        Object[] copy = new Object[arguments.length];
+        for (int i = 0; i < arguments.length; i++) {
+            copy[i] = (arguments[i] != null) ? arguments[i] : Capture.NULL;
         }
-    }
-
-    private record Call(String method, List<String> arguments) {
+        return copy;
     }
 
     /**
-     * The result of one re-driven call, when it completed on the re-driving thread.
+     * What one re-run did: its result, and the dead letter it would have written.
      */
     static final class Capture {
 
-        private final String id;
+        private static final Object NULL = new Object();
 
-        private final String name;
+        private final DeadLetter deadLetter;
 
-        private final Call call;
+        private final List<Object> arguments;
+
+        private final LetterRecord record = new LetterRecord();
 
         private volatile @Nullable ExecutionResult<?> result;
 
-        Capture(String id, String name, Call call) {
-            this.id = id;
-            this.name = name;
-            this.call = call;
+        private volatile boolean fallbackAnswered;
+
+        Capture(DeadLetter deadLetter, List<Object> arguments) {
+            this.deadLetter = deadLetter;
+            this.arguments = arguments;
         }
 
+        /**
+         * Returns the re-run's result, once it completed.
+         */
         @Nullable ExecutionResult<?> result() {
             return this.result;
+        }
+
+        /**
+         * Tells whether a fallback, or a last good value, answered the re-run.
+         */
+        boolean fallbackAnswered() {
+            ExecutionResult<?> completed = this.result;
+            return (completed != null) ? completed.fallbackUsed() : this.fallbackAnswered;
+        }
+
+        /**
+         * Returns the dead letter the re-run wrote when it failed again, kept here and
+         * not in the store.
+         */
+        Optional<DeadLetter> letter() {
+            return Optional.ofNullable(this.record.letter);
+        }
+
+        private boolean isRerun(CallContext context) {
+            if (!this.deadLetter.method().equals(context.method())
+                    || context.arguments().size() != this.arguments.size()) {
+                return false;
+            }
+            for (int i = 0; i < this.arguments.size(); i++) {
+                Object announced = this.arguments.get(i);
+                Object given = context.arguments().get(i);
+                if ((announced == NULL) ? given != null : !Objects.equals(announced, given)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private ExecutionListener listening(ExecutionListener own) {
+            return new ExecutionListener() {
+
+                @Override
+                public void onRetry(String name, RetryEvent event) {
+                    own.onRetry(name, event);
+                }
+
+                @Override
+                public void onBudgetRefused(String name) {
+                    own.onBudgetRefused(name);
+                }
+
+                @Override
+                public void onFallback(String name, String fallbackName, boolean success) {
+                    if (success) {
+                        Capture.this.fallbackAnswered = true;
+                    }
+                    own.onFallback(name, fallbackName, success);
+                }
+
+                @Override
+                public void onIdempotency(String name, IdempotencyOutcome outcome) {
+                    own.onIdempotency(name, outcome);
+                }
+
+                @Override
+                public void onDeadLetter(DeadLetter deadLetter) {
+                    own.onDeadLetter(deadLetter);
+                }
+
+                @Override
+                public void onComplete(String name, ExecutionResult<?> result) {
+                    Capture.this.result = result;
+                    own.onComplete(name, result);
+                }
+
+            };
+        }
+
+    }
+
+    /**
+     * The dead-letter store of one re-run: holds the letter it writes, if it fails again.
+     */
+    private static final class LetterRecord implements DeadLetterStore {
+
+        private volatile @Nullable DeadLetter letter;
+
+        @Override
+        public void write(DeadLetter deadLetter) {
+            this.letter = deadLetter;
+        }
+
+        @Override
+        public List<DeadLetter> list(int limit) {
+            if (limit < 0) {
+                throw new IllegalArgumentException("limit must not be negative, was " + limit);
+            }
+            DeadLetter written = this.letter;
+            return (written != null && limit > 0) ? List.of(written) : List.of();
+        }
+
+        @Override
+        public Optional<DeadLetter> find(String id) {
+            DeadLetter written = this.letter;
+            return (written != null && written.id().equals(id)) ? Optional.of(written) : Optional.empty();
+        }
+
+        @Override
+        public boolean delete(String id) {
+            DeadLetter written = this.letter;
+            if (written != null && written.id().equals(id)) {
+                this.letter = null;
+                return true;
+            }
+            return false;
+        }
+
+        @Override
+        public int size() {
+            return (this.letter != null) ? 1 : 0;
         }
 
     }
