@@ -154,7 +154,7 @@ public final class DeadLetterRedrive {
         if (claim.isEmpty()) {
             return inProgress(id);
         }
-        return run(claim.get(), invocation);
+        return run(claim.get(), invocation, System.nanoTime());
     }
 
     private static RedriveResult inProgress(String id) {
@@ -195,12 +195,12 @@ public final class DeadLetterRedrive {
                 this.arguments.read(deadLetter.arguments(), declared.method(), beanClass));
     }
 
-    private RedriveResult run(DeadLetterClaim claim, Invocation invocation) {
+    private RedriveResult run(DeadLetterClaim claim, Invocation invocation, long claimedAt) {
         DeadLetter deadLetter = claim.deadLetter();
         RedrivenCalls.Capture capture = this.calls.start(deadLetter, invocation.arguments());
         Throwable failure = null;
         try {
-            invocation.call(this.lease);
+            invocation.call(this.lease, claimedAt);
         }
         catch (Throwable ex) {
             failure = ex;
@@ -276,10 +276,11 @@ public final class DeadLetterRedrive {
     private record Invocation(Object bean, Method method, @Nullable Object[] arguments) {
 
         /**
-         * Calls the method, and waits for an asynchronous one at most the lease: past it,
-         * its claim runs out and another re-drive may start, so it is cancelled.
+         * Calls the method, and waits for an asynchronous one until the lease, counted
+         * from the claim, ends: past it, the claim runs out and another re-drive may
+         * start, so the call is cancelled.
          */
-        void call(Duration lease) throws Throwable {
+        void call(Duration lease, long claimedAt) throws Throwable {
             ReflectionUtils.makeAccessible(this.method);
             Object returned;
             try {
@@ -291,7 +292,8 @@ public final class DeadLetterRedrive {
             if (returned instanceof CompletionStage<?> stage) {
                 CompletableFuture<?> future = stage.toCompletableFuture();
                 try {
-                    future.get(Durations.toNanos(lease), TimeUnit.NANOSECONDS);
+                    long left = Durations.toNanos(lease) - (System.nanoTime() - claimedAt);
+                    future.get(Math.max(0, left), TimeUnit.NANOSECONDS);
                 }
                 catch (ExecutionException | CompletionException ex) {
                     throw (ex.getCause() != null) ? ex.getCause() : ex;
