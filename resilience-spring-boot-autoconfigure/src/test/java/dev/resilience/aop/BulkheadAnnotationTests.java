@@ -126,8 +126,8 @@ class BulkheadAnnotationTests {
 
                 assertThatExceptionOfType(BulkheadFullException.class).isThrownBy(() -> warehouse.repack(5))
                     .satisfies((ex) -> assertThat(ex.bulkheadName()).isEqualTo("packing"));
-                assertThat(context.getBean(ResilienceRegistry.class).bulkheads()).containsOnlyKeys("packing", "picking",
-                        "shipping");
+                assertThat(context.getBean(ResilienceRegistry.class).bulkheads()).containsOnlyKeys("loading", "packing",
+                        "picking", "shipping");
             }
             finally {
                 floor.packingRelease.countDown();
@@ -167,6 +167,49 @@ class BulkheadAnnotationTests {
     }
 
     @Test
+    void interruptWhileWaitingForAPermitEndsTheCallAtOnceAndKeepsTheFlag() {
+        Floor floor = new Floor();
+        this.contextRunner.withBean(Warehouse.class, () -> new Warehouse(floor)).run((context) -> {
+            Warehouse warehouse = context.getBean(Warehouse.class);
+            dev.resilience.core.bulkhead.Bulkhead loading = context.getBean(ResilienceRegistry.class)
+                .findBulkhead("loading")
+                .orElseThrow();
+            ExecutorService callers = Executors.newFixedThreadPool(1);
+            try {
+                callers.submit(() -> warehouse.load());
+                assertThat(floor.loadingEntered.await(AWAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+                List<Throwable> failures = new CopyOnWriteArrayList<>();
+                List<Boolean> interrupted = new CopyOnWriteArrayList<>();
+                Thread waiter = new Thread(() -> {
+                    try {
+                        warehouse.load();
+                    }
+                    catch (Throwable ex) {
+                        failures.add(ex);
+                    }
+                    interrupted.add(Thread.currentThread().isInterrupted());
+                });
+                waiter.start();
+                awaitTrue(() -> loading.waitingCalls() == 1);
+
+                waiter.interrupt();
+                waiter.join(TimeUnit.SECONDS.toMillis(AWAIT_SECONDS));
+
+                assertThat(waiter.isAlive()).isFalse();
+                assertThat(failures).hasSize(1);
+                assertThat(interrupted).containsExactly(true);
+                assertThat(loading.waitingCalls()).isZero();
+                assertThat(loading.concurrentCalls()).isOne();
+                assertThat(floor.loadingRuns.get()).isOne();
+            }
+            finally {
+                floor.loadingRelease.countDown();
+                callers.shutdownNow();
+            }
+        });
+    }
+
+    @Test
     void twoAnnotationsThatConfigureOneBulkheadOtherwiseFailTheStart() {
         this.contextRunner.withBean("leftDock", LeftDock.class)
             .withBean("rightDock", RightDock.class)
@@ -202,6 +245,7 @@ class BulkheadAnnotationTests {
             .run((context) -> {
                 ResilienceRegistry registry = context.getBean(ResilienceRegistry.class);
                 assertThat(registry.findBulkhead("picking").orElseThrow().config().maxConcurrentCalls()).isEqualTo(3);
+                assertThat(registry.findBulkhead("picking").orElseThrow().config().maxWait()).hasSeconds(10);
                 assertThat(registry.findBulkhead("shipping").orElseThrow().config().maxWait()).hasSeconds(1);
             });
     }
@@ -254,6 +298,14 @@ class BulkheadAnnotationTests {
             return "pack " + order + " later: bulkhead '" + ex.bulkheadName() + "' is full (" + ex.limit() + ")";
         }
 
+        @Bulkhead(name = "loading", maxConcurrentCalls = 1, maxWait = "10s")
+        public String load() throws InterruptedException {
+            this.floor.loadingRuns.incrementAndGet();
+            this.floor.loadingEntered.countDown();
+            this.floor.loadingRelease.await(AWAIT_SECONDS, TimeUnit.SECONDS);
+            return "loaded";
+        }
+
         @Bulkhead(name = "shipping", maxConcurrentCalls = 1)
         public CompletableFuture<String> ship(String order) {
             CompletableFuture<String> shipment = new CompletableFuture<>();
@@ -264,6 +316,12 @@ class BulkheadAnnotationTests {
     }
 
     static class Floor {
+
+        final CountDownLatch loadingEntered = new CountDownLatch(1);
+
+        final CountDownLatch loadingRelease = new CountDownLatch(1);
+
+        final AtomicInteger loadingRuns = new AtomicInteger();
 
         final AtomicInteger pickingInside = new AtomicInteger();
 
