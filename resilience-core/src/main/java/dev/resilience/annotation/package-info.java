@@ -1,6 +1,7 @@
 /**
  * The annotations that make a Spring bean method resilient: {@link Retryable},
- * {@link CircuitGuarded}, {@link Fallback} and {@link Idempotent}.
+ * {@link CircuitGuarded}, {@link Bulkhead}, {@link RateLimited}, {@link Fallback} and
+ * {@link Idempotent}.
  */
 @NullMarked
 package dev.resilience.annotation;

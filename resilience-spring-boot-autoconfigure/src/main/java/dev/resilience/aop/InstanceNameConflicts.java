@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import dev.resilience.annotation.Bulkhead;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.retry.Jitter;
@@ -25,26 +27,33 @@ import org.springframework.util.ObjectUtils;
  * compiled. Two distinct methods may not go by one default name
  * ({@code SimpleClassName#method}: two classes of one simple name in different packages,
  * or two overloads), which would make them share a retry instance, a breaker, idempotency
- * keys and meters without anyone naming them. Two annotations that name one breaker or
- * retry instance must configure it alike: the registry resolves a name once, from the
- * first annotation that asks for it, and never reads the others. Attributes are compared
- * by what they configure, not as written: {@code delay = "1s"} and
- * {@code delay = "1000ms"} agree, as do class arrays that list the same classes in
- * another order; a value that does not parse fails here when the first annotation wrote
- * another, since the resolver never sees it. Only annotations are compared; the YAML, the
- * HTTP client and {@code ResilienceTemplate} name instances without one and never
- * conflict (the registry warns of an annotation setting that a name it resolved before,
- * without an annotation, leaves unapplied). Thread-safe.
+ * keys and meters without anyone naming them. Two annotations that name one breaker,
+ * retry instance, bulkhead or rate limiter must configure it alike: the registry resolves
+ * a name once, from the first annotation that asks for it, and never reads the others.
+ * Attributes are compared by what they configure, not as written: {@code delay = "1s"}
+ * and {@code delay = "1000ms"} agree (and the durations of {@code @Bulkhead} and
+ * {@code @RateLimited} alike), as do class arrays that list the same classes in another
+ * order; a value that does not parse fails here when the first annotation wrote another,
+ * since the resolver never sees it. Only annotations are compared; the YAML, the HTTP
+ * client and {@code ResilienceTemplate} name instances without one and never conflict
+ * (the registry warns of an annotation setting that a name it resolved before, without an
+ * annotation, leaves unapplied). Thread-safe.
  */
 final class InstanceNameConflicts {
 
-    private static final Set<String> RETRY_DURATIONS = Set.of("delay", "maxDelay", "attemptTimeout", "maxDuration");
+    private static final Map<Class<? extends Annotation>, Set<String>> DURATIONS = Map.of(Retryable.class,
+            Set.of("delay", "maxDelay", "attemptTimeout", "maxDuration"), Bulkhead.class, Set.of("maxWait"),
+            RateLimited.class, Set.of("period", "timeout"));
 
     private final Map<String, Declaration> defaultNames = new ConcurrentHashMap<>();
 
     private final Map<String, Declaration> breakers = new ConcurrentHashMap<>();
 
     private final Map<String, Declaration> retries = new ConcurrentHashMap<>();
+
+    private final Map<String, Declaration> bulkheads = new ConcurrentHashMap<>();
+
+    private final Map<String, Declaration> rateLimiters = new ConcurrentHashMap<>();
 
     /**
      * Records a method that goes by its default name.
@@ -85,6 +94,28 @@ final class InstanceNameConflicts {
      */
     void retry(Declaration declaration, String name) {
         compare(this.retries, declaration, name, "retry instance", "resilience.retry.instances.");
+    }
+
+    /**
+     * Records the annotation of a bulkhead's name.
+     * @param declaration the method and its annotation
+     * @param name the bulkhead's name
+     * @throws InvalidResiliencePolicyException when another annotation configures the
+     * bulkhead otherwise
+     */
+    void bulkhead(Declaration declaration, String name) {
+        compare(this.bulkheads, declaration, name, "bulkhead", "resilience.bulkhead.instances.");
+    }
+
+    /**
+     * Records the annotation of a rate limiter's name.
+     * @param declaration the method and its annotation
+     * @param name the rate limiter's name
+     * @throws InvalidResiliencePolicyException when another annotation configures the
+     * rate limiter otherwise
+     */
+    void rateLimiter(Declaration declaration, String name) {
+        compare(this.rateLimiters, declaration, name, "rate limiter", "resilience.rate-limiter.instances.");
     }
 
     private static void compare(Map<String, Declaration> declarations, Declaration declaration, String name,
@@ -147,7 +178,7 @@ final class InstanceNameConflicts {
             return null;
         }
         catch (IllegalArgumentException ex) {
-            return RETRY_DURATIONS.contains(attributeName) ? "'" + value + "' is not a duration" : ex.getMessage();
+            return isDuration(annotation, attributeName) ? "'" + value + "' is not a duration" : ex.getMessage();
         }
     }
 
@@ -155,13 +186,20 @@ final class InstanceNameConflicts {
         if (value instanceof Object[] items) {
             return new HashSet<>(Arrays.asList(items));
         }
-        if (!(annotation instanceof Retryable) || !(value instanceof String text) || text.isEmpty()) {
+        if (!(value instanceof String text) || text.isEmpty()) {
             return value;
         }
-        if (RETRY_DURATIONS.contains(attributeName)) {
+        if (isDuration(annotation, attributeName)) {
             return DurationStyle.detectAndParse(text);
         }
-        return "jitter".equals(attributeName) ? Jitter.parse(text) : value;
+        if (annotation instanceof Bulkhead && "type".equals(attributeName)) {
+            return text.strip().toLowerCase(Locale.ROOT);
+        }
+        return (annotation instanceof Retryable && "jitter".equals(attributeName)) ? Jitter.parse(text) : value;
+    }
+
+    private static boolean isDuration(Annotation annotation, String attributeName) {
+        return DURATIONS.getOrDefault(annotation.annotationType(), Set.of()).contains(attributeName);
     }
 
     private static String render(@Nullable Object value) {

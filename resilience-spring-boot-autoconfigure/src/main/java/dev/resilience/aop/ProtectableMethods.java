@@ -13,9 +13,11 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
+import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.ExecutionResult;
@@ -46,7 +48,7 @@ import org.springframework.util.ClassUtils;
 final class ProtectableMethods {
 
     private static final List<Class<? extends Annotation>> ANNOTATIONS = List.of(Retryable.class, CircuitGuarded.class,
-            Fallback.class, Idempotent.class);
+            Fallback.class, Idempotent.class, Bulkhead.class, RateLimited.class);
 
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
 

@@ -4,9 +4,11 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 
+import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import org.jspecify.annotations.Nullable;
 
@@ -29,9 +31,12 @@ import org.springframework.util.ReflectionUtils;
  * @param circuitGuarded the breaker annotation, if any
  * @param fallback the fallback annotation, if any
  * @param idempotent the idempotency annotation, if any
+ * @param bulkhead the bulkhead annotation, if any
+ * @param rateLimited the rate limiter annotation, if any
  */
 record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGuarded circuitGuarded,
-        @Nullable Fallback fallback, @Nullable Idempotent idempotent) {
+        @Nullable Fallback fallback, @Nullable Idempotent idempotent, @Nullable Bulkhead bulkhead,
+        @Nullable RateLimited rateLimited) {
 
     /**
      * Finds the annotations that apply to a method.
@@ -49,10 +54,13 @@ record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGua
         CircuitGuarded circuitGuarded = find(method, annotatedClass, CircuitGuarded.class);
         Fallback fallback = find(method, annotatedClass, Fallback.class);
         Idempotent idempotent = AnnotatedElementUtils.findMergedAnnotation(method, Idempotent.class);
-        if (retryable == null && circuitGuarded == null && fallback == null && idempotent == null) {
+        Bulkhead bulkhead = find(method, annotatedClass, Bulkhead.class);
+        RateLimited rateLimited = find(method, annotatedClass, RateLimited.class);
+        if (retryable == null && circuitGuarded == null && fallback == null && idempotent == null && bulkhead == null
+                && rateLimited == null) {
             return null;
         }
-        return new ResilienceAnnotations(retryable, circuitGuarded, fallback, idempotent);
+        return new ResilienceAnnotations(retryable, circuitGuarded, fallback, idempotent, bulkhead, rateLimited);
     }
 
     private static <A extends Annotation> @Nullable A find(Method method, @Nullable Class<?> annotatedClass,

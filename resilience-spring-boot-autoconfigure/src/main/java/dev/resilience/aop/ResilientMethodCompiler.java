@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.registry.InvalidResiliencePolicyException;
@@ -103,8 +105,17 @@ final class ResilientMethodCompiler {
                 ? name(circuitGuarded.value(), circuitGuarded.name(), id, "@CircuitGuarded", subject) : null;
         String idempotencyName = (idempotent != null) ? InstanceNames.idempotencyName(targetClass, method, idempotent)
                 : null;
-        checkNames(new Declarations(beanName, targetClass, method), annotations, id, retryName, breakerName);
-        String pipelineName = firstNonNull(retryName, breakerName, idempotencyName, id);
+        Bulkhead bulkhead = annotations.bulkhead();
+        RateLimited rateLimited = annotations.rateLimited();
+        String bulkheadName = (bulkhead != null) ? name(bulkhead.value(), bulkhead.name(), id, "@Bulkhead", subject)
+                : null;
+        String rateLimiterName = (rateLimited != null)
+                ? name(rateLimited.value(), rateLimited.name(), id, "@RateLimited", subject) : null;
+        Declarations declarations = new Declarations(beanName, targetClass, method);
+        checkNames(declarations, annotations, id, retryName, breakerName);
+        checkGuardNames(declarations, bulkhead, bulkheadName, rateLimited, rateLimiterName);
+        String pipelineName = firstNonNull(retryName, breakerName, idempotencyName,
+                firstNonNull(rateLimiterName, bulkheadName, null, id));
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         ResilienceRegistry registry = this.policies.registry();
         CallStatistics statistics = registry.statistics(pipelineName);
@@ -114,6 +125,12 @@ final class ResilientMethodCompiler {
         }
         if (breakerName != null) {
             pipeline.circuitBreaker(registry.circuitBreaker(breakerName, circuitGuarded));
+        }
+        if (rateLimiterName != null) {
+            pipeline.rateLimiter(registry.rateLimiter(rateLimiterName, rateLimited));
+        }
+        if (bulkheadName != null) {
+            pipeline.bulkhead(registry.bulkhead(bulkheadName, bulkhead));
         }
         Fallback fallback = annotations.fallback();
         boolean lastGood = false;
@@ -211,6 +228,27 @@ final class ResilientMethodCompiler {
         }
         if (circuitGuarded != null && breakerName != null) {
             this.names.breaker(declarations.of(circuitGuarded), breakerName);
+        }
+    }
+
+    /**
+     * Records the bulkhead and rate limiter names of a method: a method that leaves them
+     * empty goes by its default name, which no other method may share unless it names it,
+     * and two annotations of one name must configure it alike.
+     */
+    private void checkGuardNames(Declarations declarations, @Nullable Bulkhead bulkhead, @Nullable String bulkheadName,
+            @Nullable RateLimited rateLimited, @Nullable String rateLimiterName) {
+        if (bulkhead != null && bulkheadName != null) {
+            if (bulkhead.value().isBlank() && bulkhead.name().isBlank()) {
+                this.names.defaultName(declarations.of(bulkhead), bulkheadName);
+            }
+            this.names.bulkhead(declarations.of(bulkhead), bulkheadName);
+        }
+        if (rateLimited != null && rateLimiterName != null) {
+            if (rateLimited.value().isBlank() && rateLimited.name().isBlank()) {
+                this.names.defaultName(declarations.of(rateLimited), rateLimiterName);
+            }
+            this.names.rateLimiter(declarations.of(rateLimited), rateLimiterName);
         }
     }
 

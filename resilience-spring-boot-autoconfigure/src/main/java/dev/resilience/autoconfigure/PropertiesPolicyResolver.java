@@ -2,12 +2,16 @@ package dev.resilience.autoconfigure;
 
 import java.util.Set;
 
+import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.registry.PolicyResolver;
@@ -27,11 +31,17 @@ final class PropertiesPolicyResolver implements PolicyResolver {
 
     private final IdempotencyPolicyResolver idempotency;
 
+    private final BulkheadConfigResolver bulkhead;
+
+    private final RateLimiterConfigResolver rateLimiter;
+
     PropertiesPolicyResolver(ResilienceProperties properties, TimeSource timeSource) {
         this.properties = properties;
         this.retry = new RetryPolicyResolver(properties, timeSource);
         this.circuitBreaker = new CircuitBreakerConfigResolver(properties);
         this.idempotency = new IdempotencyPolicyResolver(properties);
+        this.bulkhead = new BulkheadConfigResolver(properties);
+        this.rateLimiter = new RateLimiterConfigResolver(properties);
     }
 
     @Override
@@ -57,6 +67,26 @@ final class PropertiesPolicyResolver implements PolicyResolver {
     @Override
     public Set<String> configuredCircuitBreakers() {
         return this.properties.getCircuitBreaker().getInstances().keySet();
+    }
+
+    @Override
+    public BulkheadConfig bulkhead(String name, @Nullable Bulkhead annotation) {
+        return this.bulkhead.resolve(name, annotation);
+    }
+
+    @Override
+    public RateLimiterConfig rateLimiter(String name, @Nullable RateLimited annotation) {
+        return this.rateLimiter.resolve(name, annotation);
+    }
+
+    @Override
+    public Set<String> configuredBulkheads() {
+        return this.properties.getBulkhead().getInstances().keySet();
+    }
+
+    @Override
+    public Set<String> configuredRateLimiters() {
+        return this.properties.getRateLimiter().getInstances().keySet();
     }
 
 }

@@ -1,8 +1,10 @@
 package dev.resilience.autoconfigure;
 
+import dev.resilience.actuate.endpoint.BulkheadsEndpoint;
 import dev.resilience.actuate.endpoint.ChaosEndpoint;
 import dev.resilience.actuate.endpoint.CircuitBreakersEndpoint;
 import dev.resilience.actuate.endpoint.DeadLettersEndpoint;
+import dev.resilience.actuate.endpoint.RateLimitersEndpoint;
 import dev.resilience.actuate.endpoint.RetriesEndpoint;
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.core.deadletter.DeadLetterSanitizer;
@@ -23,13 +25,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configures the {@code circuitbreakers}, {@code retries}, {@code deadletters} and
- * {@code chaos} Actuator endpoints, each when it is enabled and exposed; the dead-letter
- * endpoint only when the application has a {@link DeadLetterStore}, the chaos endpoint
- * only while chaos is enabled; and a {@link SanitizingFunction} that masks the
- * fingerprint secret at {@code configprops} and {@code env}. Ordered after every
- * auto-configuration that defines a store, in memory or in Redis, so that the condition
- * sees the store whichever backs it.
+ * Auto-configures the {@code circuitbreakers}, {@code retries}, {@code bulkheads},
+ * {@code ratelimiters}, {@code deadletters} and {@code chaos} Actuator endpoints, each
+ * when it is enabled and exposed; the dead-letter endpoint only when the application has
+ * a {@link DeadLetterStore}, the chaos endpoint only while chaos is enabled; and a
+ * {@link SanitizingFunction} that masks the fingerprint secret at {@code configprops} and
+ * {@code env}. Ordered after every auto-configuration that defines a store, in memory or
+ * in Redis, so that the condition sees the store whichever backs it.
  */
 @AutoConfiguration(
         after = { ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
@@ -58,6 +60,20 @@ public final class ResilienceEndpointsAutoConfiguration {
     @ConditionalOnAvailableEndpoint(RetriesEndpoint.class)
     RetriesEndpoint retriesEndpoint(ResilienceRegistry registry) {
         return new RetriesEndpoint(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(BulkheadsEndpoint.class)
+    BulkheadsEndpoint bulkheadsEndpoint(ResilienceRegistry registry) {
+        return new BulkheadsEndpoint(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(RateLimitersEndpoint.class)
+    RateLimitersEndpoint rateLimitersEndpoint(ResilienceRegistry registry) {
+        return new RateLimitersEndpoint(registry);
     }
 
     @Bean

@@ -25,10 +25,11 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * The settings under {@code resilience.}: retries, circuit breakers, idempotency, dead
- * letters, outgoing HTTP calls, chaos, where asynchronous work runs, the logs of calls
- * and the interceptor's order. Unknown keys fail the binding, and so does an out-of-range
- * value: this class validates itself once bound, naming the property and the valid range.
+ * The settings under {@code resilience.}: retries, circuit breakers, bulkheads, rate
+ * limiters, idempotency, dead letters, outgoing HTTP calls, chaos, where asynchronous
+ * work runs, the logs of calls and the interceptor's order. Unknown keys fail the
+ * binding, and so does an out-of-range value: this class validates itself once bound,
+ * naming the property and the valid range.
  *
  * <p>
  * Longer than 400 lines because it is the one place that binds {@code resilience.*}:
@@ -58,6 +59,16 @@ public class ResilienceProperties implements Validator {
      * Circuit breaker settings.
      */
     private final CircuitBreaker circuitBreaker = new CircuitBreaker();
+
+    /**
+     * Bulkhead settings.
+     */
+    private final Bulkhead bulkhead = new Bulkhead();
+
+    /**
+     * Rate limiter settings.
+     */
+    private final RateLimiter rateLimiter = new RateLimiter();
 
     /**
      * Idempotency settings.
@@ -127,6 +138,22 @@ public class ResilienceProperties implements Validator {
      */
     public CircuitBreaker getCircuitBreaker() {
         return this.circuitBreaker;
+    }
+
+    /**
+     * Returns the bulkhead settings.
+     * @return the settings under {@code resilience.bulkhead}
+     */
+    public Bulkhead getBulkhead() {
+        return this.bulkhead;
+    }
+
+    /**
+     * Returns the rate limiter settings.
+     * @return the settings under {@code resilience.rate-limiter}
+     */
+    public RateLimiter getRateLimiter() {
+        return this.rateLimiter;
     }
 
     /**
@@ -299,6 +326,77 @@ public class ResilienceProperties implements Validator {
          * @return the settings keyed by breaker name, modifiable
          */
         public Map<String, CircuitBreakerSettings> getInstances() {
+            return this.instances;
+        }
+
+    }
+
+    /**
+     * Settings of bulkheads: defaults, and per-instance overrides keyed by bulkhead name.
+     */
+    public static class Bulkhead {
+
+        /**
+         * Settings every bulkhead starts from.
+         */
+        @NestedConfigurationProperty
+        private final BulkheadSettings defaults = new BulkheadSettings();
+
+        /**
+         * Settings of individual bulkheads, keyed by name; they override the annotation
+         * and the defaults.
+         */
+        private final Map<String, BulkheadSettings> instances = new LinkedHashMap<>();
+
+        /**
+         * Returns the settings every bulkhead starts from.
+         * @return the defaults
+         */
+        public BulkheadSettings getDefaults() {
+            return this.defaults;
+        }
+
+        /**
+         * Returns the settings of individual bulkheads.
+         * @return the settings keyed by bulkhead name, modifiable
+         */
+        public Map<String, BulkheadSettings> getInstances() {
+            return this.instances;
+        }
+
+    }
+
+    /**
+     * Settings of rate limiters: defaults, and per-instance overrides keyed by rate
+     * limiter name.
+     */
+    public static class RateLimiter {
+
+        /**
+         * Settings every rate limiter starts from.
+         */
+        @NestedConfigurationProperty
+        private final RateLimiterSettings defaults = new RateLimiterSettings();
+
+        /**
+         * Settings of individual rate limiters, keyed by name; they override the
+         * annotation and the defaults.
+         */
+        private final Map<String, RateLimiterSettings> instances = new LinkedHashMap<>();
+
+        /**
+         * Returns the settings every rate limiter starts from.
+         * @return the defaults
+         */
+        public RateLimiterSettings getDefaults() {
+            return this.defaults;
+        }
+
+        /**
+         * Returns the settings of individual rate limiters.
+         * @return the settings keyed by rate limiter name, modifiable
+         */
+        public Map<String, RateLimiterSettings> getInstances() {
             return this.instances;
         }
 

@@ -6,8 +6,10 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import dev.resilience.aop.IdempotencyFingerprints;
+import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.SlidingWindowType;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
@@ -51,6 +53,14 @@ final class ResiliencePropertiesValidation {
         breaker.getInstances()
             .forEach((name, settings) -> validateCircuitBreaker("circuit-breaker.instances[" + name + "]", settings,
                     orElse(settings.getSlidingWindowType(), defaultType)));
+        ResilienceProperties.Bulkhead bulkhead = this.properties.getBulkhead();
+        validateBulkhead("bulkhead.defaults", bulkhead.getDefaults());
+        bulkhead.getInstances()
+            .forEach((name, settings) -> validateBulkhead("bulkhead.instances[" + name + "]", settings));
+        ResilienceProperties.RateLimiter rateLimiter = this.properties.getRateLimiter();
+        validateRateLimiter("rate-limiter.defaults", rateLimiter.getDefaults());
+        rateLimiter.getInstances()
+            .forEach((name, settings) -> validateRateLimiter("rate-limiter.instances[" + name + "]", settings));
         ResilienceProperties.Idempotency idempotency = this.properties.getIdempotency();
         check("idempotency.ttl", idempotency.getTtl(), ResiliencePropertiesValidation::isPositive, "must be positive");
         check("idempotency.in-progress-ttl", idempotency.getInProgressTtl(), ResiliencePropertiesValidation::isPositive,
@@ -166,6 +176,40 @@ final class ResiliencePropertiesValidation {
                 ResiliencePropertiesValidation::isPositive, "must be positive");
         checkThrowables(path + ".record-on", settings.getRecordOn());
         checkThrowables(path + ".ignore-on", settings.getIgnoreOn());
+    }
+
+    private void validateBulkhead(String path, BulkheadSettings settings) {
+        String range = "must be between " + BulkheadConfig.LOWEST_LIMIT + " and " + BulkheadConfig.HIGHEST_LIMIT;
+        check(path + ".max-concurrent-calls", settings.getMaxConcurrentCalls(), ResiliencePropertiesValidation::isLimit,
+                range);
+        check(path + ".max-wait", settings.getMaxWait(), (wait) -> !wait.isNegative(), "must be >= 0");
+        check(path + ".min-limit", settings.getMinLimit(), ResiliencePropertiesValidation::isLimit, range);
+        check(path + ".max-limit", settings.getMaxLimit(), ResiliencePropertiesValidation::isLimit, range);
+        Integer minLimit = settings.getMinLimit();
+        if (minLimit != null && isLimit(minLimit)) {
+            check(path + ".max-limit", settings.getMaxLimit(), (maxLimit) -> maxLimit >= minLimit,
+                    "must be >= min-limit (" + minLimit + ")");
+        }
+    }
+
+    private void validateRateLimiter(String path, RateLimiterSettings settings) {
+        check(path + ".limit", settings.getLimit(), (limit) -> limit >= 1 && limit <= RateLimiterConfig.MAX_LIMIT,
+                "must be between 1 and " + RateLimiterConfig.MAX_LIMIT);
+        check(path + ".period", settings.getPeriod(),
+                (period) -> period.compareTo(RateLimiterConfig.MIN_PERIOD) >= 0
+                        && period.compareTo(RateLimiterConfig.MAX_PERIOD) <= 0,
+                "must be between " + Durations.format(RateLimiterConfig.MIN_PERIOD) + " and "
+                        + Durations.format(RateLimiterConfig.MAX_PERIOD));
+        check(path + ".timeout", settings.getTimeout(),
+                (timeout) -> !timeout.isNegative() && timeout.compareTo(RateLimiterConfig.MAX_TIMEOUT) <= 0,
+                "must be between 0 and " + Durations.format(RateLimiterConfig.MAX_TIMEOUT));
+        check(path + ".store", settings.getStore(), (store) -> store == ResilienceProperties.Idempotency.Store.MEMORY,
+                "redis is not supported yet for rate limiters: use memory (each application instance limits on "
+                        + "its own) or leave store unset");
+    }
+
+    private static boolean isLimit(int limit) {
+        return limit >= BulkheadConfig.LOWEST_LIMIT && limit <= BulkheadConfig.HIGHEST_LIMIT;
     }
 
     private void checkThrowables(String path, @Nullable List<Class<? extends Throwable>> types) {

@@ -1,6 +1,7 @@
 package dev.resilience.autoconfigure;
 
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.web.CapacityProblemAdvice;
 import dev.resilience.web.IdempotencyKeyHeaderInterceptor;
 import dev.resilience.web.IdempotencyProblemAdvice;
 import dev.resilience.web.IdempotentReplayHeaderListener;
@@ -16,10 +17,10 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Auto-configures idempotent Spring MVC endpoints: problem responses for refused
- * idempotency keys, the check of the headers an idempotent handler's key is made of, and
- * the {@code Idempotent-Replayed} header on replayed responses. Each bean backs off when
- * the application defines its own.
+ * Auto-configures Spring MVC support: problem responses for refused idempotency keys, for
+ * rate limits (429 with {@code Retry-After}) and full bulkheads (503), the check of the
+ * headers an idempotent handler's key is made of, and the {@code Idempotent-Replayed}
+ * header on replayed responses. Each bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -30,6 +31,12 @@ public final class ResilienceWebMvcAutoConfiguration {
     @ConditionalOnMissingBean
     IdempotencyProblemAdvice idempotencyProblemAdvice(TimeSource timeSource) {
         return new IdempotencyProblemAdvice(timeSource);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CapacityProblemAdvice capacityProblemAdvice() {
+        return new CapacityProblemAdvice();
     }
 
     @Bean

@@ -7,12 +7,14 @@ import java.util.function.ToDoubleFunction;
 
 import dev.resilience.aop.CallObserver;
 import dev.resilience.core.ExecutionStatus;
+import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerListener;
 import dev.resilience.core.circuitbreaker.CircuitBreakerMetrics;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.core.circuitbreaker.CircuitBreakerTransition;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
+import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.registry.CallStatistics;
 import dev.resilience.registry.RegistryListener;
 import dev.resilience.registry.ResilienceRegistry;
@@ -30,17 +32,18 @@ import org.springframework.context.event.ContextRefreshedEvent;
 /**
  * Binds the meters of every named instance of a {@link ResilienceRegistry}, from the
  * start: the counters over each {@link CallStatistics}, the gauges and counters of each
- * circuit breaker, and the {@code resilience.calls} timers that the observation of each
- * call updates, pre-registered with the observation's low-cardinality keys, the tags they
- * keep once {@link ResilienceCallsMeterFilter} has dropped the handler's {@code error}
- * tag, so that they are the same meters.
+ * circuit breaker, bulkhead and rate limiter, and the {@code resilience.calls} timers
+ * that the observation of each call updates, pre-registered with the observation's
+ * low-cardinality keys, the tags they keep once {@link ResilienceCallsMeterFilter} has
+ * dropped the handler's {@code error} tag, so that they are the same meters.
  *
  * <p>
- * Counters read the statistics and breakers, which stay the one source of the counts.
- * Fallback methods and idempotency names may be made known to a statistics after it was
- * announced; they are bound when the registry announces the statistics, when the context
- * has been refreshed (every annotated method is compiled by then) and whenever
- * {@link #bindNewNames()} is called. Every meter is registered once. Thread-safe.
+ * Counters read the statistics, breakers, bulkheads and rate limiters, which stay the one
+ * source of the counts. Fallback methods and idempotency names may be made known to a
+ * statistics after it was announced; they are bound when the registry announces the
+ * statistics, when the context has been refreshed (every annotated method is compiled by
+ * then) and whenever {@link #bindNewNames()} is called. Every meter is registered once.
+ * Thread-safe.
  */
 public final class ResilienceMeterBinder
         implements RegistryListener, SmartInitializingSingleton, ApplicationListener<ContextRefreshedEvent> {
@@ -74,6 +77,21 @@ public final class ResilienceMeterBinder
 
     /** The counter of dead letters written. */
     public static final String DEAD_LETTERS = "resilience.deadletters";
+
+    /** The counter of the calls a bulkhead permitted or rejected, by outcome. */
+    public static final String BULKHEAD_CALLS = "resilience.bulkhead.calls";
+
+    /** The gauge of the calls running in a bulkhead. */
+    public static final String BULKHEAD_CONCURRENT = "resilience.bulkhead.concurrent";
+
+    /** The gauge of a bulkhead's current limit of concurrent calls. */
+    public static final String BULKHEAD_LIMIT = "resilience.bulkhead.limit";
+
+    /** The counter of the calls a rate limiter permitted or rejected, by outcome. */
+    public static final String RATE_LIMITER_CALLS = "resilience.ratelimiter.calls";
+
+    /** The gauge of the permits a rate limiter has free now. */
+    public static final String RATE_LIMITER_AVAILABLE = "resilience.ratelimiter.available";
 
     private final ResilienceRegistry registry;
 
@@ -165,6 +183,50 @@ public final class ResilienceMeterBinder
             .tags("name", name)
             .register(this.meterRegistry);
         circuitBreaker.addListener(new TransitionCounter());
+    }
+
+    /**
+     * Binds a bulkhead's call counters and its concurrency and limit gauges.
+     * @param bulkhead the bulkhead
+     */
+    @Override
+    public void onBulkhead(Bulkhead bulkhead) {
+        String name = bulkhead.name();
+        if (!this.bound.add("bulkhead/" + name)) {
+            return;
+        }
+        counter(BULKHEAD_CALLS, "Calls the bulkhead permitted or rejected",
+                Tags.of("name", name, "outcome", "permitted"), bulkhead, Bulkhead::permittedCalls);
+        counter(BULKHEAD_CALLS, "Calls the bulkhead permitted or rejected",
+                Tags.of("name", name, "outcome", "rejected"), bulkhead, Bulkhead::rejectedCalls);
+        Gauge.builder(BULKHEAD_CONCURRENT, bulkhead, Bulkhead::concurrentCalls)
+            .description("Calls running in the bulkhead")
+            .tags("name", name)
+            .register(this.meterRegistry);
+        Gauge.builder(BULKHEAD_LIMIT, bulkhead, Bulkhead::limit)
+            .description("The bulkhead's current limit of concurrent calls")
+            .tags("name", name)
+            .register(this.meterRegistry);
+    }
+
+    /**
+     * Binds a rate limiter's call counters and its gauge of free permits.
+     * @param rateLimiter the rate limiter
+     */
+    @Override
+    public void onRateLimiter(RateLimiter rateLimiter) {
+        String name = rateLimiter.name();
+        if (!this.bound.add("ratelimiter/" + name)) {
+            return;
+        }
+        counter(RATE_LIMITER_CALLS, "Calls the rate limiter permitted or rejected",
+                Tags.of("name", name, "outcome", "permitted"), rateLimiter, RateLimiter::permittedCalls);
+        counter(RATE_LIMITER_CALLS, "Calls the rate limiter permitted or rejected",
+                Tags.of("name", name, "outcome", "rejected"), rateLimiter, RateLimiter::rejectedCalls);
+        Gauge.builder(RATE_LIMITER_AVAILABLE, rateLimiter, RateLimiter::availablePermits)
+            .description("Permits the rate limiter has free now")
+            .tags("name", name)
+            .register(this.meterRegistry);
     }
 
     private void bindNames(CallStatistics statistics) {

@@ -2,22 +2,27 @@ package dev.resilience.registry;
 
 import java.util.Set;
 
+import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.RetryPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Turns a named instance and the annotation that names it into the engine's policy, by
  * the precedence of the application's configuration. {@link ResilienceRegistry} asks it
- * once per breaker and retry instance name, {@link ResiliencePolicies} for idempotency
- * policies; neither sees the configuration itself. The auto-configuration implements it
- * over the {@code resilience.*} properties. The registry calls it while it holds the name
- * being resolved, so an implementation must not ask the registry for instances.
+ * once per breaker, retry instance, bulkhead and rate limiter name,
+ * {@link ResiliencePolicies} for idempotency policies; neither sees the configuration
+ * itself. The auto-configuration implements it over the {@code resilience.*} properties.
+ * The registry calls it while it holds the name being resolved, so an implementation must
+ * not ask the registry for instances.
  */
 public interface PolicyResolver {
 
@@ -62,5 +67,48 @@ public interface PolicyResolver {
      * @return the names
      */
     Set<String> configuredCircuitBreakers();
+
+    /**
+     * Resolves a bulkhead's configuration. The default gives every bulkhead the built-in
+     * defaults and reads no annotation: a resolver written before bulkheads existed keeps
+     * working, and one that configures them overrides this.
+     * @param name the bulkhead's name
+     * @param annotation the annotation that names it, if any
+     * @return the configuration
+     * @throws InvalidResiliencePolicyException when a setting cannot make a valid policy
+     */
+    default BulkheadConfig bulkhead(String name, @Nullable Bulkhead annotation) {
+        return BulkheadConfig.ofDefaults();
+    }
+
+    /**
+     * Resolves a rate limiter's configuration. The default gives every rate limiter the
+     * built-in defaults and reads no annotation, as {@link #bulkhead} does.
+     * @param name the rate limiter's name
+     * @param annotation the annotation that names it, if any
+     * @return the configuration
+     * @throws InvalidResiliencePolicyException when a setting cannot make a valid policy
+     */
+    default RateLimiterConfig rateLimiter(String name, @Nullable RateLimited annotation) {
+        return RateLimiterConfig.ofDefaults();
+    }
+
+    /**
+     * Returns the names of the bulkheads the configuration declares, which exist from the
+     * start whether or not a method names them.
+     * @return the names; none by default
+     */
+    default Set<String> configuredBulkheads() {
+        return Set.of();
+    }
+
+    /**
+     * Returns the names of the rate limiters the configuration declares, which exist from
+     * the start whether or not a method names them.
+     * @return the names; none by default
+     */
+    default Set<String> configuredRateLimiters() {
+        return Set.of();
+    }
 
 }

@@ -1,11 +1,13 @@
 package dev.resilience.registry;
 
+import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
+import dev.resilience.core.ratelimiter.RateLimiter;
 
 /**
  * Told once of every instance a {@link ResilienceRegistry} holds, those that exist when
  * it is added and those created later, so that meters and events can be bound from the
- * start. Both methods have empty defaults.
+ * start. Every method has an empty default.
  */
 public interface RegistryListener {
 
@@ -21,6 +23,20 @@ public interface RegistryListener {
      * @param circuitBreaker the breaker
      */
     default void onCircuitBreaker(CircuitBreaker circuitBreaker) {
+    }
+
+    /**
+     * A bulkhead was created.
+     * @param bulkhead the bulkhead
+     */
+    default void onBulkhead(Bulkhead bulkhead) {
+    }
+
+    /**
+     * A rate limiter was created.
+     * @param rateLimiter the rate limiter
+     */
+    default void onRateLimiter(RateLimiter rateLimiter) {
     }
 
 }

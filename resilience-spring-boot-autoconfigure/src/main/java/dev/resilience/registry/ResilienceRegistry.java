@@ -16,9 +16,14 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.core.bulkhead.Bulkhead;
+import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.ratelimiter.RateLimiter;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import org.apache.commons.logging.Log;
@@ -29,17 +34,22 @@ import org.springframework.core.log.LogMessage;
 
 /**
  * The named instances of an application: one shared circuit breaker per breaker name, one
- * retry policy per retry instance, and the {@link CallStatistics} of every protected
- * operation. The first request for a name resolves it through the {@link PolicyResolver}
- * (YAML instance &gt; annotation &gt; YAML defaults &gt; built-in), once, even when
- * threads ask for it at the same time; every later request, with or without an
- * annotation, gets the same instance. A second annotation that configures a name
- * otherwise fails the start before it gets here ({@code InstanceNameConflicts}); an
- * annotation that sets anything of a name first resolved without one is logged as not
- * applying. Instances are created at startup, when annotated methods are compiled and
- * configured instances are read, and at first use by the HTTP client and
- * {@code ResilienceTemplate}; each listener hears of each instance once. Thread-safe; a
- * lookup of an existing instance takes no lock.
+ * retry policy per retry instance, one bulkhead and one rate limiter per name, and the
+ * {@link CallStatistics} of every protected operation. The first request for a name
+ * resolves it through the {@link PolicyResolver} (YAML instance &gt; annotation &gt; YAML
+ * defaults &gt; built-in), once, even when threads ask for it at the same time; every
+ * later request, with or without an annotation, gets the same instance. A second
+ * annotation that configures a name otherwise fails the start before it gets here
+ * ({@code InstanceNameConflicts}); an annotation that sets anything of a name first
+ * resolved without one is logged as not applying. Instances are created at startup, when
+ * annotated methods are compiled and configured instances are read, and at first use by
+ * the HTTP client and {@code ResilienceTemplate}; each listener hears of each instance
+ * once. Thread-safe; a lookup of an existing instance takes no lock.
+ *
+ * <p>
+ * Longer than 400 lines because it is the one registry of every kind of named instance:
+ * each kind has the same few methods (resolve once, find, list), kept side by side so
+ * that they stay alike.
  */
 public final class ResilienceRegistry {
 
@@ -57,6 +67,10 @@ public final class ResilienceRegistry {
 
     private final Map<String, CallStatistics> statistics = new ConcurrentHashMap<>();
 
+    private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
+
+    private final Map<String, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
 
     private final UnreadAnnotations unreadBreakerAnnotations = new UnreadAnnotations("circuit breaker",
@@ -64,6 +78,12 @@ public final class ResilienceRegistry {
 
     private final UnreadAnnotations unreadRetryAnnotations = new UnreadAnnotations("retry instance",
             "resilience.retry.instances.");
+
+    private final UnreadAnnotations unreadBulkheadAnnotations = new UnreadAnnotations("bulkhead",
+            "resilience.bulkhead.instances.");
+
+    private final UnreadAnnotations unreadRateLimiterAnnotations = new UnreadAnnotations("rate limiter",
+            "resilience.rate-limiter.instances.");
 
     /**
      * Creates an empty registry whose breakers run their timed transitions where
@@ -101,17 +121,115 @@ public final class ResilienceRegistry {
         Subscription subscription = new Subscription(listener);
         this.subscriptions.add(subscription);
         List.copyOf(this.breakers.values()).forEach(subscription::tell);
+        List.copyOf(this.bulkheads.values()).forEach(subscription::tell);
+        List.copyOf(this.rateLimiters.values()).forEach(subscription::tell);
         List.copyOf(this.statistics.values()).forEach(subscription::tell);
     }
 
     /**
-     * Creates the retry instances and breakers the resolver says are configured by name
-     * (under {@code instances}) that nothing has asked for yet, so that they too exist
-     * from the start.
+     * Creates the retry instances, breakers, bulkheads and rate limiters the resolver
+     * says are configured by name (under {@code instances}) that nothing has asked for
+     * yet, so that they too exist from the start.
      */
     public void createConfiguredInstances() {
         this.resolver.configuredRetries().forEach(this::retry);
         this.resolver.configuredCircuitBreakers().forEach(this::circuitBreaker);
+        this.resolver.configuredBulkheads().forEach((name) -> bulkhead(name, null));
+        this.resolver.configuredRateLimiters().forEach((name) -> rateLimiter(name, null));
+    }
+
+    /**
+     * Returns the bulkhead of a name, resolving and creating it on the first request for
+     * the name.
+     * @param name the bulkhead's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @return the one bulkhead of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid configuration; nothing is registered then
+     */
+    public Bulkhead bulkhead(String name, dev.resilience.annotation.@Nullable Bulkhead annotation) {
+        Bulkhead bulkhead = instance(this.bulkheads, name, (key) -> {
+            BulkheadConfig resolved;
+            try {
+                resolved = this.resolver.bulkhead(key, annotation);
+            }
+            catch (InvalidResiliencePolicyException ex) {
+                throw ex.about("bulkhead '" + key + "'");
+            }
+            if (annotation == null) {
+                this.unreadBulkheadAnnotations.resolvedWithout(key);
+            }
+            return Bulkhead.of(key, resolved, this.timeSource);
+        }, this::announce);
+        if (annotation != null) {
+            this.unreadBulkheadAnnotations.check(name, annotation);
+        }
+        return bulkhead;
+    }
+
+    /**
+     * Returns the bulkhead of a name.
+     * @param name the bulkhead's name
+     * @return the bulkhead, or empty when none has that name
+     */
+    public Optional<Bulkhead> findBulkhead(String name) {
+        return Optional.ofNullable(this.bulkheads.get(name));
+    }
+
+    /**
+     * Returns every bulkhead by name.
+     * @return the bulkheads, sorted by name
+     */
+    public SortedMap<String, Bulkhead> bulkheads() {
+        return new TreeMap<>(this.bulkheads);
+    }
+
+    /**
+     * Returns the rate limiter of a name, resolving and creating it on the first request
+     * for the name.
+     * @param name the rate limiter's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @return the one rate limiter of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid configuration; nothing is registered then
+     */
+    public RateLimiter rateLimiter(String name, @Nullable RateLimited annotation) {
+        RateLimiter rateLimiter = instance(this.rateLimiters, name, (key) -> {
+            RateLimiterConfig resolved;
+            try {
+                resolved = this.resolver.rateLimiter(key, annotation);
+            }
+            catch (InvalidResiliencePolicyException ex) {
+                throw ex.about("rate limiter '" + key + "'");
+            }
+            if (annotation == null) {
+                this.unreadRateLimiterAnnotations.resolvedWithout(key);
+            }
+            return RateLimiter.of(key, resolved, this.timeSource);
+        }, this::announce);
+        if (annotation != null) {
+            this.unreadRateLimiterAnnotations.check(name, annotation);
+        }
+        return rateLimiter;
+    }
+
+    /**
+     * Returns the rate limiter of a name.
+     * @param name the rate limiter's name
+     * @return the rate limiter, or empty when none has that name
+     */
+    public Optional<RateLimiter> findRateLimiter(String name) {
+        return Optional.ofNullable(this.rateLimiters.get(name));
+    }
+
+    /**
+     * Returns every rate limiter by name.
+     * @return the rate limiters, sorted by name
+     */
+    public SortedMap<String, RateLimiter> rateLimiters() {
+        return new TreeMap<>(this.rateLimiters);
     }
 
     /**
@@ -352,6 +470,12 @@ public final class ResilienceRegistry {
             try {
                 if (instance instanceof CircuitBreaker breaker) {
                     this.listener.onCircuitBreaker(breaker);
+                }
+                else if (instance instanceof Bulkhead bulkhead) {
+                    this.listener.onBulkhead(bulkhead);
+                }
+                else if (instance instanceof RateLimiter rateLimiter) {
+                    this.listener.onRateLimiter(rateLimiter);
                 }
                 else if (instance instanceof CallStatistics callStatistics) {
                     this.listener.onStatistics(callStatistics);

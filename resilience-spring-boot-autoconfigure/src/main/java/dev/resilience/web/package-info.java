@@ -1,7 +1,7 @@
 /**
- * Idempotent Spring MVC endpoints: RFC 9457 problem responses for refused idempotency
- * keys, the check of the headers a key is made of, and the header that marks a replayed
- * response.
+ * Spring MVC support: RFC 9457 problem responses for refused idempotency keys, rate
+ * limits (429) and full bulkheads (503), the check of the headers a key is made of, and
+ * the header that marks a replayed response.
  */
 @NullMarked
 package dev.resilience.web;

@@ -7,10 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
@@ -34,6 +36,16 @@ class ConfigurationMetadataTests {
     void everyPropertyHasADescription() {
         assertThat(properties()).isNotEmpty()
             .allSatisfy((name, property) -> assertThat(property.path("description").asString()).as(name).isNotBlank());
+    }
+
+    @Test
+    void everyBulkheadAndRateLimiterDefaultDocumentsItsValue() {
+        Map<String, JsonNode> defaults = new LinkedHashMap<>(properties());
+        defaults.keySet()
+            .removeIf((name) -> !name.startsWith("resilience.bulkhead.defaults.")
+                    && !name.startsWith("resilience.rate-limiter.defaults."));
+        assertThat(defaults).hasSize(10)
+            .allSatisfy((name, property) -> assertThat(property.has("defaultValue")).as(name).isTrue());
     }
 
     @Test
@@ -79,6 +91,17 @@ class ConfigurationMetadataTests {
                 CircuitBreakerConfig.DEFAULT_MAX_WAIT_IN_HALF_OPEN);
         expected.put("resilience.circuit-breaker.defaults.automatic-transition-to-half-open",
                 CircuitBreakerConfig.DEFAULT_AUTOMATIC_TRANSITION_TO_HALF_OPEN);
+        expected.put("resilience.bulkhead.defaults.type", BulkheadConfig.DEFAULT_TYPE.name().toLowerCase(Locale.ROOT));
+        expected.put("resilience.bulkhead.defaults.max-concurrent-calls", BulkheadConfig.DEFAULT_MAX_CONCURRENT_CALLS);
+        expected.put("resilience.bulkhead.defaults.max-wait", BulkheadConfig.DEFAULT_MAX_WAIT);
+        expected.put("resilience.bulkhead.defaults.min-limit", BulkheadConfig.DEFAULT_MIN_LIMIT);
+        expected.put("resilience.bulkhead.defaults.max-limit", BulkheadConfig.DEFAULT_MAX_LIMIT);
+        expected.put("resilience.bulkhead.defaults.algorithm",
+                BulkheadConfig.DEFAULT_ALGORITHM.name().toLowerCase(Locale.ROOT));
+        expected.put("resilience.rate-limiter.defaults.limit", RateLimiterConfig.DEFAULT_LIMIT);
+        expected.put("resilience.rate-limiter.defaults.period", RateLimiterConfig.DEFAULT_PERIOD);
+        expected.put("resilience.rate-limiter.defaults.timeout", RateLimiterConfig.DEFAULT_TIMEOUT);
+        expected.put("resilience.rate-limiter.defaults.store", "memory");
         expected.put("resilience.idempotency.ttl", IdempotencyPolicy.DEFAULT_TTL);
         expected.put("resilience.idempotency.in-progress-ttl", IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL);
         expected.put("resilience.idempotency.max-entries", InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES);
@@ -107,6 +130,9 @@ class ConfigurationMetadataTests {
         }
         assertThat(hints).containsEntry("resilience.retry.defaults.jitter", "none full equal decorrelated")
             .containsEntry("resilience.circuit-breaker.defaults.sliding-window-type", "count time")
+            .containsEntry("resilience.bulkhead.defaults.type", "fixed adaptive")
+            .containsEntry("resilience.bulkhead.defaults.algorithm", "gradient aimd")
+            .containsEntry("resilience.rate-limiter.defaults.store", "memory")
             .containsEntry("resilience.idempotency.store", "memory redis")
             .containsEntry("resilience.dead-letter.store", "memory redis none");
     }

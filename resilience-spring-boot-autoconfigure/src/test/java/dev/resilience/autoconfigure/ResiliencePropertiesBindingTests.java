@@ -186,6 +186,30 @@ class ResiliencePropertiesBindingTests {
     }
 
     @Test
+    void unknownKeyInTheBulkheadDefaultsFailsTheStartNamingTheKey() {
+        this.contextRunner.withPropertyValues("resilience.bulkhead.defaults.max-calls=2")
+            .run((context) -> assertThat(context).getFailure()
+                .rootCause()
+                .hasMessageContaining("resilience.bulkhead.defaults.max-calls"));
+    }
+
+    @Test
+    void unknownKeyInARateLimiterInstanceFailsTheStartNamingTheKey() {
+        this.contextRunner.withPropertyValues("resilience.rate-limiter.instances.quotes.limit-for-period=2")
+            .run((context) -> assertThat(context).getFailure()
+                .rootCause()
+                .hasMessageContaining("resilience.rate-limiter.instances.quotes.limit-for-period"));
+    }
+
+    @Test
+    void bulkheadTypeThatIsNotATypeFailsTheStartNamingTheProperty() {
+        this.contextRunner.withPropertyValues("resilience.bulkhead.defaults.type=elastic")
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience.bulkhead.defaults.type")
+                .contains("FIXED", "ADAPTIVE"));
+    }
+
+    @Test
     void exceptionClassThatDoesNotExistFailsTheStartNamingTheProperty() {
         this.contextRunner.withPropertyValues("resilience.retry.instances.payment.retry-on=com.example.NoSuchException")
             .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))

@@ -46,6 +46,17 @@ class ResiliencePropertiesValidationTests {
                     circuit-breaker.instances[payment-gateway].half-open-calls | 0  | must be between 1 and 1000000
                     circuit-breaker.defaults.max-wait-in-half-open        | 0s      | must be positive
                     circuit-breaker.instances[payment-gateway].max-wait-in-half-open | -1s | must be positive
+                    bulkhead.defaults.max-concurrent-calls                | 0       | must be between 1 and 100000
+                    bulkhead.instances[inventory].max-concurrent-calls    | 100001  | must be between 1 and 100000
+                    bulkhead.defaults.max-wait                            | -1s     | must be >= 0
+                    bulkhead.defaults.min-limit                           | 0       | must be between 1 and 100000
+                    bulkhead.instances[inventory].max-limit               | 0       | must be between 1 and 100000
+                    rate-limiter.defaults.limit                           | 0       | must be between 1 and 1000000
+                    rate-limiter.instances[quotes].limit                  | 1000001 | must be between 1 and 1000000
+                    rate-limiter.defaults.period                          | 0s      | must be between 1ms and 1d
+                    rate-limiter.instances[quotes].period                 | 2d      | must be between 1ms and 1d
+                    rate-limiter.defaults.timeout                         | -1s     | must be between 0 and 1h
+                    rate-limiter.defaults.store                           | redis   | redis is not supported yet for rate limiters
                     idempotency.ttl                                       | 0s      | must be positive
                     idempotency.in-progress-ttl                           | -1s     | must be positive
                     idempotency.max-entries                               | 0       | must be >= 1
@@ -102,6 +113,16 @@ class ResiliencePropertiesValidationTests {
             .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
                 .contains("Property: resilience.circuit-breaker.defaults.ignore-on[0]")
                 .contains("Reason: must be a subclass of java.lang.Throwable"));
+    }
+
+    @Test
+    void bulkheadMaxLimitBelowItsMinLimitFailsTheStart() {
+        this.contextRunner
+            .withPropertyValues("resilience.bulkhead.instances.inventory.min-limit=10",
+                    "resilience.bulkhead.instances.inventory.max-limit=5")
+            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
+                .contains("Property: resilience.bulkhead.instances[inventory].max-limit")
+                .contains("Reason: must be >= min-limit (10)"));
     }
 
     @Test
