@@ -29,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * @param deadLetters where this call's dead letter goes instead of the pipeline's store,
  * such as the record a re-run of a dead letter keeps of its own failure, so that it never
  * adds a second letter beside the one it re-runs; {@code null} for the pipeline's store.
- * A pipeline without a dead-letter store writes none either way.
+ * A pipeline without a dead-letter store writes none either way. Only this call's
+ * {@code listener} hears of a letter written there, not the pipeline's listeners, whose
+ * counts are of the pipeline's store.
  */
 public record CallContext(String method, @Nullable Object target, List<@Nullable Object> arguments,
         @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener, String idempotencyScope,

@@ -341,7 +341,12 @@ abstract class Execution<T> {
         if (deadLetter == null) {
             return null;
         }
-        notifyListeners((listener) -> listener.onDeadLetter(deadLetter));
+        if (this.context.deadLetters() == null) {
+            notifyListeners((listener) -> listener.onDeadLetter(deadLetter));
+        }
+        else {
+            CallListeners.notify(List.of(), this.context.listener(), (listener) -> listener.onDeadLetter(deadLetter));
+        }
         return deadLetter.id();
     }
 

@@ -110,7 +110,30 @@ final class BoundedRedis {
      * @return its reply, converted to the script's result type
      */
     <T> @Nullable T script(RedisScript<T> script, List<String> keys, String... args) {
-        return await(this.commands.script(script, keys, List.of(args)));
+        return await(this.commands.script(script, keys, List.of(args)).reply());
+    }
+
+    /**
+     * Runs a script, and when its caller stops waiting without a reply (a failure, the
+     * bound passed, an interrupt) while the command may still be carried out, runs
+     * {@code afterwards} once the command has ended, whatever the driver: a command sent
+     * then lands after it.
+     * @param <T> the type of its reply
+     * @param script the script
+     * @param keys the keys it touches
+     * @param afterwards what to do once a command given up on has ended
+     * @param args its arguments
+     * @return its reply, converted to the script's result type
+     */
+    <T> @Nullable T scriptOrElse(RedisScript<T> script, List<String> keys, Runnable afterwards, String... args) {
+        Command<T> command = this.commands.script(script, keys, List.of(args));
+        try {
+            return await(command.reply());
+        }
+        catch (RuntimeException | Error ex) {
+            command.ended().whenComplete((ended, failure) -> afterwards.run());
+            throw ex;
+        }
     }
 
     /**
@@ -129,16 +152,17 @@ final class BoundedRedis {
         if (!inFlight.tryAcquire()) {
             return null;
         }
-        CompletableFuture<?> reply;
+        Command<?> command;
         try {
-            reply = this.commands.script(script, keys, List.of(args));
+            command = this.commands.script(script, keys, List.of(args));
         }
         catch (RuntimeException ex) {
             inFlight.release();
             throw ex;
         }
+        CompletableFuture<?> reply = command.reply();
+        command.ended().whenComplete((ended, endFailure) -> inFlight.release());
         reply.whenComplete((value, failure) -> {
-            inFlight.release();
             if (this.evictionCheck != null) {
                 if (failure != null) {
                     this.evictionCheck.failed();
@@ -207,11 +231,18 @@ final class BoundedRedis {
         }
     }
 
-    /** The commands a store sends, each answered by a future reply. */
+    /** The commands a store sends. */
     private interface Commands {
 
-        <T> CompletableFuture<T> script(RedisScript<T> script, List<String> keys, List<String> args);
+        <T> Command<T> script(RedisScript<T> script, List<String> keys, List<String> args);
 
+    }
+
+    /**
+     * One command sent: its reply, which a caller that stops waiting may cancel, and its
+     * end, once the driver is done with it (answered, failed, or never sent).
+     */
+    private record Command<T>(CompletableFuture<T> reply, CompletableFuture<?> ended) {
     }
 
     /** Commands through Spring Data Redis's reactive API, sent on the caller's thread. */
@@ -223,9 +254,14 @@ final class BoundedRedis {
             this.redis = redis;
         }
 
+        /**
+         * Commands share one connection, in order: a command sent after another lands
+         * after it, so the reply is also the end.
+         */
         @Override
-        public <T> CompletableFuture<T> script(RedisScript<T> script, List<String> keys, List<String> args) {
-            return this.redis.execute(script, keys, args).next().toFuture();
+        public <T> Command<T> script(RedisScript<T> script, List<String> keys, List<String> args) {
+            CompletableFuture<T> reply = this.redis.execute(script, keys, args).next().toFuture();
+            return new Command<>(reply, reply);
         }
 
     }
@@ -251,24 +287,37 @@ final class BoundedRedis {
         }
 
         @Override
-        public <T> CompletableFuture<T> script(RedisScript<T> script, List<String> keys, List<String> args) {
+        public <T> Command<T> script(RedisScript<T> script, List<String> keys, List<String> args) {
             return run(() -> this.redis.execute(script, keys, args.toArray()));
         }
 
-        private <T> CompletableFuture<T> run(Supplier<T> command) {
+        /**
+         * Runs a command on the pool, each on a connection of its own, in no order: its
+         * end is when its task is done, after a reply its caller stopped waiting for.
+         */
+        private <T> Command<T> run(Supplier<T> command) {
             CompletableFuture<T> reply = new CompletableFuture<>();
-            this.executor.execute(() -> {
-                if (reply.isDone()) {
-                    return;
-                }
-                try {
-                    reply.complete(command.get());
-                }
-                catch (Throwable ex) {
-                    reply.completeExceptionally(ex);
-                }
-            });
-            return reply;
+            CompletableFuture<Void> ended = new CompletableFuture<>();
+            try {
+                this.executor.execute(() -> {
+                    try {
+                        if (!reply.isDone()) {
+                            reply.complete(command.get());
+                        }
+                    }
+                    catch (Throwable ex) {
+                        reply.completeExceptionally(ex);
+                    }
+                    finally {
+                        ended.complete(null);
+                    }
+                });
+            }
+            catch (RuntimeException ex) {
+                ended.complete(null);
+                throw ex;
+            }
+            return new Command<>(reply, ended);
         }
 
     }

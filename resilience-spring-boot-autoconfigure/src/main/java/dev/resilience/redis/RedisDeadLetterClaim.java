@@ -19,7 +19,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class RedisDeadLetterClaim implements DeadLetterClaim {
 
     /** The most releases sent without waiting that wait for Redis at once. */
-    static final int MAX_ABANDONED = 16;
+    static final int MAX_ABANDONED = 1024;
 
     private static final Log logger = LogFactory.getLog(RedisDeadLetterStore.class);
 
@@ -60,10 +60,14 @@ final class RedisDeadLetterClaim implements DeadLetterClaim {
      */
     static void abandon(BoundedRedis redis, String claimKey, String token, Semaphore abandoned) {
         try {
-            redis.send(RELEASE, List.of(claimKey), abandoned, token);
+            if (redis.send(RELEASE, List.of(claimKey), abandoned, token) == null) {
+                logger.warn("The release of " + claimKey + " was not sent: " + MAX_ABANDONED
+                        + " releases wait for Redis already; the letter can be re-driven once its claim runs out");
+            }
         }
         catch (RuntimeException ex) {
-            logger.debug("Failed to send the release of claim " + claimKey, ex);
+            logger.warn("The release of " + claimKey + " could not be sent; the letter can be re-driven once its"
+                    + " claim runs out", ex);
         }
     }
 
@@ -88,10 +92,10 @@ final class RedisDeadLetterClaim implements DeadLetterClaim {
     public void release() {
         String claimKey = this.keys.get(3);
         try {
-            this.redis.script(RELEASE, List.of(claimKey), this.token);
+            this.redis.scriptOrElse(RELEASE, List.of(claimKey),
+                    () -> abandon(this.redis, claimKey, this.token, this.abandoned), this.token);
         }
         catch (RuntimeException ex) {
-            abandon(this.redis, claimKey, this.token, this.abandoned);
             logger.warn("Redis failed to end the claim of dead letter " + this.deadLetter.id()
                     + " in time; its release is sent again without waiting, and the letter stays", ex);
         }

@@ -289,15 +289,9 @@ public final class RedisDeadLetterStore implements DeadLetterStore {
         }
         String token = UUID.randomUUID().toString();
         String claimKey = keyPrefix() + "claim:" + id;
-        String body;
-        try {
-            body = this.redis.script(CLAIM, List.of(this.entriesKey, this.expiryKey, claimKey), id, now(), token,
-                    Long.toString(lease.toMillis()));
-        }
-        catch (RuntimeException ex) {
-            RedisDeadLetterClaim.abandon(this.redis, claimKey, token, this.abandonedClaims);
-            throw ex;
-        }
+        String body = this.redis.scriptOrElse(CLAIM, List.of(this.entriesKey, this.expiryKey, claimKey),
+                () -> RedisDeadLetterClaim.abandon(this.redis, claimKey, token, this.abandonedClaims), id, now(), token,
+                Long.toString(lease.toMillis()));
         DeadLetter deadLetter = (body != null) ? read(body) : null;
         if (deadLetter == null) {
             if (body != null) {

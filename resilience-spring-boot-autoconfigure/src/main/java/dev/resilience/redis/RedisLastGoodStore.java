@@ -4,6 +4,7 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -153,14 +154,24 @@ public final class RedisLastGoodStore implements LastGoodStore {
     }
 
     private static String sortable(Instant instant) {
-        return String.format("%019d%09d", instant.getEpochSecond(), instant.getNano());
+        return String.format(Locale.ROOT, "%019d%09d", instant.getEpochSecond(), instant.getNano());
     }
 
-    private static Instant instant(String key, String sortable) {
-        if (sortable.length() != SORTABLE_LENGTH || sortable.charAt(0) == '-') {
-            throw new IllegalStateException("Last good value under '" + key + "' is not in the store's layout");
+    /**
+     * Reads the time a value was stored: sortable digits, or the ISO instant that values
+     * stored before the sortable layout begin with.
+     */
+    private static Instant instant(String key, String stored) {
+        try {
+            if (stored.length() == SORTABLE_LENGTH && stored.chars().allMatch((c) -> c >= '0' && c <= '9')) {
+                return Instant.ofEpochSecond(Long.parseLong(stored.substring(0, 19)),
+                        Long.parseLong(stored.substring(19)));
+            }
+            return Instant.parse(stored);
         }
-        return Instant.ofEpochSecond(Long.parseLong(sortable.substring(0, 19)), Long.parseLong(sortable.substring(19)));
+        catch (RuntimeException ex) {
+            throw new IllegalStateException("Last good value under '" + key + "' is not in the store's layout", ex);
+        }
     }
 
 }

@@ -33,6 +33,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.scheduling.annotation.Async;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -191,8 +192,37 @@ public final class DeadLetterRedrive {
                     "bean '" + declared.beanName() + "' is not available (" + ex.getClass().getSimpleName() + ")");
         }
         Class<?> beanClass = AopUtils.getTargetClass(bean);
-        return new Invocation(bean, AopUtils.selectInvocableMethod(declared.method(), bean.getClass()),
-                this.arguments.read(deadLetter.arguments(), declared.method(), beanClass));
+        Method invocable;
+        try {
+            invocable = AopUtils.selectInvocableMethod(declared.method(), bean.getClass());
+        }
+        catch (IllegalStateException ex) {
+            throw new StoredArguments.UnreadableException("bean '" + declared.beanName()
+                    + "' is a proxy that does not expose the method (a JDK proxy exposes its interfaces' methods)");
+        }
+        @Nullable Object[] arguments = this.arguments.read(deadLetter.arguments(), declared.method(), beanClass);
+        if (AnnotatedElementUtils.hasAnnotation(declared.method(), Async.class)
+                || AnnotatedElementUtils.hasAnnotation(beanClass, Async.class)) {
+            checkAsyncRerun(declared.method(), arguments);
+        }
+        return new Invocation(bean, invocable, arguments);
+    }
+
+    /**
+     * Refuses the re-drive of an {@code @Async} method whose re-run could not be told
+     * from another caller's call: it starts on the executor's thread, where only its
+     * argument objects tell it apart, and a {@code void} one cannot be waited for.
+     */
+    private static void checkAsyncRerun(Method method, @Nullable Object[] arguments) {
+        if (method.getReturnType() == void.class) {
+            throw new StoredArguments.UnreadableException(
+                    "it is an @Async void method: its re-run cannot be waited for, nor its outcome known");
+        }
+        if (!RedrivenCalls.isDistinctive(arguments)) {
+            throw new StoredArguments.UnreadableException("it is an @Async method whose arguments are all numbers, "
+                    + "booleans, characters or enums: its re-run, which starts on another thread, cannot be told from "
+                    + "another caller's call");
+        }
     }
 
     private RedriveResult run(DeadLetterClaim claim, Invocation invocation, long claimedAt) {

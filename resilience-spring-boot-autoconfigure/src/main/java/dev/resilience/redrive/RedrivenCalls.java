@@ -18,16 +18,19 @@ import dev.resilience.core.retry.RetryEvent;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The calls being re-driven. A re-drive announces its call on its thread before it calls
- * the bean's proxy; the first call of the dead letter's method with the same arguments
- * that starts on that thread is the re-run, and this customizer gives its context a
- * listener and a dead-letter record of its own. So the re-run's outcome (its status,
- * attempts and whether a fallback answered) is known wherever it completes, on this
- * thread or, for an asynchronous method, on another; and when it fails again its letter
- * is kept in the record instead of the store, so it neither adds a second letter beside
- * the one re-driven nor evicts a letter from a full store. Calls of other callers, and
- * the calls the re-run makes itself, are left as they are. Thread-safe; a call that no
- * re-drive announced costs one read of a counter.
+ * The calls being re-driven. A re-drive announces its call before it calls the bean's
+ * proxy; the re-run is the first call of the dead letter's method that then starts with
+ * the same arguments on the re-driving thread, or, on another thread (an {@code @Async}
+ * method enters its pipeline on its executor's), with the very argument objects the
+ * re-drive read back, of which at least one is not a plain value (a number, boolean,
+ * character or enum, which another caller may hold too). This customizer gives the
+ * re-run's context a listener and a dead-letter record of its own. So the re-run's
+ * outcome (its status, attempts and whether a fallback answered) is known wherever it
+ * completes, on this thread or, for an asynchronous method, on another; and when it fails
+ * again its letter is kept in the record instead of the store, so it neither adds a
+ * second letter beside the one re-driven nor evicts a letter from a full store. Calls of
+ * other callers, and the calls the re-run makes itself, are left as they are.
+ * Thread-safe; a call that no re-drive announced costs one read of a counter.
  */
 public final class RedrivenCalls implements CallContextCustomizer {
 
@@ -35,12 +38,15 @@ public final class RedrivenCalls implements CallContextCustomizer {
 
     private final ThreadLocal<Capture> pending = new ThreadLocal<>();
 
+    private final Set<Capture> unmatched = ConcurrentHashMap.newKeySet();
+
     private final Set<String> running = ConcurrentHashMap.newKeySet();
 
     Capture start(DeadLetter deadLetter, @Nullable Object[] arguments) {
         Capture capture = new Capture(deadLetter, List.of(nullSafe(arguments)));
         this.running.add(deadLetter.id());
         this.pending.set(capture);
+        this.unmatched.add(capture);
         this.announced.incrementAndGet();
         return capture;
     }
@@ -49,8 +55,27 @@ public final class RedrivenCalls implements CallContextCustomizer {
         if (this.pending.get() == capture) {
             this.pending.remove();
         }
+        this.unmatched.remove(capture);
         this.announced.decrementAndGet();
         this.running.remove(capture.deadLetter.id());
+    }
+
+    /**
+     * Tells whether a call with these arguments can be told apart from another caller's
+     * on another thread: at least one argument is not a plain value.
+     */
+    static boolean isDistinctive(@Nullable Object[] arguments) {
+        for (Object argument : arguments) {
+            if (argument != null && !isPlain(argument)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isPlain(Object argument) {
+        return argument instanceof Number || argument instanceof Boolean || argument instanceof Character
+                || argument instanceof Enum<?>;
     }
 
     /**
@@ -66,10 +91,24 @@ public final class RedrivenCalls implements CallContextCustomizer {
             return context;
         }
         Capture capture = this.pending.get();
-        if (capture == null || !capture.isRerun(context)) {
+        if (capture == null || !capture.isRerun(context, false)) {
+            capture = null;
+            for (Capture other : this.unmatched) {
+                if (other.isRerun(context, true)) {
+                    capture = other;
+                    break;
+                }
+            }
+            if (capture == null) {
+                return context;
+            }
+        }
+        if (!this.unmatched.remove(capture)) {
             return context;
         }
-        this.pending.remove();
+        if (this.pending.get() == capture) {
+            this.pending.remove();
+        }
         return context.withListener(capture.listening(context.listener())).withDeadLetters(capture.record);
     }
 
@@ -126,19 +165,31 @@ public final class RedrivenCalls implements CallContextCustomizer {
             return Optional.ofNullable(this.record.letter);
         }
 
-        private boolean isRerun(CallContext context) {
+        /**
+         * Tells whether a call is the re-run: the same method, and arguments equal to the
+         * announced ones; from another thread, the very same objects where they are not
+         * plain values, and at least one such.
+         */
+        private boolean isRerun(CallContext context, boolean elsewhere) {
             if (!this.deadLetter.method().equals(context.method())
                     || context.arguments().size() != this.arguments.size()) {
                 return false;
             }
+            boolean distinct = false;
             for (int i = 0; i < this.arguments.size(); i++) {
                 Object announced = this.arguments.get(i);
                 Object given = context.arguments().get(i);
                 if ((announced == NULL) ? given != null : !Objects.equals(announced, given)) {
                     return false;
                 }
+                if (elsewhere && announced != NULL && !isPlain(announced)) {
+                    if (announced != given) {
+                        return false;
+                    }
+                    distinct = true;
+                }
             }
-            return true;
+            return !elsewhere || distinct;
         }
 
         private ExecutionListener listening(ExecutionListener own) {

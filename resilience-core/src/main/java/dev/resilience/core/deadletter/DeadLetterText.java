@@ -1,6 +1,7 @@
 package dev.resilience.core.deadletter;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -86,7 +87,7 @@ public final class DeadLetterText {
             end--;
         }
         return new String(bytes, 0, end, StandardCharsets.UTF_8)
-                + String.format(TRUNCATION_MARKER_FORMAT, bytes.length - end);
+                + String.format(Locale.ROOT, TRUNCATION_MARKER_FORMAT, bytes.length - end);
     }
 
     /**
@@ -130,7 +131,7 @@ public final class DeadLetterText {
                 case '\t' -> quoted.append("\\t");
                 default -> {
                     if (c < 0x20) {
-                        quoted.append(String.format("\\u%04x", (int) c));
+                        quoted.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
                     }
                     else {
                         quoted.append(c);
