@@ -1,5 +1,7 @@
 package dev.resilience.redis;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -14,6 +16,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import dev.resilience.core.time.Durations;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +25,9 @@ import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
@@ -160,6 +165,37 @@ final class BoundedRedis {
             inFlight.release();
             throw ex;
         }
+        return sent(command, inFlight);
+    }
+
+    /**
+     * Sends a script as its text ({@code EVAL}), without waiting for its reply, unless
+     * {@code inFlight} has no permit left: one command that Redis carries out when it
+     * answers again, even after a restart that emptied its script cache, where a script
+     * sent by its digest would need a second round trip that a client which gave up on it
+     * never makes.
+     * @param script the script
+     * @param keys the keys it touches
+     * @param inFlight the permits of the commands sent and not yet ended
+     * @param args its arguments
+     * @return the reply, or {@code null} when no permit was left and nothing was sent
+     */
+    @Nullable CompletableFuture<?> sendText(RedisScript<?> script, List<String> keys, Semaphore inFlight, String... args) {
+        if (!inFlight.tryAcquire()) {
+            return null;
+        }
+        Command<?> command;
+        try {
+            command = this.commands.eval(script, keys, List.of(args));
+        }
+        catch (RuntimeException ex) {
+            inFlight.release();
+            throw ex;
+        }
+        return sent(command, inFlight);
+    }
+
+    private CompletableFuture<?> sent(Command<?> command, Semaphore inFlight) {
         CompletableFuture<?> reply = command.reply();
         command.ended().whenComplete((ended, endFailure) -> inFlight.release());
         reply.whenComplete((value, failure) -> {
@@ -236,6 +272,16 @@ final class BoundedRedis {
 
         <T> Command<T> script(RedisScript<T> script, List<String> keys, List<String> args);
 
+        Command<Object> eval(RedisScript<?> script, List<String> keys, List<String> args);
+
+    }
+
+    private static ReturnType returnType(RedisScript<?> script) {
+        return ReturnType.fromJavaType(script.getResultType());
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -264,6 +310,18 @@ final class BoundedRedis {
             return new Command<>(reply, reply);
         }
 
+        @Override
+        public Command<Object> eval(RedisScript<?> script, List<String> keys, List<String> args) {
+            ByteBuffer[] keysAndArgs = Stream.concat(keys.stream(), args.stream())
+                .map((text) -> ByteBuffer.wrap(bytes(text)))
+                .toArray(ByteBuffer[]::new);
+            CompletableFuture<Object> reply = this.redis.execute((connection) -> connection.scriptingCommands()
+                .eval(ByteBuffer.wrap(bytes(script.getScriptAsString())), returnType(script), keys.size(), keysAndArgs))
+                .next()
+                .toFuture();
+            return new Command<>(reply, reply);
+        }
+
     }
 
     /**
@@ -289,6 +347,15 @@ final class BoundedRedis {
         @Override
         public <T> Command<T> script(RedisScript<T> script, List<String> keys, List<String> args) {
             return run(() -> this.redis.execute(script, keys, args.toArray()));
+        }
+
+        @Override
+        public Command<Object> eval(RedisScript<?> script, List<String> keys, List<String> args) {
+            byte[][] keysAndArgs = Stream.concat(keys.stream(), args.stream())
+                .map(BoundedRedis::bytes)
+                .toArray(byte[][]::new);
+            return run(() -> this.redis.execute((RedisCallback<Object>) (connection) -> connection.scriptingCommands()
+                .eval(bytes(script.getScriptAsString()), returnType(script), keys.size(), keysAndArgs)));
         }
 
         /**

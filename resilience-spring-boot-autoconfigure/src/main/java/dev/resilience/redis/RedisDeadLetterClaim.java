@@ -54,13 +54,13 @@ final class RedisDeadLetterClaim implements DeadLetterClaim {
     }
 
     /**
-     * Sends the release of a claim without waiting for Redis, after a claim or a release
-     * that failed or timed out and may still land: queued behind it on the connection,
-     * the release lands after it.
+     * Sends the release of a claim as the script's text, without waiting for Redis, once
+     * a claim or a release that failed or timed out, and may still land, has ended: it
+     * then lands after it, even where Redis lost its script cache meanwhile.
      */
     static void abandon(BoundedRedis redis, String claimKey, String token, Semaphore abandoned) {
         try {
-            if (redis.send(RELEASE, List.of(claimKey), abandoned, token) == null) {
+            if (redis.sendText(RELEASE, List.of(claimKey), abandoned, token) == null) {
                 logger.warn("The release of " + claimKey + " was not sent: " + MAX_ABANDONED
                         + " releases wait for Redis already; the letter can be re-driven once its claim runs out");
             }
