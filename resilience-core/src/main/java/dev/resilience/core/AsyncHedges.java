@@ -24,14 +24,14 @@ final class AsyncHedges<T> {
 
     private final Supplier<? extends CompletionStage<? extends T>> action;
 
-    private final long limitNanos;
+    private final long deadlineNanos;
 
     private final HedgeRace<T> race;
 
-    AsyncHedges(Stages stages, Supplier<? extends CompletionStage<? extends T>> action, long limitNanos) {
+    AsyncHedges(Stages stages, Supplier<? extends CompletionStage<? extends T>> action, long deadlineNanos) {
         this.stages = stages;
         this.action = action;
-        this.limitNanos = limitNanos;
+        this.deadlineNanos = deadlineNanos;
         this.race = new HedgeRace<>(stages, this::startHedge);
     }
 
@@ -83,16 +83,17 @@ final class AsyncHedges<T> {
         if (!this.race.admitted(attempt, admission.join(), start)) {
             return;
         }
+        long limit = this.stages.timeout.limitNanos(this.deadlineNanos);
         CompletableFuture<? extends T> stage = startAttempt();
         if (!this.race.cancelWith(attempt, () -> Futures.cancelQuietly(stage))) {
             Futures.cancelQuietly(stage);
         }
         ScheduledTask timeout = null;
-        if (this.limitNanos > 0 && !stage.isDone()) {
-            long left = this.limitNanos - (this.stages.time.nanoTime() - start);
+        if (limit > 0 && !stage.isDone()) {
+            long left = limit - (this.stages.time.nanoTime() - start);
             try {
                 timeout = this.stages.time.scheduleHandOff(() -> handOff(() -> {
-                    timedOut(attempt, null);
+                    timedOut(attempt, limit, null);
                     Futures.cancelQuietly(stage);
                 }), Duration.ofNanos(Math.max(1, left)));
             }
@@ -107,13 +108,13 @@ final class AsyncHedges<T> {
             if (timer != null) {
                 timer.cancel();
             }
-            ended(attempt, start, value, failure);
+            ended(attempt, start, limit, value, failure);
         });
     }
 
-    private void ended(HedgeTry attempt, long start, @Nullable T value, @Nullable Throwable failure) {
-        if (this.limitNanos > 0 && this.stages.time.nanoTime() - start >= this.limitNanos) {
-            timedOut(attempt, failure);
+    private void ended(HedgeTry attempt, long start, long limit, @Nullable T value, @Nullable Throwable failure) {
+        if (limit > 0 && this.stages.time.nanoTime() - start >= limit) {
+            timedOut(attempt, limit, failure);
         }
         else if (failure == null) {
             this.race.succeeded(attempt, value);
@@ -124,8 +125,8 @@ final class AsyncHedges<T> {
         }
     }
 
-    private void timedOut(HedgeTry attempt, @Nullable Throwable failure) {
-        AttemptTimeoutException timeout = this.stages.timeout.timeout(this.limitNanos);
+    private void timedOut(HedgeTry attempt, long limit, @Nullable Throwable failure) {
+        AttemptTimeoutException timeout = this.stages.timeout.timeout(limit);
         if (failure != null) {
             timeout.initCause(Futures.unwrap(failure));
         }

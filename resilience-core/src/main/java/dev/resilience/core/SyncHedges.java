@@ -24,14 +24,14 @@ final class SyncHedges<T> {
 
     private final Callable<? extends T> action;
 
-    private final long limitNanos;
+    private final long deadlineNanos;
 
     private final HedgeRace<T> race;
 
-    SyncHedges(Stages stages, Callable<? extends T> action, long limitNanos) {
+    SyncHedges(Stages stages, Callable<? extends T> action, long deadlineNanos) {
         this.stages = stages;
         this.action = action;
-        this.limitNanos = limitNanos;
+        this.deadlineNanos = deadlineNanos;
         this.race = new HedgeRace<>(stages, this::startHedge);
     }
 
@@ -83,10 +83,11 @@ final class SyncHedges<T> {
             canceller.finish();
             return;
         }
+        long limit = this.stages.timeout.limitNanos(this.deadlineNanos);
         ScheduledTask timeout = null;
-        if (this.limitNanos > 0) {
+        if (limit > 0) {
             try {
-                timeout = this.stages.time.schedule(canceller, Duration.ofNanos(this.limitNanos));
+                timeout = this.stages.time.schedule(canceller, Duration.ofNanos(limit));
             }
             catch (RuntimeException ex) {
                 canceller.finish();
@@ -102,7 +103,7 @@ final class SyncHedges<T> {
         catch (Throwable ex) {
             failure = ex;
         }
-        ended(attempt, canceller, timeout, start, value, failure);
+        ended(attempt, canceller, timeout, start, limit, value, failure);
     }
 
     /**
@@ -111,13 +112,13 @@ final class SyncHedges<T> {
      * pass whatever it reports).
      */
     private void ended(HedgeTry attempt, AttemptTimer canceller, @Nullable ScheduledTask timeout, long start,
-            @Nullable T value, @Nullable Throwable failure) {
+            long limit, @Nullable T value, @Nullable Throwable failure) {
         if (timeout != null) {
             timeout.cancel();
         }
         boolean silent = canceller.finish();
-        if (this.limitNanos > 0 && (!silent || this.stages.time.nanoTime() - start >= this.limitNanos)) {
-            AttemptTimeoutException timedOut = this.stages.timeout.timeout(this.limitNanos);
+        if (limit > 0 && (!silent || this.stages.time.nanoTime() - start >= limit)) {
+            AttemptTimeoutException timedOut = this.stages.timeout.timeout(limit);
             if (failure != null) {
                 timedOut.initCause(failure);
             }

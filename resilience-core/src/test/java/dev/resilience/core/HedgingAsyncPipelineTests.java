@@ -230,6 +230,26 @@ class HedgingAsyncPipelineTests {
     }
 
     @Test
+    void aHedgeNeverOutlivesTheCallsDeadline() {
+        ResiliencePipeline pipeline = pipeline(1)
+            .retry(RetryPolicy.builder().maxAttempts(3).maxDuration(Duration.ofMillis(120)).build())
+            .build();
+        CompletableFuture<ExecutionResult<String>> call = pipeline.executeAsync(CallContext.empty(), this::stalled);
+
+        this.clock.advance(Duration.ofMillis(119));
+        assertThat(this.tries).hasSize(2);
+        assertThat(call).isNotDone();
+        this.clock.advance(Duration.ofMillis(1));
+
+        ExecutionResult<String> result = call.join();
+        assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(this.tries).hasSize(2).allSatisfy((stage) -> assertThat(stage).isCancelled());
+        assertThat(this.breaker.metrics().failedCallsTotal()).as("both tries timed out").isEqualTo(2);
+        assertThat(this.clock.pendingTasks()).isZero();
+    }
+
+    @Test
     void cancellingTheReturnedFutureCancelsEveryRunningTryAndGivesTheirPassesBack() {
         Bulkhead bulkhead = Bulkhead.of("quotes", BulkheadConfig.builder().maxConcurrentCalls(5).build(), this.clock);
         CompletableFuture<ExecutionResult<String>> call = start(pipeline(2).bulkhead(bulkhead).build());

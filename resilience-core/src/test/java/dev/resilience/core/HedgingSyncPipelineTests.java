@@ -170,6 +170,50 @@ class HedgingSyncPipelineTests {
     }
 
     @Test
+    void interruptingTheCallerInItsFirstTryEndsTheCallAtOnceAndStopsTheHedge() throws Exception {
+        CountDownLatch firstEntered = new CountDownLatch(1);
+        CountDownLatch hedgeEntered = new CountDownLatch(1);
+        AtomicBoolean hedgeInterrupted = new AtomicBoolean();
+        AtomicBoolean flagAfterCall = new AtomicBoolean();
+        ResiliencePipeline pipeline = pipeline();
+        Future<ExecutionResult<String>> call = this.callers.submit(() -> {
+            ExecutionResult<String> result = pipeline.execute(() -> {
+                if (this.tries.incrementAndGet() == 1) {
+                    firstEntered.countDown();
+                    new CountDownLatch(1).await();
+                    return "first";
+                }
+                hedgeEntered.countDown();
+                try {
+                    new CountDownLatch(1).await();
+                    return "hedge";
+                }
+                catch (InterruptedException ex) {
+                    hedgeInterrupted.set(true);
+                    throw ex;
+                }
+            });
+            flagAfterCall.set(Thread.currentThread().isInterrupted());
+            return result;
+        });
+        assertThat(firstEntered.await(BOUND, TimeUnit.SECONDS)).isTrue();
+        this.clock.advance(Duration.ofMillis(50));
+        assertThat(hedgeEntered.await(BOUND, TimeUnit.SECONDS)).isTrue();
+
+        this.callers.shutdownNow();
+
+        ExecutionResult<String> result = call.get(BOUND, TimeUnit.SECONDS);
+        assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+        assertThat(result.error()).isInstanceOf(InterruptedException.class);
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(flagAfterCall).isTrue();
+        assertThat(this.hedgeFinished.await(BOUND, TimeUnit.SECONDS)).isTrue();
+        assertThat(hedgeInterrupted).isTrue();
+        assertThat(this.bulkhead.concurrentCalls()).isZero();
+        assertThat(this.breaker.metrics().failedCallsTotal()).as("the interrupted first try only").isEqualTo(1);
+    }
+
+    @Test
     void aHedgeTheExecutorRefusesIsNotStartedAndTheFirstTryStillAnswers() throws Exception {
         CountDownLatch firstEntered = new CountDownLatch(1);
         CountDownLatch firstMayAnswer = new CountDownLatch(1);
