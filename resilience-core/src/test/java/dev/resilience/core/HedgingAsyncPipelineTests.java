@@ -8,11 +8,14 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.bulkhead.BulkheadConfig;
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.core.hedging.HedgeEvent;
 import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.retry.Backoff;
@@ -246,6 +249,36 @@ class HedgingAsyncPipelineTests {
         assertThat(result.attempts()).isEqualTo(1);
         assertThat(this.tries).hasSize(2).allSatisfy((stage) -> assertThat(stage).isCancelled());
         assertThat(this.breaker.metrics().failedCallsTotal()).as("both tries timed out").isEqualTo(2);
+        assertThat(this.clock.pendingTasks()).isZero();
+    }
+
+    @Test
+    void anOpenBreakerRefusesTheFirstTryAndTheCallIsRejectedWithoutARace() {
+        this.breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
+
+        ExecutionResult<String> result = start(pipeline(1).build()).join();
+
+        assertThat(result.status()).isEqualTo(ExecutionStatus.REJECTED);
+        assertThat(result.error()).isInstanceOf(CallNotPermittedException.class);
+        assertThat(result.attempts()).isZero();
+        assertThat(this.tries).isEmpty();
+        assertThat(this.events).isEmpty();
+        assertThat(this.clock.pendingTasks()).isZero();
+    }
+
+    @Test
+    void aHedgeTheExecutorRefusesIsNotStartedAndTheFirstTrysValueIsStillReturned() {
+        ResiliencePipeline pipeline = pipeline(1).executor((task) -> {
+            throw new RejectedExecutionException("saturated");
+        }).build();
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+
+        this.clock.advance(Duration.ofMillis(50));
+        assertThat(this.tries).hasSize(1);
+        this.tries.get(0).complete("first");
+
+        assertThat(call.join().value()).isEqualTo("first");
+        assertThat(this.breaker.metrics().successfulCallsTotal()).isEqualTo(1);
         assertThat(this.clock.pendingTasks()).isZero();
     }
 
