@@ -51,7 +51,7 @@ final class AsyncHedges<T> {
     }
 
     private void startHedge(HedgeTry hedge) {
-        this.stages.executor.execute(() -> admit(hedge));
+        HandedTask.handTo(this.stages.executor, this.race, hedge, () -> admit(hedge));
     }
 
     private void admit(HedgeTry attempt) {
@@ -70,7 +70,7 @@ final class AsyncHedges<T> {
         if (!this.race.cancelWith(attempt, () -> Futures.cancelQuietly(waited))) {
             Futures.cancelQuietly(waited);
         }
-        waited.whenComplete((pass, failure) -> handOff(() -> admitted(attempt, waited)));
+        waited.whenComplete((pass, failure) -> handOff(attempt, () -> admitted(attempt, waited)));
     }
 
     private void admitted(HedgeTry attempt, CompletableFuture<@Nullable Object> admission) {
@@ -92,7 +92,7 @@ final class AsyncHedges<T> {
         if (limit > 0 && !stage.isDone()) {
             long left = limit - (this.stages.time.nanoTime() - start);
             try {
-                timeout = this.stages.time.scheduleHandOff(() -> handOff(() -> {
+                timeout = this.stages.time.scheduleHandOff(() -> handOff(attempt, () -> {
                     timedOut(attempt, limit, null);
                     Futures.cancelQuietly(stage);
                 }), Duration.ofNanos(Math.max(1, left)));
@@ -150,15 +150,16 @@ final class AsyncHedges<T> {
 
     /**
      * Runs a step of a try on the executor, or on the engine's own pool when the executor
-     * refuses it, never on the thread of a timer or of a guard's wait.
+     * refuses it, never on the thread of a timer or of a guard's wait; a step that
+     * throws, or that the executor drops, settles the try.
      */
-    private void handOff(Runnable step) {
+    private void handOff(HedgeTry attempt, Runnable step) {
         try {
-            this.stages.executor.execute(step);
+            HandedTask.handTo(this.stages.executor, this.race, attempt, step);
         }
         catch (RuntimeException refused) {
             try {
-                DefaultExecutor.get().execute(step);
+                HandedTask.handTo(DefaultExecutor.get(), this.race, attempt, step);
             }
             catch (RuntimeException ex) {
                 step.run();

@@ -38,8 +38,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class HedgeRace<T> {
 
-    private final Guards guards;
-
     private final Stages stages;
 
     private final long delayNanos;
@@ -77,10 +75,10 @@ final class HedgeRace<T> {
     HedgeRace(Stages stages, Consumer<HedgeTry> hedgeStarter) {
         HedgingPolicy policy = stages.hedging;
         this.stages = stages;
-        this.guards = stages.guards;
         this.delayNanos = Durations.toNanos(policy.delay());
         this.maxHedges = policy.maxHedges();
         this.hedgeStarter = hedgeStarter;
+        this.running.add(new HedgeTry(0));
     }
 
     /**
@@ -93,19 +91,11 @@ final class HedgeRace<T> {
     }
 
     /**
-     * Opens the race's first try.
+     * Returns the race's first try, open from the start.
      * @return the try
      */
     HedgeTry first() {
-        HedgeTry first = new HedgeTry(0);
-        this.lock.lock();
-        try {
-            this.running.add(first);
-        }
-        finally {
-            this.lock.unlock();
-        }
-        return first;
+        return this.running.get(0);
     }
 
     /**
@@ -148,6 +138,7 @@ final class HedgeRace<T> {
             }
             else {
                 attempt.pass = pass;
+                attempt.admitted = true;
                 attempt.start = start;
                 if (attempt.index == 0) {
                     this.firstStart = start;
@@ -162,7 +153,7 @@ final class HedgeRace<T> {
             this.lock.unlock();
         }
         if (late) {
-            this.guards.abandoned(pass);
+            this.stages.guards.abandoned(pass);
         }
         return !late;
     }
@@ -219,10 +210,10 @@ final class HedgeRace<T> {
             this.lock.unlock();
         }
         if (losers == null) {
-            this.guards.abandoned(attempt.pass);
+            this.stages.guards.abandoned(attempt.pass);
             return;
         }
-        ResultPredicateException judged = this.guards.succeeded(attempt.pass,
+        ResultPredicateException judged = this.stages.guards.succeeded(attempt.pass,
                 this.stages.time.nanoTime() - attempt.start, value);
         stop(losers);
         this.outcome.complete(new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null, judged, false, this.firstStart,
@@ -263,13 +254,36 @@ final class HedgeRace<T> {
             this.lock.unlock();
         }
         if (loser) {
-            this.guards.abandoned(attempt.pass);
+            this.stages.guards.abandoned(attempt.pass);
             return;
         }
-        this.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, failure);
+        this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, failure);
         if (others != null) {
             stop(others);
             this.outcome.complete(failed);
+        }
+    }
+
+    /**
+     * Settles a try whose step threw, or which the executor dropped unrun: a failure of
+     * an admitted try, a refusal of one that was not.
+     * @param attempt the try
+     * @param failure what went wrong
+     */
+    void broke(HedgeTry attempt, RuntimeException failure) {
+        boolean admitted;
+        this.lock.lock();
+        try {
+            admitted = attempt.admitted;
+        }
+        finally {
+            this.lock.unlock();
+        }
+        if (admitted) {
+            failed(attempt, failure, false, false);
+        }
+        else {
+            refused(attempt, failure);
         }
     }
 
@@ -290,19 +304,14 @@ final class HedgeRace<T> {
     }
 
     /**
-     * Returns the outcome of a race whose caller was interrupted while it waited.
+     * Returns the outcome of a race whose caller was interrupted while it waited; only on
+     * the caller's thread, which began the first try.
      * @param interruption the interruption
      * @return the outcome
      */
     RaceOutcome<T> interrupted(InterruptedException interruption) {
-        this.lock.lock();
-        try {
-            return new RaceOutcome<>(RaceOutcome.Kind.INTERRUPTED, null, interruption, null, false, this.firstStart,
-                    event(HedgeEvent.NONE));
-        }
-        finally {
-            this.lock.unlock();
-        }
+        return new RaceOutcome<>(RaceOutcome.Kind.INTERRUPTED, null, interruption, null, false, this.firstStart,
+                event(HedgeEvent.NONE));
     }
 
     private RaceOutcome<T> lastFailure() {

@@ -17,6 +17,8 @@ final class HedgeTry {
 
     volatile @Nullable Runnable canceller;
 
+    boolean admitted;
+
     boolean decided;
 
     HedgeTry(int index) {

@@ -58,7 +58,7 @@ final class SyncHedges<T> {
     }
 
     private void startHedge(HedgeTry hedge) {
-        this.stages.executor.execute(() -> {
+        HandedTask.handTo(this.stages.executor, this.race, hedge, () -> {
             AttemptTimer canceller = new AttemptTimer(Thread.currentThread());
             if (!this.race.cancelWith(hedge, canceller)) {
                 this.race.refused(hedge, new CancellationException("The hedged attempt was decided"));

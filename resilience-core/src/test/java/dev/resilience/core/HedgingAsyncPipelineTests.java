@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.resilience.core.bulkhead.Bulkhead;
@@ -280,6 +281,27 @@ class HedgingAsyncPipelineTests {
         assertThat(call.join().value()).isEqualTo("first");
         assertThat(this.breaker.metrics().successfulCallsTotal()).isEqualTo(1);
         assertThat(this.clock.pendingTasks()).isZero();
+    }
+
+    @Test
+    void aHedgeTheExecutorDropsUnrunStillLetsTheRaceEndWithTheFirstTrysFailure() {
+        List<Runnable> queued = new ArrayList<>();
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline(1).executor(queued::add).build());
+        this.clock.advance(Duration.ofMillis(50));
+        assertThat(queued).as("the hedge, handed to the executor").hasSize(1);
+        this.tries.get(0).completeExceptionally(new IOException("first"));
+        assertThat(call).as("the hedge may still run").isNotDone();
+
+        ((Future<?>) queued.remove(0)).cancel(false);
+        while (!queued.isEmpty()) {
+            queued.remove(0).run();
+        }
+
+        ExecutionResult<String> result = call.join();
+        assertThat(result.error()).hasMessage("first");
+        assertThat(this.tries).hasSize(1);
+        assertThat(this.breaker.metrics().failedCallsTotal()).isEqualTo(1);
+        assertThat(this.events).containsExactly(new HedgeEvent(HedgeEvent.NONE, 0));
     }
 
     @Test
