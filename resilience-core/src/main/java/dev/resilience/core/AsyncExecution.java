@@ -73,17 +73,8 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
                 fallbacks(0);
                 return;
             }
-            CompletableFuture<@Nullable Object> admission = admission();
-            if (!admission.isDone()) {
-                awaitAdmission(admission);
-                return;
-            }
-            if (!admitted(admission)) {
-                retryStageEnded();
-                fallbacks(0);
-                return;
-            }
-            RetryDecision next = admittedAttempt();
+            RetryDecision next = (this.stages.hedging != null) ? hedgedAttempt(this.action, this::continueAfter)
+                    : guardedAttempt();
             if (next == null) {
                 return;
             }
@@ -92,6 +83,20 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
                 return;
             }
         }
+    }
+
+    /**
+     * Passes the guards and runs an attempt.
+     * @return the retry stage's decision, or {@code null} when the guards' answer or the
+     * attempt's stage is awaited
+     */
+    private @Nullable RetryDecision guardedAttempt() {
+        CompletableFuture<@Nullable Object> admission = admission();
+        if (!admission.isDone()) {
+            awaitAdmission(admission);
+            return null;
+        }
+        return admitted(admission) ? admittedAttempt() : RetryDecision.STOP;
     }
 
     /**

@@ -3,11 +3,13 @@ package dev.resilience.core;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
@@ -113,6 +115,46 @@ abstract class AsyncSteps<T> extends Execution<T> {
         }
         this.pass.hold(admission.join());
         return true;
+    }
+
+    /**
+     * Runs a hedged attempt: starts its race, and takes its outcome at once when it is
+     * already decided, or on the executor once it is.
+     * @param action starts one try
+     * @param continueAfter carries out the retry stage's decision on an awaited race
+     * @return the retry stage's decision, or {@code null} when the race is awaited
+     */
+    final @Nullable RetryDecision hedgedAttempt(Supplier<? extends CompletionStage<? extends T>> action,
+            Consumer<RetryDecision> continueAfter) {
+        CompletableFuture<RaceOutcome<T>> race = new AsyncHedges<T>(this.stages, action, this.deadlineNanos).start();
+        if (race.isDone() && !race.isCompletedExceptionally()) {
+            return raced(race.join());
+        }
+        awaiting(race);
+        race.whenComplete((outcome, failure) -> handOverOutcome(() -> {
+            if (failure == null) {
+                continueAfter.accept(raced(outcome));
+            }
+            else if (this.cancelled) {
+                endCancelled();
+            }
+            else {
+                endRefused(new IllegalStateException("A hedged attempt ended without an outcome", failure));
+            }
+        }, (refused) -> {
+            if (outcome != null && outcome.kind() == RaceOutcome.Kind.VALUE) {
+                attemptBegan(outcome.start());
+                succeed(outcome.value());
+                end();
+            }
+            else {
+                endRefused(refused);
+            }
+        }));
+        if (this.cancelled) {
+            Futures.cancelQuietly(race);
+        }
+        return null;
     }
 
     /**

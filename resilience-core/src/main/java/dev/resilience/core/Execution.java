@@ -227,6 +227,39 @@ abstract class Execution<T> {
         return this.stages.retry.afterFailure(this, failure, attemptStart);
     }
 
+    /**
+     * Asks the retry stage what follows a hedged attempt, once its race is decided: a
+     * refusal of its first try ends the retry stage as a guard's refusal does; otherwise
+     * the attempt counts once, the listeners hear how the race went, and its value or
+     * failure is decided as a single attempt's would be.
+     * @param race how the race ended
+     * @return the retry stage's decision
+     */
+    final RetryDecision raced(RaceOutcome<T> race) {
+        if (race.kind() == RaceOutcome.Kind.REFUSED) {
+            refused(race.failure());
+            return RetryDecision.STOP;
+        }
+        long start = attemptBegan(race.start());
+        notifyListeners((listener) -> listener.onHedge(this.stages.name, race.event()));
+        Throwable failure = race.failure();
+        if (race.kind() == RaceOutcome.Kind.INTERRUPTED) {
+            interrupted(ExecutionStatus.ERROR, (InterruptedException) failure);
+            return RetryDecision.STOP;
+        }
+        if (race.kind() == RaceOutcome.Kind.VALUE) {
+            return (race.judged() != null) ? this.stages.retry.afterRejection(this, race.judged(), start)
+                    : afterValue(race.value(), start);
+        }
+        if (race.own()) {
+            own(failure);
+        }
+        if (failure instanceof Error fatal) {
+            throw fatal;
+        }
+        return afterFailure(failure, start);
+    }
+
     final void budgetRefused() {
         this.budgetRefused = true;
         notifyListeners((listener) -> listener.onBudgetRefused(this.stages.name));

@@ -1,6 +1,7 @@
 package dev.resilience.core;
 
 import dev.resilience.core.deadletter.DeadLetter;
+import dev.resilience.core.hedging.HedgeEvent;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.retry.RetryEvent;
 
@@ -27,6 +28,15 @@ public interface ExecutionListener {
      * @param name the pipeline's name
      */
     default void onBudgetRefused(String name) {
+    }
+
+    /**
+     * A hedged attempt's race was decided: a try won, or every try failed. Told once per
+     * attempt of a pipeline with a hedging policy, unless a guard refused its first try.
+     * @param name the pipeline's name
+     * @param event which try won and how many hedges started
+     */
+    default void onHedge(String name, HedgeEvent event) {
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.DeadLetterText;
+import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.retry.RetryPolicy;
@@ -25,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * Policies composed in one fixed order, whatever the order they were given in:
  *
  * <pre>
- * idempotency -&gt; fallback -&gt; retry (backoff, budget, deadline) -&gt; rate limiter -&gt; circuit breaker -&gt; bulkhead -&gt; attempt timeout -&gt; action
+ * idempotency -&gt; fallback -&gt; retry (backoff, budget, deadline) -&gt; hedging -&gt; rate limiter -&gt; circuit breaker -&gt; bulkhead -&gt; attempt timeout -&gt; action
  * </pre>
  *
  * <p>
@@ -75,6 +76,8 @@ public final class ResiliencePipeline {
 
     private final @Nullable RetryPolicy retry;
 
+    private final @Nullable HedgingPolicy hedging;
+
     private final @Nullable CircuitBreaker circuitBreaker;
 
     private final @Nullable Bulkhead bulkhead;
@@ -102,6 +105,7 @@ public final class ResiliencePipeline {
         this.fallbacks = builder.fallbacks;
         this.lastGood = builder.lastGood;
         this.retry = builder.retry;
+        this.hedging = builder.hedging;
         this.circuitBreaker = builder.circuitBreaker;
         this.bulkhead = builder.bulkhead;
         this.rateLimiter = builder.rateLimiter;
@@ -271,6 +275,14 @@ public final class ResiliencePipeline {
     }
 
     /**
+     * Returns the hedging policy.
+     * @return the policy, or {@code null} when each attempt is a single try
+     */
+    public @Nullable HedgingPolicy hedging() {
+        return this.hedging;
+    }
+
+    /**
      * Returns the circuit breaker.
      * @return the breaker, or {@code null} when attempts are not guarded
      */
@@ -343,6 +355,8 @@ public final class ResiliencePipeline {
         private @Nullable LastGood lastGood;
 
         private @Nullable RetryPolicy retry;
+
+        private @Nullable HedgingPolicy hedging;
 
         private @Nullable CircuitBreaker circuitBreaker;
 
@@ -445,6 +459,31 @@ public final class ResiliencePipeline {
          */
         public Builder retry(RetryPolicy retry) {
             this.retry = retry;
+            return this;
+        }
+
+        /**
+         * Hedges every attempt, inside the retry stage and outside the guards: when an
+         * attempt's first try has not answered after the policy's delay, a hedge starts
+         * beside it, and another after each further delay, up to the policy's number of
+         * hedges, while no try has succeeded and some try still runs. Each try passes the
+         * rate limiter, the breaker and the bulkhead on its own and has its own attempt
+         * timeout. The first try that produces a value is the attempt's; the others are
+         * stopped and their guards' passes given back, never recorded as failures. The
+         * attempt fails when every try it started failed, with the last one's failure,
+         * and the retry stage decides on it as usual; a guard's refusal of a hedge does
+         * not end the attempt while another try runs. A synchronous call runs the first
+         * try on its own thread and each hedge on the pipeline's {@link #executor}, and
+         * stops a try by interrupting its thread; an interrupt of the caller stops every
+         * try and ends the call. An asynchronous call starts each hedge on the executor
+         * and stops a try by cancelling its stage; cancelling the call stops every try. A
+         * hedge the executor refuses is not started. Listeners hear each race's outcome
+         * ({@link ExecutionListener#onHedge}). For idempotent reads only.
+         * @param hedging the policy; {@code null} for none
+         * @return this builder
+         */
+        public Builder hedging(@Nullable HedgingPolicy hedging) {
+            this.hedging = hedging;
             return this;
         }
 

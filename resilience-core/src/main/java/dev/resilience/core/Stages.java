@@ -3,14 +3,16 @@ package dev.resilience.core;
 import java.util.List;
 import java.util.concurrent.Executor;
 
+import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The stages of a pipeline, built once from its policies, in the order a call passes
  * them:
  *
  * <pre>
- * idempotency -&gt; fallback (dead letters beside it) -&gt; retry -&gt; guards (rate limiter, breaker, bulkhead) -&gt; attempt timeout -&gt; action
+ * idempotency -&gt; fallback (dead letters beside it) -&gt; retry -&gt; hedging -&gt; guards (rate limiter, breaker, bulkhead) -&gt; attempt timeout -&gt; action
  * </pre>
  *
  * <p>
@@ -40,6 +42,13 @@ final class Stages {
 
     final RetryStage retry;
 
+    /**
+     * The hedging policy, or {@code null}: with one, each attempt of the retry stage is a
+     * {@link HedgeRace} of tries, each passing the guards and the attempt timeout on its
+     * own.
+     */
+    final @Nullable HedgingPolicy hedging;
+
     final Guards guards;
 
     final AttemptTimeoutStage timeout;
@@ -61,10 +70,11 @@ final class Stages {
         this.fallbacks = new FallbackStage(pipeline.fallbacks(), pipeline.lastGood());
         this.deadLetters = new DeadLetters(pipeline, pipeline.retry() != null);
         this.retry = new RetryStage(this.name, this.time, pipeline.retry());
+        this.hedging = pipeline.hedging();
         this.guards = new Guards(pipeline.guards());
         this.timeout = new AttemptTimeoutStage(this.name, this.time, pipeline.retry());
         this.statelessStart = !this.idempotency.present() && !this.retry.hasDeadline() && !this.timeout.present()
-                && this.fallbacks.offset() == 0 && listeners.isEmpty();
+                && this.fallbacks.offset() == 0 && listeners.isEmpty() && this.hedging == null;
     }
 
     /**

@@ -201,6 +201,9 @@ final class SyncExecution<T> extends Execution<T> {
     }
 
     private RetryDecision attempt() {
+        if (this.stages.hedging != null) {
+            return raced(new SyncHedges<T>(this.stages, this.action, this.deadlineNanos).run());
+        }
         if (!permitted()) {
             return RetryDecision.STOP;
         }

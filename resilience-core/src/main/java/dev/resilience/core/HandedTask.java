@@ -1,0 +1,69 @@
+package dev.resilience.core;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A step of a hedged attempt handed to an executor, which knows what to do when the
+ * executor drops it unrun: an executor shut down with queued tasks cancels them, as
+ * Spring's task executors do, and a try that never ran must still be settled, or its race
+ * would wait for it forever.
+ */
+final class HandedTask extends FutureTask<Void> {
+
+    private final Runnable dropped;
+
+    private final AtomicBoolean started = new AtomicBoolean();
+
+    /**
+     * Creates a task.
+     * @param step the step; what escapes it is the step's to handle
+     * @param dropped runs instead when the executor cancels the task before it started
+     */
+    HandedTask(Runnable step, Runnable dropped) {
+        super(step, null);
+        this.dropped = dropped;
+    }
+
+    /**
+     * Hands a step of a try to an executor, guarded: what escapes the step, or the
+     * executor's dropping it unrun, settles the try ({@link HedgeRace#broke}).
+     * @param executor the executor
+     * @param race the try's race
+     * @param attempt the try
+     * @param step the step
+     * @throws java.util.concurrent.RejectedExecutionException if the executor refuses it
+     */
+    static void handTo(Executor executor, HedgeRace<?> race, HedgeTry attempt, Runnable step) {
+        executor.execute(new HandedTask(() -> {
+            try {
+                step.run();
+            }
+            catch (RuntimeException ex) {
+                race.broke(attempt, ex);
+            }
+        }, () -> race.broke(attempt, new RejectedExecutionException("The executor dropped a step of a hedged try"))));
+    }
+
+    @Override
+    public void run() {
+        if (this.started.compareAndSet(false, true)) {
+            super.run();
+        }
+    }
+
+    @Override
+    protected void done() {
+        if (isCancelled() && this.started.compareAndSet(false, true)) {
+            try {
+                this.dropped.run();
+            }
+            catch (RuntimeException ex) {
+                // the one who dropped the task is not told: the race settles the try
+            }
+        }
+    }
+
+}
