@@ -42,11 +42,13 @@ class EthPriceTests {
         EthPrice fresh = price();
         assertThat(fresh.stale()).isFalse();
         assertThat(fresh.staleSince()).isNull();
+        assertThat(fresh.source()).isEqualTo("oracle");
 
         this.client.faults("oracle", 0, 0, true);
         for (int i = 0; i < 6; i++) {
             EthPrice stale = price();
             assertThat(stale.stale()).isTrue();
+            assertThat(stale.source()).isEqualTo("last-good");
             assertThat(stale.usd()).isEqualByComparingTo(fresh.usd());
             assertThat(stale.fetchedAt()).isEqualTo(fresh.fetchedAt());
             assertThat(stale.staleSince()).isNotNull().isAfterOrEqualTo(fresh.fetchedAt());

@@ -13,32 +13,34 @@ import org.springframework.stereotype.Service;
 /**
  * Reads the ETH price from the oracle behind the {@code price-oracle} breaker; when the
  * oracle fails or the breaker is open, the starter serves the last good price (kept for
- * an hour by {@code @Fallback(lastGood)}), and, when there is none, the fallback
- * {@link #noPrice()}.
+ * an hour by {@code @Fallback(lastGood)}), and, when there is none, the static default
+ * price of {@link #defaultPrice()}, as a price service that must answer does.
  */
 @Service
 public class PriceService {
 
     private final Downstreams downstreams;
 
+    private final PriceProperties properties;
+
     /**
      * Creates the service.
      * @param downstreams the HTTP client of the simulated downstreams
+     * @param properties the static default price
      */
-    public PriceService(Downstreams downstreams) {
+    public PriceService(Downstreams downstreams, PriceProperties properties) {
         this.downstreams = downstreams;
+        this.properties = properties;
     }
 
     /**
-     * Returns the current ETH price, in the account of the call: a fresh price, or the
-     * last good one, which the envelope says with {@code fallbackName = "lastGood"} and
-     * {@code staleSince}.
-     * @return the account of the call; its error the oracle's failure (the fallback's
-     * {@link PriceUnavailableException} suppressed) when the oracle fails and no price
-     * was read within the hour
+     * Returns the current ETH price, in the account of the call: a fresh price, the last
+     * good one, which the envelope says with {@code fallbackName = "lastGood"} and
+     * {@code staleSince}, or the static default ({@code fallbackName = "defaultPrice"}).
+     * @return the account of the call
      */
     @CircuitGuarded("price-oracle")
-    @Fallback(value = "noPrice", lastGood = "1h")
+    @Fallback(value = "defaultPrice", lastGood = "1h")
     public ExecutionResult<EthPrice> ethPrice() {
         OracleQuote quote = this.downstreams.restClient()
             .get()
@@ -48,16 +50,15 @@ public class PriceService {
         if (quote == null) {
             throw new IllegalStateException("The oracle answered without a price");
         }
-        return ExecutionResult.success(new EthPrice("ETH", quote.usd(), Instant.now(), false, null));
+        return ExecutionResult.success(EthPrice.fromOracle(quote.usd(), Instant.now()));
     }
 
     /**
-     * The fallback after the last good price: there is none.
-     * @return never
-     * @throws PriceUnavailableException always
+     * The fallback after the last good price: the static default.
+     * @return the default price
      */
-    static ExecutionResult<EthPrice> noPrice() {
-        throw new PriceUnavailableException();
+    ExecutionResult<EthPrice> defaultPrice() {
+        return ExecutionResult.success(EthPrice.byDefault(this.properties.ethDefaultUsd()));
     }
 
     private record OracleQuote(BigDecimal usd) {
