@@ -14,6 +14,7 @@ import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.annotation.TimeLimited;
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.CallContext;
@@ -111,11 +112,15 @@ final class ResilientMethodCompiler {
                 : null;
         String rateLimiterName = (rateLimited != null)
                 ? name(rateLimited.value(), rateLimited.name(), id, "@RateLimited", subject) : null;
+        TimeLimited timeLimited = annotations.timeLimited();
+        String timeLimiterName = (timeLimited != null)
+                ? name(timeLimited.value(), timeLimited.name(), id, "@TimeLimited", subject) : null;
         Declarations declarations = new Declarations(beanName, targetClass, method);
         checkNames(declarations, annotations, id, retryName, breakerName);
         checkGuardNames(declarations, bulkhead, bulkheadName, rateLimited, rateLimiterName);
+        checkTimeLimiterName(declarations, timeLimited, timeLimiterName);
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName,
-                firstNonNull(rateLimiterName, bulkheadName, null, id));
+                firstNonNull(rateLimiterName, bulkheadName, timeLimiterName, id));
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         ResilienceRegistry registry = this.policies.registry();
         CallStatistics statistics = registry.statistics(pipelineName);
@@ -131,6 +136,9 @@ final class ResilientMethodCompiler {
         }
         if (bulkheadName != null) {
             pipeline.bulkhead(registry.bulkhead(bulkheadName, bulkhead));
+        }
+        if (timeLimiterName != null) {
+            pipeline.timeLimit(registry.timeLimit(timeLimiterName, timeLimited));
         }
         Fallback fallback = annotations.fallback();
         boolean lastGood = false;
@@ -249,6 +257,16 @@ final class ResilientMethodCompiler {
                 this.names.defaultName(declarations.of(rateLimited), rateLimiterName);
             }
             this.names.rateLimiter(declarations.of(rateLimited), rateLimiterName);
+        }
+    }
+
+    private void checkTimeLimiterName(Declarations declarations, @Nullable TimeLimited timeLimited,
+            @Nullable String timeLimiterName) {
+        if (timeLimited != null && timeLimiterName != null) {
+            if (timeLimited.value().isBlank() && timeLimited.name().isBlank()) {
+                this.names.defaultName(declarations.of(timeLimited), timeLimiterName);
+            }
+            this.names.timeLimiter(declarations.of(timeLimited), timeLimiterName);
         }
     }
 

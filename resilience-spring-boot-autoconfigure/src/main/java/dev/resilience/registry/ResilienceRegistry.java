@@ -1,5 +1,6 @@
 package dev.resilience.registry;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,6 +19,7 @@ import java.util.function.Supplier;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.annotation.TimeLimited;
 import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
@@ -70,6 +72,8 @@ public final class ResilienceRegistry {
     private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
 
     private final Map<String, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+
+    private final Map<String, Duration> timeLimits = new ConcurrentHashMap<>();
 
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
 
@@ -213,6 +217,27 @@ public final class ResilienceRegistry {
             this.unreadRateLimiterAnnotations.check(name, annotation);
         }
         return rateLimiter;
+    }
+
+    /**
+     * Returns the time limit of a time limiter's name, resolving it on the first request
+     * for the name. A time limiter keeps no state: the name only keys its setting.
+     * @param name the time limiter's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @return the time limit
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * positive time limit; nothing is registered then
+     */
+    public Duration timeLimit(String name, @Nullable TimeLimited annotation) {
+        return this.timeLimits.computeIfAbsent(name, (key) -> {
+            try {
+                return this.resolver.timeLimit(key, annotation);
+            }
+            catch (InvalidResiliencePolicyException ex) {
+                throw ex.about("time limiter '" + key + "'");
+            }
+        });
     }
 
     /**
