@@ -5,7 +5,10 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.resilience.annotation.Bulkhead;
@@ -57,6 +60,8 @@ final class ResilientMethodCompiler {
     private final Supplier<LastGoodStore> lastGoodStore;
 
     private final InstanceNameConflicts names = new InstanceNameConflicts();
+
+    private final Map<String, BreakerResultExpressions> breakerResults = new ConcurrentHashMap<>();
 
     private volatile CallContextCustomizer customizer = CallContextCustomizer.NONE;
 
@@ -126,10 +131,12 @@ final class ResilientMethodCompiler {
         CallStatistics statistics = registry.statistics(pipelineName);
         RetryPolicy retry = (retryName != null) ? registry.retry(retryName, retryable) : null;
         if (retry != null) {
+            retry = withRetryOnResult(retry, retryable, method, subject);
             pipeline.retry(retry);
         }
         if (breakerName != null) {
-            pipeline.circuitBreaker(registry.circuitBreaker(breakerName, circuitGuarded));
+            pipeline.circuitBreaker(registry.circuitBreaker(breakerName, circuitGuarded,
+                    failOnResult(breakerName, circuitGuarded, method, id, subject)));
         }
         if (rateLimiterName != null) {
             pipeline.rateLimiter(registry.rateLimiter(rateLimiterName, rateLimited));
@@ -168,6 +175,38 @@ final class ResilientMethodCompiler {
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer,
                 (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood, this::customize);
+    }
+
+    /**
+     * Derives the method's own retry policy from its instance's when the annotation has a
+     * {@code retryOnResult} expression: the instance's settings and budget, and the
+     * method's predicate, which reads the method's parameters.
+     */
+    private static RetryPolicy withRetryOnResult(RetryPolicy retry, @Nullable Retryable retryable, Method method,
+            String subject) {
+        if (retryable == null || retryable.retryOnResult().isBlank()) {
+            return retry;
+        }
+        return retry.toBuilder()
+            .retryOnResult(
+                    ResultExpression.compile(method, retryable.retryOnResult(), "@Retryable(retryOnResult)", subject))
+            .build();
+    }
+
+    /**
+     * Parses the {@code failOnResult} expression of a method and adds it to its breaker's
+     * shared predicate.
+     * @return the breaker's predicate, or {@code null} when the annotation has none
+     */
+    private @Nullable Predicate<@Nullable Object> failOnResult(String breakerName,
+            @Nullable CircuitGuarded circuitGuarded, Method method, String id, String subject) {
+        if (circuitGuarded == null || circuitGuarded.failOnResult().isBlank()) {
+            return null;
+        }
+        ResultExpression expression = ResultExpression.compile(method, circuitGuarded.failOnResult(),
+                "@CircuitGuarded(failOnResult)", subject);
+        return this.breakerResults.computeIfAbsent(breakerName, (name) -> new BreakerResultExpressions())
+            .add(id, expression);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.resilience.annotation.CircuitGuarded;
@@ -269,6 +270,25 @@ public final class ResilienceRegistry {
      * of a breaker first resolved without one does not change it; a warning says so
      */
     public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
+        return circuitBreaker(name, annotation, null);
+    }
+
+    /**
+     * Returns the breaker of a name, resolving and creating it on the first request for
+     * the name, with a result predicate that the resolver cannot read from the
+     * annotation: the methods' {@code failOnResult} expressions, which only the one who
+     * compiles the methods can parse.
+     * @param name the breaker's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @param failOnResult the breaker's result predicate, or {@code null} to keep the
+     * resolved one; only the first request for the name gives it
+     * @return the one breaker of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid configuration; nothing is registered then
+     */
+    public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation,
+            @Nullable Predicate<@Nullable Object> failOnResult) {
         CircuitBreaker breaker = breaker(name, (key) -> {
             CircuitBreakerConfig resolved;
             try {
@@ -280,7 +300,7 @@ public final class ResilienceRegistry {
             if (annotation == null) {
                 this.unreadBreakerAnnotations.resolvedWithout(key);
             }
-            return resolved;
+            return (failOnResult != null) ? resolved.toBuilder().failOnResult(failOnResult).build() : resolved;
         });
         if (annotation != null) {
             this.unreadBreakerAnnotations.check(name, annotation);
