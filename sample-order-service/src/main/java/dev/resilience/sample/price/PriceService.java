@@ -5,15 +5,17 @@ import java.time.Instant;
 
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.sample.Downstreams;
 
 import org.springframework.stereotype.Service;
 
 /**
- * Reads the ETH price from the oracle behind the {@code price-oracle} breaker; when the
- * oracle fails or the breaker is open, the starter serves the last good price (kept for
- * an hour by {@code @Fallback(lastGood)}), and, when there is none, the fallback
+ * Reads the ETH price from the oracle within its quota (the {@code price-oracle} rate
+ * limiter) and behind the {@code price-oracle} breaker; when the oracle fails, the quota
+ * is spent or the breaker is open, the starter serves the last good price (kept for an
+ * hour by {@code @Fallback(lastGood)}), and, when there is none, the fallback
  * {@link #noPrice()}.
  */
 @Service
@@ -37,6 +39,7 @@ public class PriceService {
      * {@link PriceUnavailableException} suppressed) when the oracle fails and no price
      * was read within the hour
      */
+    @RateLimited("price-oracle")
     @CircuitGuarded("price-oracle")
     @Fallback(value = "noPrice", lastGood = "1h")
     public ExecutionResult<EthPrice> ethPrice() {
