@@ -12,12 +12,15 @@ final class AttemptPass {
 
     private final Guards guards;
 
+    private final CallContext context;
+
     private @Nullable Object pass;
 
     private boolean held;
 
-    AttemptPass(Guards guards) {
+    AttemptPass(Guards guards, CallContext context) {
         this.guards = guards;
+        this.context = context;
     }
 
     /**
@@ -36,7 +39,7 @@ final class AttemptPass {
      * @return what a guard's result predicate threw, which ends the call; or {@code null}
      */
     @Nullable ResultPredicateException succeeded(long durationNanos, @Nullable Object value) {
-        return this.held ? this.guards.succeeded(take(), durationNanos, value) : null;
+        return this.held ? this.guards.succeeded(this.context, take(), durationNanos, value) : null;
     }
 
     /**

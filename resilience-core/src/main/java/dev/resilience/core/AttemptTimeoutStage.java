@@ -8,10 +8,10 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The attempt-timeout stage of a pipeline: the time each attempt may take, its own
- * timeout shortened by the call's deadline. How an overrun attempt is stopped is the
- * driver's part: the synchronous one interrupts the thread, the asynchronous one cancels
- * the stage.
+ * The attempt-timeout stage of a pipeline: the time each attempt may take, the shorter of
+ * the retry policy's attempt timeout and the pipeline's time limit, shortened by the
+ * call's deadline. How an overrun attempt is stopped is the driver's part: the
+ * synchronous one interrupts the thread, the asynchronous one cancels the stage.
  */
 final class AttemptTimeoutStage {
 
@@ -24,12 +24,15 @@ final class AttemptTimeoutStage {
 
     private final long timeoutNanos;
 
-    AttemptTimeoutStage(String name, TimeSource time, @Nullable RetryPolicy retry) {
+    AttemptTimeoutStage(String name, TimeSource time, @Nullable RetryPolicy retry, @Nullable Duration timeLimit) {
         this.name = name;
         this.time = time;
         Duration timeout = (retry != null) ? retry.attemptTimeout() : null;
-        this.timeoutNanos = (timeout != null) ? Math.min(Durations.toNanos(timeout), Long.MAX_VALUE - 1)
-                : Long.MAX_VALUE;
+        this.timeoutNanos = Math.min(nanos(timeout), nanos(timeLimit));
+    }
+
+    private static long nanos(@Nullable Duration timeout) {
+        return (timeout != null) ? Math.min(Durations.toNanos(timeout), Long.MAX_VALUE - 1) : Long.MAX_VALUE;
     }
 
     /** Returns whether attempts have a timeout of their own. */

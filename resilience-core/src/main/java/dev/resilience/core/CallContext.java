@@ -87,6 +87,19 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
     }
 
     /**
+     * Returns the context of the call whose attempt's value a result predicate (a retry
+     * policy's {@code retryOnResult}, a breaker's {@code failOnResult}) is judging, when
+     * called by that predicate on its thread; so the predicate can read the call's
+     * {@link #arguments()}. An asynchronous call's value is judged on the thread that
+     * completes its attempt, with the same context.
+     * @return the judged call's context, or {@link #empty()} outside a result predicate
+     * or for a call without a context
+     */
+    public static CallContext judged() {
+        return JudgedCalls.current();
+    }
+
+    /**
      * Returns a context carrying an idempotency key and fingerprint.
      * @param idempotencyKey the key
      * @param fingerprint what must match between calls with the same key

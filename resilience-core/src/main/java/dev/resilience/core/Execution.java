@@ -87,7 +87,7 @@ abstract class Execution<T> {
         this.time = stages.time;
         this.startNanos = startNanos;
         this.idempotency = stages.idempotency.open();
-        this.pass = new AttemptPass(stages.guards);
+        this.pass = new AttemptPass(stages.guards, context);
     }
 
     /**

@@ -143,7 +143,7 @@ final class Guards {
      * @param durationNanos how long the attempt took
      */
     void succeeded(@Nullable Object pass, long durationNanos) {
-        succeeded(pass, durationNanos, null);
+        succeeded(CallContext.empty(), pass, durationNanos, null);
     }
 
     /**
@@ -151,12 +151,23 @@ final class Guards {
      * throws: what a guard throws is logged and changes nothing in the call, except a
      * {@link ResultPredicateException} (a guard's result predicate threw), which every
      * other guard still hears the value and which the call then ends with.
+     * @param context the call's context, {@link CallContext#judged() bound} while the
+     * guards judge the value
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      * @param value the attempt's value
      * @return the first {@link ResultPredicateException} a guard threw, or {@code null}
      */
-    @Nullable ResultPredicateException succeeded(@Nullable Object pass, long durationNanos, @Nullable Object value) {
+    @Nullable ResultPredicateException succeeded(CallContext context, @Nullable Object pass, long durationNanos,
+            @Nullable Object value) {
+        if (!present()) {
+            return null;
+        }
+        return JudgedCalls.judge(context, () -> heardValue(pass, durationNanos, value));
+    }
+
+    private @Nullable ResultPredicateException heardValue(@Nullable Object pass, long durationNanos,
+            @Nullable Object value) {
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
             return heardValue(single, pass, durationNanos, value, null);

@@ -1,5 +1,6 @@
 package dev.resilience.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -84,6 +85,8 @@ public final class ResiliencePipeline {
 
     private final @Nullable RateLimiter rateLimiter;
 
+    private final @Nullable Duration timeLimit;
+
     private final @Nullable DeadLetterStore deadLetters;
 
     private final List<ExecutionListener> listeners;
@@ -109,6 +112,7 @@ public final class ResiliencePipeline {
         this.circuitBreaker = builder.circuitBreaker;
         this.bulkhead = builder.bulkhead;
         this.rateLimiter = builder.rateLimiter;
+        this.timeLimit = builder.timeLimit;
         this.deadLetters = builder.deadLetters;
         this.listeners = List.copyOf(builder.listeners);
         this.guards = List.copyOf(builder.guards);
@@ -307,6 +311,15 @@ public final class ResiliencePipeline {
     }
 
     /**
+     * Returns the time limit of each attempt set apart from a retry policy.
+     * @return the limit, or {@code null} for none
+     * @see Builder#timeLimit(Duration)
+     */
+    public @Nullable Duration timeLimit() {
+        return this.timeLimit;
+    }
+
+    /**
      * Returns the dead-letter store.
      * @return the store, or {@code null} when no dead letters are written
      */
@@ -363,6 +376,8 @@ public final class ResiliencePipeline {
         private @Nullable Bulkhead bulkhead;
 
         private @Nullable RateLimiter rateLimiter;
+
+        private @Nullable Duration timeLimit;
 
         private @Nullable DeadLetterStore deadLetters;
 
@@ -551,6 +566,26 @@ public final class ResiliencePipeline {
          * @param <G> the type of the stage
          * @return this builder
          */
+        /**
+         * Limits the time of each attempt without a retry policy, as a
+         * {@link RetryPolicy#attemptTimeout() retry policy's attempt timeout} does: a
+         * synchronous attempt that overruns it is interrupted, an asynchronous one has
+         * its stage cancelled, and the attempt ends with an
+         * {@link AttemptTimeoutException} (status {@link ExecutionStatus#TIMEOUT} when it
+         * ends the call, and the fallbacks are tried). With a retry policy that has an
+         * attempt timeout too, the shorter of the two applies; a time-limited call
+         * without a retry policy is never a dead letter.
+         * @param timeLimit a positive duration, or {@code null} for none
+         * @return this builder
+         */
+        public Builder timeLimit(@Nullable Duration timeLimit) {
+            if (timeLimit != null && (timeLimit.isNegative() || timeLimit.isZero())) {
+                throw new IllegalArgumentException("timeLimit must be positive, was " + timeLimit);
+            }
+            this.timeLimit = timeLimit;
+            return this;
+        }
+
         <G extends AttemptGuard<?>> Builder guard(Class<G> kind, @Nullable G guard) {
             this.guards.removeIf(kind::isInstance);
             if (guard != null) {

@@ -83,18 +83,21 @@ final class RetryStage {
 
     /**
      * Asks the policy's result predicate, once, about an attempt's value.
+     * @param context the call's context, {@link CallContext#judged() bound} while the
+     * predicate judges the value
      * @param value the value
      * @return {@code null} when the value ends the call; otherwise what the attempt
      * counts as: a {@link RejectedResultException} when the predicate rejects the value,
      * a {@link ResultPredicateException} when it throws
      */
-    @Nullable RuntimeException rejection(@Nullable Object value) {
+    @Nullable RuntimeException rejection(CallContext context, @Nullable Object value) {
         RetryPolicy policy = this.retry;
         if (policy == null) {
             return null;
         }
         try {
-            return policy.shouldRetryResult(value) ? new RejectedResultException(this.name, value) : null;
+            return JudgedCalls.judge(context, () -> policy.shouldRetryResult(value))
+                    ? new RejectedResultException(this.name, value) : null;
         }
         catch (RuntimeException ex) {
             return new ResultPredicateException(this.name, ex);
@@ -109,7 +112,7 @@ final class RetryStage {
      * @return the decision
      */
     <T> RetryDecision afterValue(Execution<T> call, @Nullable T value, long attemptStart) {
-        RuntimeException rejection = rejection(value);
+        RuntimeException rejection = rejection(call.context, value);
         if (rejection != null) {
             return afterRejection(call, rejection, attemptStart);
         }

@@ -72,7 +72,7 @@ final class Stages {
         this.retry = new RetryStage(this.name, this.time, pipeline.retry());
         this.hedging = pipeline.hedging();
         this.guards = new Guards(pipeline.guards());
-        this.timeout = new AttemptTimeoutStage(this.name, this.time, pipeline.retry());
+        this.timeout = new AttemptTimeoutStage(this.name, this.time, pipeline.retry(), pipeline.timeLimit());
         this.statelessStart = !this.idempotency.present() && !this.retry.hasDeadline() && !this.timeout.present()
                 && this.fallbacks.offset() == 0 && listeners.isEmpty() && this.hedging == null;
     }

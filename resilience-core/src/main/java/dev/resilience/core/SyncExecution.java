@@ -71,8 +71,8 @@ final class SyncExecution<T> extends Execution<T> {
             stages.guards.failed(pass, stages.time.nanoTime() - attemptStart, ex);
             throw ex;
         }
-        RuntimeException judged = stages.guards.succeeded(pass, stages.time.nanoTime() - attemptStart, value);
-        RuntimeException rejection = (judged != null) ? judged : stages.retry.rejection(value);
+        RuntimeException judged = stages.guards.succeeded(context, pass, stages.time.nanoTime() - attemptStart, value);
+        RuntimeException rejection = (judged != null) ? judged : stages.retry.rejection(context, value);
         if (rejection == null) {
             return value;
         }

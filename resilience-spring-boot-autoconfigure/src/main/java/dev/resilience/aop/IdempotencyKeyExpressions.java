@@ -154,7 +154,7 @@ final class IdempotencyKeyExpressions {
         return expression;
     }
 
-    private static Set<String> variables(Method method) {
+    static Set<String> variables(Method method) {
         Set<String> variables = new LinkedHashSet<>();
         String[] names = parameterNames.getParameterNames(method);
         if (names != null) {

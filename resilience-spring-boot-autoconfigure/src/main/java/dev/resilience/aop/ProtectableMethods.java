@@ -19,6 +19,7 @@ import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.annotation.TimeLimited;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.ExecutionResult;
 import org.jspecify.annotations.Nullable;
@@ -48,7 +49,7 @@ import org.springframework.util.ClassUtils;
 final class ProtectableMethods {
 
     private static final List<Class<? extends Annotation>> ANNOTATIONS = List.of(Retryable.class, CircuitGuarded.class,
-            Fallback.class, Idempotent.class, Bulkhead.class, RateLimited.class);
+            Fallback.class, Idempotent.class, Bulkhead.class, RateLimited.class, TimeLimited.class);
 
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
 

@@ -5,7 +5,10 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.resilience.annotation.Bulkhead;
@@ -14,6 +17,7 @@ import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.annotation.TimeLimited;
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.CallContext;
@@ -56,6 +60,8 @@ final class ResilientMethodCompiler {
     private final Supplier<LastGoodStore> lastGoodStore;
 
     private final InstanceNameConflicts names = new InstanceNameConflicts();
+
+    private final Map<String, BreakerResultExpressions> breakerResults = new ConcurrentHashMap<>();
 
     private volatile CallContextCustomizer customizer = CallContextCustomizer.NONE;
 
@@ -111,26 +117,35 @@ final class ResilientMethodCompiler {
                 : null;
         String rateLimiterName = (rateLimited != null)
                 ? name(rateLimited.value(), rateLimited.name(), id, "@RateLimited", subject) : null;
+        TimeLimited timeLimited = annotations.timeLimited();
+        String timeLimiterName = (timeLimited != null)
+                ? name(timeLimited.value(), timeLimited.name(), id, "@TimeLimited", subject) : null;
         Declarations declarations = new Declarations(beanName, targetClass, method);
         checkNames(declarations, annotations, id, retryName, breakerName);
         checkGuardNames(declarations, bulkhead, bulkheadName, rateLimited, rateLimiterName);
+        checkTimeLimiterName(declarations, timeLimited, timeLimiterName);
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName,
-                firstNonNull(rateLimiterName, bulkheadName, null, id));
+                firstNonNull(rateLimiterName, bulkheadName, timeLimiterName, id));
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         ResilienceRegistry registry = this.policies.registry();
         CallStatistics statistics = registry.statistics(pipelineName);
         RetryPolicy retry = (retryName != null) ? registry.retry(retryName, retryable) : null;
         if (retry != null) {
+            retry = withRetryOnResult(retry, retryable, method, subject);
             pipeline.retry(retry);
         }
         if (breakerName != null) {
-            pipeline.circuitBreaker(registry.circuitBreaker(breakerName, circuitGuarded));
+            pipeline.circuitBreaker(registry.circuitBreaker(breakerName, circuitGuarded,
+                    failOnResult(breakerName, circuitGuarded, method, id, subject)));
         }
         if (rateLimiterName != null) {
             pipeline.rateLimiter(registry.rateLimiter(rateLimiterName, rateLimited));
         }
         if (bulkheadName != null) {
             pipeline.bulkhead(registry.bulkhead(bulkheadName, bulkhead));
+        }
+        if (timeLimiterName != null) {
+            pipeline.timeLimit(registry.timeLimit(timeLimiterName, timeLimited));
         }
         Fallback fallback = annotations.fallback();
         boolean lastGood = false;
@@ -160,6 +175,38 @@ final class ResilientMethodCompiler {
         }
         return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer,
                 (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood, this::customize);
+    }
+
+    /**
+     * Derives the method's own retry policy from its instance's when the annotation has a
+     * {@code retryOnResult} expression: the instance's settings and budget, and the
+     * method's predicate, which reads the method's parameters.
+     */
+    private static RetryPolicy withRetryOnResult(RetryPolicy retry, @Nullable Retryable retryable, Method method,
+            String subject) {
+        if (retryable == null || retryable.retryOnResult().isBlank()) {
+            return retry;
+        }
+        return retry.toBuilder()
+            .retryOnResult(
+                    ResultExpression.compile(method, retryable.retryOnResult(), "@Retryable(retryOnResult)", subject))
+            .build();
+    }
+
+    /**
+     * Parses the {@code failOnResult} expression of a method and adds it to its breaker's
+     * shared predicate.
+     * @return the breaker's predicate, or {@code null} when the annotation has none
+     */
+    private @Nullable Predicate<@Nullable Object> failOnResult(String breakerName,
+            @Nullable CircuitGuarded circuitGuarded, Method method, String id, String subject) {
+        if (circuitGuarded == null || circuitGuarded.failOnResult().isBlank()) {
+            return null;
+        }
+        ResultExpression expression = ResultExpression.compile(method, circuitGuarded.failOnResult(),
+                "@CircuitGuarded(failOnResult)", subject);
+        return this.breakerResults.computeIfAbsent(breakerName, (name) -> new BreakerResultExpressions())
+            .add(id, expression);
     }
 
     /**
@@ -249,6 +296,16 @@ final class ResilientMethodCompiler {
                 this.names.defaultName(declarations.of(rateLimited), rateLimiterName);
             }
             this.names.rateLimiter(declarations.of(rateLimited), rateLimiterName);
+        }
+    }
+
+    private void checkTimeLimiterName(Declarations declarations, @Nullable TimeLimited timeLimited,
+            @Nullable String timeLimiterName) {
+        if (timeLimited != null && timeLimiterName != null) {
+            if (timeLimited.value().isBlank() && timeLimited.name().isBlank()) {
+                this.names.defaultName(declarations.of(timeLimited), timeLimiterName);
+            }
+            this.names.timeLimiter(declarations.of(timeLimited), timeLimiterName);
         }
     }
 

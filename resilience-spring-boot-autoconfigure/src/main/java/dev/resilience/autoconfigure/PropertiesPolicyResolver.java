@@ -1,5 +1,6 @@
 package dev.resilience.autoconfigure;
 
+import java.time.Duration;
 import java.util.Set;
 
 import dev.resilience.annotation.Bulkhead;
@@ -7,6 +8,7 @@ import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.annotation.TimeLimited;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
@@ -35,6 +37,8 @@ final class PropertiesPolicyResolver implements PolicyResolver {
 
     private final RateLimiterConfigResolver rateLimiter;
 
+    private final TimeLimitResolver timeLimit;
+
     PropertiesPolicyResolver(ResilienceProperties properties, TimeSource timeSource) {
         this.properties = properties;
         this.retry = new RetryPolicyResolver(properties, timeSource);
@@ -42,6 +46,7 @@ final class PropertiesPolicyResolver implements PolicyResolver {
         this.idempotency = new IdempotencyPolicyResolver(properties);
         this.bulkhead = new BulkheadConfigResolver(properties);
         this.rateLimiter = new RateLimiterConfigResolver(properties);
+        this.timeLimit = new TimeLimitResolver(properties);
     }
 
     @Override
@@ -77,6 +82,11 @@ final class PropertiesPolicyResolver implements PolicyResolver {
     @Override
     public RateLimiterConfig rateLimiter(String name, @Nullable RateLimited annotation) {
         return this.rateLimiter.resolve(name, annotation);
+    }
+
+    @Override
+    public Duration timeLimit(String name, @Nullable TimeLimited annotation) {
+        return this.timeLimit.resolve(name, annotation);
     }
 
     @Override

@@ -71,6 +71,11 @@ public class ResilienceProperties implements Validator {
     private final RateLimiter rateLimiter = new RateLimiter();
 
     /**
+     * Time limiter settings.
+     */
+    private final TimeLimiter timeLimiter = new TimeLimiter();
+
+    /**
      * Idempotency settings.
      */
     private final Idempotency idempotency = new Idempotency();
@@ -154,6 +159,14 @@ public class ResilienceProperties implements Validator {
      */
     public RateLimiter getRateLimiter() {
         return this.rateLimiter;
+    }
+
+    /**
+     * Returns the time limiter settings.
+     * @return the settings under {@code resilience.time-limiter}
+     */
+    public TimeLimiter getTimeLimiter() {
+        return this.timeLimiter;
     }
 
     /**
@@ -397,6 +410,42 @@ public class ResilienceProperties implements Validator {
          * @return the settings keyed by rate limiter name, modifiable
          */
         public Map<String, RateLimiterSettings> getInstances() {
+            return this.instances;
+        }
+
+    }
+
+    /**
+     * Settings of time limiters ({@code @TimeLimited}): defaults, and per-instance
+     * overrides keyed by time limiter name.
+     */
+    public static class TimeLimiter {
+
+        /**
+         * Settings every time limiter starts from.
+         */
+        @NestedConfigurationProperty
+        private final TimeLimiterSettings defaults = new TimeLimiterSettings();
+
+        /**
+         * Settings of individual time limiters, keyed by name; they override the
+         * annotation and the defaults.
+         */
+        private final Map<String, TimeLimiterSettings> instances = new LinkedHashMap<>();
+
+        /**
+         * Returns the settings every time limiter starts from.
+         * @return the defaults
+         */
+        public TimeLimiterSettings getDefaults() {
+            return this.defaults;
+        }
+
+        /**
+         * Returns the settings of individual time limiters.
+         * @return the settings keyed by time limiter name, modifiable
+         */
+        public Map<String, TimeLimiterSettings> getInstances() {
             return this.instances;
         }
 

@@ -61,6 +61,12 @@ final class ResiliencePropertiesValidation {
         validateRateLimiter("rate-limiter.defaults", rateLimiter.getDefaults());
         rateLimiter.getInstances()
             .forEach((name, settings) -> validateRateLimiter("rate-limiter.instances[" + name + "]", settings));
+        ResilienceProperties.TimeLimiter timeLimiter = this.properties.getTimeLimiter();
+        check("time-limiter.defaults.timeout", timeLimiter.getDefaults().getTimeout(),
+                ResiliencePropertiesValidation::isPositive, "must be positive");
+        timeLimiter.getInstances()
+            .forEach((name, settings) -> check("time-limiter.instances[" + name + "].timeout", settings.getTimeout(),
+                    ResiliencePropertiesValidation::isPositive, "must be positive"));
         ResilienceProperties.Idempotency idempotency = this.properties.getIdempotency();
         check("idempotency.ttl", idempotency.getTtl(), ResiliencePropertiesValidation::isPositive, "must be positive");
         check("idempotency.in-progress-ttl", idempotency.getInProgressTtl(), ResiliencePropertiesValidation::isPositive,

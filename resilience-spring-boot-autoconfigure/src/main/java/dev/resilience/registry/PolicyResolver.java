@@ -1,5 +1,6 @@
 package dev.resilience.registry;
 
+import java.time.Duration;
 import java.util.Set;
 
 import dev.resilience.annotation.Bulkhead;
@@ -7,6 +8,7 @@ import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.annotation.TimeLimited;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
@@ -25,6 +27,11 @@ import org.jspecify.annotations.Nullable;
  * not ask the registry for instances.
  */
 public interface PolicyResolver {
+
+    /**
+     * The time limit of a {@link TimeLimited} method that nothing configures.
+     */
+    Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(5);
 
     /**
      * Resolves a retry instance's policy.
@@ -91,6 +98,20 @@ public interface PolicyResolver {
      */
     default RateLimiterConfig rateLimiter(String name, @Nullable RateLimited annotation) {
         return RateLimiterConfig.ofDefaults();
+    }
+
+    /**
+     * Resolves a time limiter's time limit, the longest a run of its method may take. The
+     * default gives every time limiter {@link #DEFAULT_TIME_LIMIT} and reads no
+     * annotation, as {@link #bulkhead} does.
+     * @param name the time limiter's name
+     * @param annotation the annotation that names it, if any
+     * @return the time limit, positive
+     * @throws InvalidResiliencePolicyException when the setting is not a positive
+     * duration
+     */
+    default Duration timeLimit(String name, @Nullable TimeLimited annotation) {
+        return DEFAULT_TIME_LIMIT;
     }
 
     /**

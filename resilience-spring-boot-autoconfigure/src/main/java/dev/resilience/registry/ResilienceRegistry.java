@@ -1,5 +1,6 @@
 package dev.resilience.registry;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,11 +14,13 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.annotation.TimeLimited;
 import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
@@ -70,6 +73,8 @@ public final class ResilienceRegistry {
     private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
 
     private final Map<String, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+
+    private final Map<String, Duration> timeLimits = new ConcurrentHashMap<>();
 
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
 
@@ -216,6 +221,27 @@ public final class ResilienceRegistry {
     }
 
     /**
+     * Returns the time limit of a time limiter's name, resolving it on the first request
+     * for the name. A time limiter keeps no state: the name only keys its setting.
+     * @param name the time limiter's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @return the time limit
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * positive time limit; nothing is registered then
+     */
+    public Duration timeLimit(String name, @Nullable TimeLimited annotation) {
+        return this.timeLimits.computeIfAbsent(name, (key) -> {
+            try {
+                return this.resolver.timeLimit(key, annotation);
+            }
+            catch (InvalidResiliencePolicyException ex) {
+                throw ex.about("time limiter '" + key + "'");
+            }
+        });
+    }
+
+    /**
      * Returns the rate limiter of a name.
      * @param name the rate limiter's name
      * @return the rate limiter, or empty when none has that name
@@ -244,6 +270,25 @@ public final class ResilienceRegistry {
      * of a breaker first resolved without one does not change it; a warning says so
      */
     public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation) {
+        return circuitBreaker(name, annotation, null);
+    }
+
+    /**
+     * Returns the breaker of a name, resolving and creating it on the first request for
+     * the name, with a result predicate that the resolver cannot read from the
+     * annotation: the methods' {@code failOnResult} expressions, which only the one who
+     * compiles the methods can parse.
+     * @param name the breaker's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @param failOnResult the breaker's result predicate, or {@code null} to keep the
+     * resolved one; only the first request for the name gives it
+     * @return the one breaker of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid configuration; nothing is registered then
+     */
+    public CircuitBreaker circuitBreaker(String name, @Nullable CircuitGuarded annotation,
+            @Nullable Predicate<@Nullable Object> failOnResult) {
         CircuitBreaker breaker = breaker(name, (key) -> {
             CircuitBreakerConfig resolved;
             try {
@@ -255,7 +300,7 @@ public final class ResilienceRegistry {
             if (annotation == null) {
                 this.unreadBreakerAnnotations.resolvedWithout(key);
             }
-            return resolved;
+            return (failOnResult != null) ? resolved.toBuilder().failOnResult(failOnResult).build() : resolved;
         });
         if (annotation != null) {
             this.unreadBreakerAnnotations.check(name, annotation);

@@ -18,6 +18,7 @@ import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.redis.RedisDeadLetterStore;
 import dev.resilience.redis.RedisIdempotencyStore;
+import dev.resilience.registry.PolicyResolver;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -102,6 +103,7 @@ class ConfigurationMetadataTests {
         expected.put("resilience.rate-limiter.defaults.period", RateLimiterConfig.DEFAULT_PERIOD);
         expected.put("resilience.rate-limiter.defaults.timeout", RateLimiterConfig.DEFAULT_TIMEOUT);
         expected.put("resilience.rate-limiter.defaults.store", "memory");
+        expected.put("resilience.time-limiter.defaults.timeout", PolicyResolver.DEFAULT_TIME_LIMIT);
         expected.put("resilience.idempotency.ttl", IdempotencyPolicy.DEFAULT_TTL);
         expected.put("resilience.idempotency.in-progress-ttl", IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL);
         expected.put("resilience.idempotency.max-entries", InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES);

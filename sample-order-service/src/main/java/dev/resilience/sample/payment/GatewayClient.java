@@ -3,6 +3,7 @@ package dev.resilience.sample.payment;
 import java.time.Duration;
 import java.util.Optional;
 
+import dev.resilience.annotation.Bulkhead;
 import dev.resilience.sample.Downstreams;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -105,6 +106,23 @@ public class GatewayClient {
         catch (RestClientException ex) {
             throw new GatewayUnavailableException(gateway, "no answer (" + ex.getMessage() + ")", ex);
         }
+    }
+
+    /**
+     * Charges an order through the backup gateway, which allows few requests at once: at
+     * most {@code resilience.bulkhead.instances.backup-gateway.max-concurrent-calls} run
+     * at a time, and a charge beyond them is refused at once with a
+     * {@code BulkheadFullException}, before any request is sent, so that a primary outage
+     * never piles up threads waiting on the backup.
+     * @param orderId the order
+     * @param amountCents the amount, in cents
+     * @param cardToken the card
+     * @return the charge, new or made earlier under the order's key
+     * @see #charge(Gateway, long, long, String)
+     */
+    @Bulkhead("backup-gateway")
+    public GatewayCharge chargeBackup(long orderId, long amountCents, String cardToken) {
+        return charge(Gateway.BACKUP, orderId, amountCents, cardToken);
     }
 
     /**

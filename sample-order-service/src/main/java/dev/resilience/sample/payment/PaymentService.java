@@ -15,8 +15,9 @@ import dev.resilience.sample.order.OrderState;
 import org.springframework.stereotype.Service;
 
 /**
- * Pays orders: the primary gateway with retries behind a breaker, then the backup
- * gateway, then a deferred payment.
+ * Pays orders: the primary gateway with retries behind a breaker, then the backup gateway
+ * (behind the {@code backup-gateway} bulkhead: when it is full, the payment is deferred),
+ * then a deferred payment.
  *
  * <p>
  * No order is ever charged twice, whatever fails:
@@ -117,7 +118,9 @@ public class PaymentService {
             return paid(earlier.get());
         }
         try {
-            return paid(this.gateways.charge(gateway, orderId, amountCents, order.cardToken()));
+            return paid(
+                    (gateway == Gateway.BACKUP) ? this.gateways.chargeBackup(orderId, amountCents, order.cardToken())
+                            : this.gateways.charge(gateway, orderId, amountCents, order.cardToken()));
         }
         catch (CardDeclinedException ex) {
             this.orders.markUnpaid(orderId, OrderState.PAYMENT_DECLINED);

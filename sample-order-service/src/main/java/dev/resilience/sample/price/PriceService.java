@@ -5,16 +5,18 @@ import java.time.Instant;
 
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
+import dev.resilience.annotation.RateLimited;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.sample.Downstreams;
 
 import org.springframework.stereotype.Service;
 
 /**
- * Reads the ETH price from the oracle behind the {@code price-oracle} breaker; when the
- * oracle fails or the breaker is open, the starter serves the last good price (kept for
- * an hour by {@code @Fallback(lastGood)}), and, when there is none, the static default
- * price of {@link #defaultPrice()}, as a price service that must answer does.
+ * Reads the ETH price from the oracle within its quota (the {@code price-oracle} rate
+ * limiter) and behind the {@code price-oracle} breaker; when the oracle fails, the quota
+ * is spent or the breaker is open, the starter serves the last good price (kept for an
+ * hour by {@code @Fallback(lastGood)}), and, when there is none, the static default price
+ * of {@link #defaultPrice()}, as a price service that must answer does.
  */
 @Service
 public class PriceService {
@@ -39,6 +41,7 @@ public class PriceService {
      * {@code staleSince}, or the static default ({@code fallbackName = "defaultPrice"}).
      * @return the account of the call
      */
+    @RateLimited("price-oracle")
     @CircuitGuarded("price-oracle")
     @Fallback(value = "defaultPrice", lastGood = "1h")
     public ExecutionResult<EthPrice> ethPrice() {
