@@ -28,11 +28,12 @@ final class AsyncHedges<T> {
 
     private final HedgeRace<T> race;
 
-    AsyncHedges(Stages stages, Supplier<? extends CompletionStage<? extends T>> action, long deadlineNanos) {
+    AsyncHedges(Stages stages, CallContext context, Supplier<? extends CompletionStage<? extends T>> action,
+            long deadlineNanos) {
         this.stages = stages;
         this.action = action;
         this.deadlineNanos = deadlineNanos;
-        this.race = new HedgeRace<>(stages, this::startHedge);
+        this.race = new HedgeRace<>(stages, context, this::startHedge);
     }
 
     /**

@@ -126,7 +126,9 @@ abstract class AsyncSteps<T> extends Execution<T> {
      */
     final @Nullable RetryDecision hedgedAttempt(Supplier<? extends CompletionStage<? extends T>> action,
             Consumer<RetryDecision> continueAfter) {
-        CompletableFuture<RaceOutcome<T>> race = new AsyncHedges<T>(this.stages, action, this.deadlineNanos).start();
+        CompletableFuture<RaceOutcome<T>> race = new AsyncHedges<T>(this.stages, this.context, action,
+                this.deadlineNanos)
+            .start();
         if (race.isDone() && !race.isCompletedExceptionally()) {
             return raced(race.join());
         }

@@ -31,8 +31,7 @@ import org.jspecify.annotations.Nullable;
  * The drivers start and stop the tries ({@link SyncHedges} on threads,
  * {@link AsyncHedges} on stages); the race only keeps score. The hedge timer only calls
  * the driver's starter, which hands the hedge to the executor. Thread-safe: a lock guards
- * the score, and guards, cancellers and the outcome's dependents are never called under
- * it.
+ * the score; guards, cancellers and the outcome's dependents are never called under it.
  *
  * @param <T> the type of the attempt's value
  */
@@ -60,6 +59,8 @@ final class HedgeRace<T> {
 
     private long firstStart;
 
+    private final CallContext context;
+
     private @Nullable ScheduledTask timer;
 
     private @Nullable Throwable lastFailure;
@@ -69,12 +70,14 @@ final class HedgeRace<T> {
     /**
      * Creates a race.
      * @param stages the pipeline's stages, with a hedging policy
+     * @param context the call's context, bound while the guards judge a value
      * @param hedgeStarter starts a due hedge without blocking: hands it to the executor,
      * and tells the race it was {@link #refused} when the executor refuses it
      */
-    HedgeRace(Stages stages, Consumer<HedgeTry> hedgeStarter) {
+    HedgeRace(Stages stages, CallContext context, Consumer<HedgeTry> hedgeStarter) {
         HedgingPolicy policy = stages.hedging;
         this.stages = stages;
+        this.context = context;
         this.delayNanos = Durations.toNanos(policy.delay());
         this.maxHedges = policy.maxHedges();
         this.hedgeStarter = hedgeStarter;
@@ -213,7 +216,7 @@ final class HedgeRace<T> {
             this.stages.guards.abandoned(attempt.pass);
             return;
         }
-        ResultPredicateException judged = this.stages.guards.succeeded(attempt.pass,
+        ResultPredicateException judged = this.stages.guards.succeeded(this.context, attempt.pass,
                 this.stages.time.nanoTime() - attempt.start, value);
         stop(losers);
         this.outcome.complete(new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null, judged, false, this.firstStart,

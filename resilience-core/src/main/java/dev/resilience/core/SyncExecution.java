@@ -202,7 +202,7 @@ final class SyncExecution<T> extends Execution<T> {
 
     private RetryDecision attempt() {
         if (this.stages.hedging != null) {
-            return raced(new SyncHedges<T>(this.stages, this.action, this.deadlineNanos).run());
+            return raced(new SyncHedges<T>(this.stages, this.context, this.action, this.deadlineNanos).run());
         }
         if (!permitted()) {
             return RetryDecision.STOP;

@@ -28,11 +28,11 @@ final class SyncHedges<T> {
 
     private final HedgeRace<T> race;
 
-    SyncHedges(Stages stages, Callable<? extends T> action, long deadlineNanos) {
+    SyncHedges(Stages stages, CallContext context, Callable<? extends T> action, long deadlineNanos) {
         this.stages = stages;
         this.action = action;
         this.deadlineNanos = deadlineNanos;
-        this.race = new HedgeRace<>(stages, this::startHedge);
+        this.race = new HedgeRace<>(stages, context, this::startHedge);
     }
 
     /**
