@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
@@ -26,6 +27,7 @@ import dev.resilience.core.lastgood.InMemoryLastGoodStore;
 import dev.resilience.core.lastgood.LastGoodStore;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.registry.CallStatistics;
+import dev.resilience.registry.HedgingInstance;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import org.jspecify.annotations.Nullable;
@@ -111,11 +113,14 @@ final class ResilientMethodCompiler {
                 : null;
         String rateLimiterName = (rateLimited != null)
                 ? name(rateLimited.value(), rateLimited.name(), id, "@RateLimited", subject) : null;
+        Hedged hedged = annotations.hedged();
+        String hedgingName = (hedged != null) ? name(hedged.value(), hedged.name(), id, "@Hedged", subject) : null;
         Declarations declarations = new Declarations(beanName, targetClass, method);
         checkNames(declarations, annotations, id, retryName, breakerName);
         checkGuardNames(declarations, bulkhead, bulkheadName, rateLimited, rateLimiterName);
+        checkHedgingName(declarations, hedged, hedgingName);
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName,
-                firstNonNull(rateLimiterName, bulkheadName, null, id));
+                firstNonNull(rateLimiterName, bulkheadName, hedgingName, id));
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         ResilienceRegistry registry = this.policies.registry();
         CallStatistics statistics = registry.statistics(pipelineName);
@@ -131,6 +136,10 @@ final class ResilientMethodCompiler {
         }
         if (bulkheadName != null) {
             pipeline.bulkhead(registry.bulkhead(bulkheadName, bulkhead));
+        }
+        if (hedgingName != null) {
+            HedgingInstance hedging = registry.hedging(hedgingName, hedged);
+            pipeline.hedging(hedging.policy()).listener(hedging);
         }
         Fallback fallback = annotations.fallback();
         boolean lastGood = false;
@@ -249,6 +258,19 @@ final class ResilientMethodCompiler {
                 this.names.defaultName(declarations.of(rateLimited), rateLimiterName);
             }
             this.names.rateLimiter(declarations.of(rateLimited), rateLimiterName);
+        }
+    }
+
+    /**
+     * Records the hedging instance's name of a method, as {@link #checkGuardNames} does
+     * for the guards.
+     */
+    private void checkHedgingName(Declarations declarations, @Nullable Hedged hedged, @Nullable String hedgingName) {
+        if (hedged != null && hedgingName != null) {
+            if (hedged.value().isBlank() && hedged.name().isBlank()) {
+                this.names.defaultName(declarations.of(hedged), hedgingName);
+            }
+            this.names.hedging(declarations.of(hedged), hedgingName);
         }
     }
 

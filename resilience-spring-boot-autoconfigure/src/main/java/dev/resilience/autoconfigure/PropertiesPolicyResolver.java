@@ -4,11 +4,13 @@ import java.util.Set;
 
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
@@ -35,6 +37,8 @@ final class PropertiesPolicyResolver implements PolicyResolver {
 
     private final RateLimiterConfigResolver rateLimiter;
 
+    private final HedgingPolicyResolver hedging;
+
     PropertiesPolicyResolver(ResilienceProperties properties, TimeSource timeSource) {
         this.properties = properties;
         this.retry = new RetryPolicyResolver(properties, timeSource);
@@ -42,6 +46,7 @@ final class PropertiesPolicyResolver implements PolicyResolver {
         this.idempotency = new IdempotencyPolicyResolver(properties);
         this.bulkhead = new BulkheadConfigResolver(properties);
         this.rateLimiter = new RateLimiterConfigResolver(properties);
+        this.hedging = new HedgingPolicyResolver(properties);
     }
 
     @Override
@@ -87,6 +92,16 @@ final class PropertiesPolicyResolver implements PolicyResolver {
     @Override
     public Set<String> configuredRateLimiters() {
         return this.properties.getRateLimiter().getInstances().keySet();
+    }
+
+    @Override
+    public HedgingPolicy hedging(String name, @Nullable Hedged annotation) {
+        return this.hedging.resolve(name, annotation);
+    }
+
+    @Override
+    public Set<String> configuredHedging() {
+        return this.properties.getHedging().getInstances().keySet();
     }
 
 }
