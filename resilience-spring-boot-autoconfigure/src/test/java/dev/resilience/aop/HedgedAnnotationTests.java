@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 import dev.resilience.annotation.Hedged;
+import dev.resilience.annotation.Idempotent;
 import dev.resilience.autoconfigure.FailureAnalyses;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceMetricsAutoConfiguration;
@@ -94,6 +95,24 @@ class HedgedAnnotationTests {
             assertThat(quotes.tries()).hasSize(1);
             assertThat(hedges(meters, "quotes", "won")).isZero();
             assertThat(hedges(meters, "quotes", "lost")).isZero();
+        });
+    }
+
+    @Test
+    void anIdempotentKeyCoversTheWholeHedgedCallAndReplaysTheWinnersValue() {
+        this.contextRunner.withBean(Quotes.class).run((context) -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+            CompletableFuture<String> call = quotes.keyedQuote("NOK");
+            this.clock.advance(Duration.ofMillis(50));
+            quotes.tries().get(1).complete("hedged NOK");
+            assertThat(call.join()).isEqualTo("hedged NOK");
+
+            assertThat(quotes.keyedQuote("NOK").join()).isEqualTo("hedged NOK");
+            assertThat(quotes.tries()).as("the replay runs no try").hasSize(2);
+            assertThat(hedges(meters, "keyed", "won")).isEqualTo(1);
+            assertThat(hedges(meters, "keyed", "lost")).isZero();
         });
     }
 
@@ -216,6 +235,12 @@ class HedgedAnnotationTests {
             CompletableFuture<String> attempt = new CompletableFuture<>();
             this.tries.add(attempt);
             return attempt;
+        }
+
+        @Idempotent(key = "#currency")
+        @Hedged(name = "keyed", delay = "50ms")
+        public CompletableFuture<String> keyedQuote(String currency) {
+            return quote(currency);
         }
 
         @Hedged("plain")
