@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import dev.resilience.annotation.Bulkhead;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.annotation.TimeLimited;
@@ -29,10 +30,10 @@ import org.springframework.util.ObjectUtils;
  * ({@code SimpleClassName#method}: two classes of one simple name in different packages,
  * or two overloads), which would make them share a retry instance, a breaker, idempotency
  * keys and meters without anyone naming them. Two annotations that name one breaker,
- * retry instance, bulkhead, rate limiter or time limiter must configure it alike: the
- * registry resolves a name once, from the first annotation that asks for it, and never
- * reads the others. Attributes are compared by what they configure, not as written:
- * {@code delay = "1s"} and {@code delay = "1000ms"} agree (and the durations of
+ * retry instance, bulkhead, rate limiter, time limiter or hedging instance must configure
+ * it alike: the registry resolves a name once, from the first annotation that asks for
+ * it, and never reads the others. Attributes are compared by what they configure, not as
+ * written: {@code delay = "1s"} and {@code delay = "1000ms"} agree (and the durations of
  * {@code @Bulkhead} and {@code @RateLimited} alike), as do class arrays that list the
  * same classes in another order; a value that does not parse fails here when the first
  * annotation wrote another, since the resolver never sees it. Only annotations are
@@ -44,7 +45,8 @@ final class InstanceNameConflicts {
 
     private static final Map<Class<? extends Annotation>, Set<String>> DURATIONS = Map.of(Retryable.class,
             Set.of("delay", "maxDelay", "attemptTimeout", "maxDuration"), Bulkhead.class, Set.of("maxWait"),
-            RateLimited.class, Set.of("period", "timeout"), TimeLimited.class, Set.of("timeout"));
+            RateLimited.class, Set.of("period", "timeout"), TimeLimited.class, Set.of("timeout"), Hedged.class,
+            Set.of("delay"));
 
     private final Map<String, Declaration> defaultNames = new ConcurrentHashMap<>();
 
@@ -57,6 +59,8 @@ final class InstanceNameConflicts {
     private final Map<String, Declaration> rateLimiters = new ConcurrentHashMap<>();
 
     private final Map<String, Declaration> timeLimiters = new ConcurrentHashMap<>();
+
+    private final Map<String, Declaration> hedging = new ConcurrentHashMap<>();
 
     /**
      * Records a method that goes by its default name.
@@ -130,6 +134,17 @@ final class InstanceNameConflicts {
      */
     void timeLimiter(Declaration declaration, String name) {
         compare(this.timeLimiters, declaration, name, "time limiter", "resilience.time-limiter.instances.");
+    }
+
+    /**
+     * Records the annotation of a hedging instance's name.
+     * @param declaration the method and its annotation
+     * @param name the hedging instance's name
+     * @throws InvalidResiliencePolicyException when another annotation configures the
+     * hedging instance otherwise
+     */
+    void hedging(Declaration declaration, String name) {
+        compare(this.hedging, declaration, name, "hedging instance", "resilience.hedging.instances.");
     }
 
     private static void compare(Map<String, Declaration> declarations, Declaration declaration, String name,

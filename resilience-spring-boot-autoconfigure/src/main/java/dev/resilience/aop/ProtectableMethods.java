@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
@@ -49,7 +50,7 @@ import org.springframework.util.ClassUtils;
 final class ProtectableMethods {
 
     private static final List<Class<? extends Annotation>> ANNOTATIONS = List.of(Retryable.class, CircuitGuarded.class,
-            Fallback.class, Idempotent.class, Bulkhead.class, RateLimited.class, TimeLimited.class);
+            Fallback.class, Idempotent.class, Bulkhead.class, RateLimited.class, TimeLimited.class, Hedged.class);
 
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
 

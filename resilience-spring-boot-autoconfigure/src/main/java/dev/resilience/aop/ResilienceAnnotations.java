@@ -7,6 +7,7 @@ import java.lang.reflect.Modifier;
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
@@ -35,10 +36,11 @@ import org.springframework.util.ReflectionUtils;
  * @param bulkhead the bulkhead annotation, if any
  * @param rateLimited the rate limiter annotation, if any
  * @param timeLimited the time limiter annotation, if any
+ * @param hedged the hedging annotation, if any
  */
 record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGuarded circuitGuarded,
         @Nullable Fallback fallback, @Nullable Idempotent idempotent, @Nullable Bulkhead bulkhead,
-        @Nullable RateLimited rateLimited, @Nullable TimeLimited timeLimited) {
+        @Nullable RateLimited rateLimited, @Nullable TimeLimited timeLimited, @Nullable Hedged hedged) {
 
     /**
      * Finds the annotations that apply to a method.
@@ -59,12 +61,13 @@ record ResilienceAnnotations(@Nullable Retryable retryable, @Nullable CircuitGua
         Bulkhead bulkhead = find(method, annotatedClass, Bulkhead.class);
         RateLimited rateLimited = find(method, annotatedClass, RateLimited.class);
         TimeLimited timeLimited = find(method, annotatedClass, TimeLimited.class);
+        Hedged hedged = find(method, annotatedClass, Hedged.class);
         if (retryable == null && circuitGuarded == null && fallback == null && idempotent == null && bulkhead == null
-                && rateLimited == null && timeLimited == null) {
+                && rateLimited == null && timeLimited == null && hedged == null) {
             return null;
         }
         return new ResilienceAnnotations(retryable, circuitGuarded, fallback, idempotent, bulkhead, rateLimited,
-                timeLimited);
+                timeLimited, hedged);
     }
 
     private static <A extends Annotation> @Nullable A find(Method method, @Nullable Class<?> annotatedClass,

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
@@ -30,6 +31,7 @@ import dev.resilience.core.lastgood.InMemoryLastGoodStore;
 import dev.resilience.core.lastgood.LastGoodStore;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.registry.CallStatistics;
+import dev.resilience.registry.HedgingInstance;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import org.jspecify.annotations.Nullable;
@@ -120,12 +122,15 @@ final class ResilientMethodCompiler {
         TimeLimited timeLimited = annotations.timeLimited();
         String timeLimiterName = (timeLimited != null)
                 ? name(timeLimited.value(), timeLimited.name(), id, "@TimeLimited", subject) : null;
+        Hedged hedged = annotations.hedged();
+        String hedgingName = (hedged != null) ? name(hedged.value(), hedged.name(), id, "@Hedged", subject) : null;
         Declarations declarations = new Declarations(beanName, targetClass, method);
         checkNames(declarations, annotations, id, retryName, breakerName);
         checkGuardNames(declarations, bulkhead, bulkheadName, rateLimited, rateLimiterName);
         checkTimeLimiterName(declarations, timeLimited, timeLimiterName);
+        checkHedgingName(declarations, hedged, hedgingName);
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName,
-                firstNonNull(rateLimiterName, bulkheadName, timeLimiterName, id));
+                firstNonNull(rateLimiterName, bulkheadName, firstNonNull(timeLimiterName, hedgingName, id, id), id));
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
         ResilienceRegistry registry = this.policies.registry();
         CallStatistics statistics = registry.statistics(pipelineName);
@@ -146,6 +151,10 @@ final class ResilientMethodCompiler {
         }
         if (timeLimiterName != null) {
             pipeline.timeLimit(registry.timeLimit(timeLimiterName, timeLimited));
+        }
+        if (hedgingName != null) {
+            HedgingInstance hedging = registry.hedging(hedgingName, hedged);
+            pipeline.hedging(hedging.policy()).listener(hedging);
         }
         Fallback fallback = annotations.fallback();
         boolean lastGood = false;
@@ -306,6 +315,19 @@ final class ResilientMethodCompiler {
                 this.names.defaultName(declarations.of(timeLimited), timeLimiterName);
             }
             this.names.timeLimiter(declarations.of(timeLimited), timeLimiterName);
+        }
+    }
+
+    /**
+     * Records the hedging instance's name of a method, as {@link #checkGuardNames} does
+     * for the guards.
+     */
+    private void checkHedgingName(Declarations declarations, @Nullable Hedged hedged, @Nullable String hedgingName) {
+        if (hedged != null && hedgingName != null) {
+            if (hedged.value().isBlank() && hedged.name().isBlank()) {
+                this.names.defaultName(declarations.of(hedged), hedgingName);
+            }
+            this.names.hedging(declarations.of(hedged), hedgingName);
         }
     }
 

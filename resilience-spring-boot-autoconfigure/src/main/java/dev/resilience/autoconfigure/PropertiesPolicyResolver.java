@@ -5,12 +5,14 @@ import java.util.Set;
 
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.annotation.TimeLimited;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
@@ -39,6 +41,8 @@ final class PropertiesPolicyResolver implements PolicyResolver {
 
     private final TimeLimitResolver timeLimit;
 
+    private final HedgingPolicyResolver hedging;
+
     PropertiesPolicyResolver(ResilienceProperties properties, TimeSource timeSource) {
         this.properties = properties;
         this.retry = new RetryPolicyResolver(properties, timeSource);
@@ -47,6 +51,7 @@ final class PropertiesPolicyResolver implements PolicyResolver {
         this.bulkhead = new BulkheadConfigResolver(properties);
         this.rateLimiter = new RateLimiterConfigResolver(properties);
         this.timeLimit = new TimeLimitResolver(properties);
+        this.hedging = new HedgingPolicyResolver(properties);
     }
 
     @Override
@@ -97,6 +102,16 @@ final class PropertiesPolicyResolver implements PolicyResolver {
     @Override
     public Set<String> configuredRateLimiters() {
         return this.properties.getRateLimiter().getInstances().keySet();
+    }
+
+    @Override
+    public HedgingPolicy hedging(String name, @Nullable Hedged annotation) {
+        return this.hedging.resolve(name, annotation);
+    }
+
+    @Override
+    public Set<String> configuredHedging() {
+        return this.properties.getHedging().getInstances().keySet();
     }
 
 }

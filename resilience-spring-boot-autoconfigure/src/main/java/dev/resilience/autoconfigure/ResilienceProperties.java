@@ -26,10 +26,10 @@ import org.springframework.validation.Validator;
 
 /**
  * The settings under {@code resilience.}: retries, circuit breakers, bulkheads, rate
- * limiters, idempotency, dead letters, outgoing HTTP calls, chaos, where asynchronous
- * work runs, the logs of calls and the interceptor's order. Unknown keys fail the
- * binding, and so does an out-of-range value: this class validates itself once bound,
- * naming the property and the valid range.
+ * limiters, hedging, idempotency, dead letters, outgoing HTTP calls, chaos, where
+ * asynchronous work runs, the logs of calls and the interceptor's order. Unknown keys
+ * fail the binding, and so does an out-of-range value: this class validates itself once
+ * bound, naming the property and the valid range.
  *
  * <p>
  * Longer than 400 lines because it is the one place that binds {@code resilience.*}:
@@ -104,6 +104,11 @@ public class ResilienceProperties implements Validator {
      * Settings of the fallbacks: where last good values are kept.
      */
     private final Fallback fallback = new Fallback();
+
+    /**
+     * Hedging settings.
+     */
+    private final Hedging hedging = new Hedging();
 
     /**
      * Returns the order of the resilience interceptor.
@@ -215,6 +220,14 @@ public class ResilienceProperties implements Validator {
      */
     public Fallback getFallback() {
         return this.fallback;
+    }
+
+    /**
+     * Returns the hedging settings.
+     * @return the settings under {@code resilience.hedging}
+     */
+    public Hedging getHedging() {
+        return this.hedging;
     }
 
     /**
@@ -1333,6 +1346,41 @@ public class ResilienceProperties implements Validator {
          */
         public void setStoreTimeout(Duration storeTimeout) {
             this.storeTimeout = storeTimeout;
+        }
+
+    }
+
+    /**
+     * Settings of hedging: defaults, and per-instance overrides keyed by hedging name.
+     */
+    public static class Hedging {
+
+        /**
+         * Settings every hedging instance starts from.
+         */
+        @NestedConfigurationProperty
+        private final HedgingSettings defaults = new HedgingSettings();
+
+        /**
+         * Settings of individual hedging instances, keyed by name; they override the
+         * annotation and the defaults.
+         */
+        private final Map<String, HedgingSettings> instances = new LinkedHashMap<>();
+
+        /**
+         * Returns the settings every hedging instance starts from.
+         * @return the defaults
+         */
+        public HedgingSettings getDefaults() {
+            return this.defaults;
+        }
+
+        /**
+         * Returns the settings of individual hedging instances.
+         * @return the settings keyed by hedging name, modifiable
+         */
+        public Map<String, HedgingSettings> getInstances() {
+            return this.instances;
         }
 
     }

@@ -9,6 +9,7 @@ import dev.resilience.aop.IdempotencyFingerprints;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.SlidingWindowType;
+import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.RetryBudget;
@@ -67,6 +68,10 @@ final class ResiliencePropertiesValidation {
         timeLimiter.getInstances()
             .forEach((name, settings) -> check("time-limiter.instances[" + name + "].timeout", settings.getTimeout(),
                     ResiliencePropertiesValidation::isPositive, "must be positive"));
+        ResilienceProperties.Hedging hedging = this.properties.getHedging();
+        validateHedging("hedging.defaults", hedging.getDefaults());
+        hedging.getInstances()
+            .forEach((name, settings) -> validateHedging("hedging.instances[" + name + "]", settings));
         ResilienceProperties.Idempotency idempotency = this.properties.getIdempotency();
         check("idempotency.ttl", idempotency.getTtl(), ResiliencePropertiesValidation::isPositive, "must be positive");
         check("idempotency.in-progress-ttl", idempotency.getInProgressTtl(), ResiliencePropertiesValidation::isPositive,
@@ -212,6 +217,15 @@ final class ResiliencePropertiesValidation {
         check(path + ".store", settings.getStore(), (store) -> store == ResilienceProperties.Idempotency.Store.MEMORY,
                 "redis is not supported yet for rate limiters: use memory (each application instance limits on "
                         + "its own) or leave store unset");
+    }
+
+    private void validateHedging(String path, HedgingSettings settings) {
+        check(path + ".delay", settings.getDelay(),
+                (delay) -> isPositive(delay) && delay.compareTo(HedgingPolicy.MAX_DELAY) <= 0,
+                "must be positive and at most " + Durations.format(HedgingPolicy.MAX_DELAY));
+        check(path + ".max-hedges", settings.getMaxHedges(),
+                (hedges) -> hedges >= HedgingPolicy.LOWEST_MAX_HEDGES && hedges <= HedgingPolicy.HIGHEST_MAX_HEDGES,
+                "must be between " + HedgingPolicy.LOWEST_MAX_HEDGES + " and " + HedgingPolicy.HIGHEST_MAX_HEDGES);
     }
 
     private static boolean isLimit(int limit) {

@@ -16,6 +16,7 @@ import dev.resilience.core.circuitbreaker.CircuitBreakerTransition;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.registry.CallStatistics;
+import dev.resilience.registry.HedgingInstance;
 import dev.resilience.registry.RegistryListener;
 import dev.resilience.registry.ResilienceRegistry;
 import io.micrometer.core.instrument.Counter;
@@ -32,10 +33,11 @@ import org.springframework.context.event.ContextRefreshedEvent;
 /**
  * Binds the meters of every named instance of a {@link ResilienceRegistry}, from the
  * start: the counters over each {@link CallStatistics}, the gauges and counters of each
- * circuit breaker, bulkhead and rate limiter, and the {@code resilience.calls} timers
- * that the observation of each call updates, pre-registered with the observation's
- * low-cardinality keys, the tags they keep once {@link ResilienceCallsMeterFilter} has
- * dropped the handler's {@code error} tag, so that they are the same meters.
+ * circuit breaker, bulkhead and rate limiter, the hedge counters of each hedging
+ * instance, and the {@code resilience.calls} timers that the observation of each call
+ * updates, pre-registered with the observation's low-cardinality keys, the tags they keep
+ * once {@link ResilienceCallsMeterFilter} has dropped the handler's {@code error} tag, so
+ * that they are the same meters.
  *
  * <p>
  * Counters read the statistics, breakers, bulkheads and rate limiters, which stay the one
@@ -92,6 +94,9 @@ public final class ResilienceMeterBinder
 
     /** The gauge of the permits a rate limiter has free now. */
     public static final String RATE_LIMITER_AVAILABLE = "resilience.ratelimiter.available";
+
+    /** The counter of the hedges started, by whether they won their race. */
+    public static final String HEDGES = "resilience.hedges";
 
     private final ResilienceRegistry registry;
 
@@ -227,6 +232,22 @@ public final class ResilienceMeterBinder
             .description("Permits the rate limiter has free now")
             .tags("name", name)
             .register(this.meterRegistry);
+    }
+
+    /**
+     * Binds a hedging instance's counters of hedges won and lost.
+     * @param hedging the hedging instance
+     */
+    @Override
+    public void onHedging(HedgingInstance hedging) {
+        String name = hedging.name();
+        if (!this.bound.add("hedging/" + name)) {
+            return;
+        }
+        counter(HEDGES, "Hedges started, by whether they won their race", Tags.of("name", name, "outcome", "won"),
+                hedging, HedgingInstance::won);
+        counter(HEDGES, "Hedges started, by whether they won their race", Tags.of("name", name, "outcome", "lost"),
+                hedging, HedgingInstance::lost);
     }
 
     private void bindNames(CallStatistics statistics) {

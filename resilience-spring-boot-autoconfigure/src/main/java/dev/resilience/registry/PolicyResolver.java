@@ -5,12 +5,14 @@ import java.util.Set;
 
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.annotation.TimeLimited;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
@@ -129,6 +131,27 @@ public interface PolicyResolver {
      * @return the names; none by default
      */
     default Set<String> configuredRateLimiters() {
+        return Set.of();
+    }
+
+    /**
+     * Resolves a hedging instance's policy. The default gives every hedging instance the
+     * built-in defaults and reads no annotation, as {@link #bulkhead} does.
+     * @param name the hedging instance's name
+     * @param annotation the annotation that names it, if any
+     * @return the policy
+     * @throws InvalidResiliencePolicyException when a setting cannot make a valid policy
+     */
+    default HedgingPolicy hedging(String name, @Nullable Hedged annotation) {
+        return HedgingPolicy.of(HedgingPolicy.DEFAULT_DELAY, HedgingPolicy.DEFAULT_MAX_HEDGES);
+    }
+
+    /**
+     * Returns the names of the hedging instances the configuration declares, which exist
+     * from the start whether or not a method names them.
+     * @return the names; none by default
+     */
+    default Set<String> configuredHedging() {
         return Set.of();
     }
 

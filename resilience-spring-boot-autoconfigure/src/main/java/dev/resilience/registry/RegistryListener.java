@@ -39,4 +39,11 @@ public interface RegistryListener {
     default void onRateLimiter(RateLimiter rateLimiter) {
     }
 
+    /**
+     * A hedging instance was created.
+     * @param hedging the hedging instance
+     */
+    default void onHedging(HedgingInstance hedging) {
+    }
+
 }

@@ -18,6 +18,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.resilience.annotation.CircuitGuarded;
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.annotation.TimeLimited;
@@ -25,6 +26,7 @@ import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.RetryPolicy;
@@ -37,17 +39,17 @@ import org.springframework.core.log.LogMessage;
 
 /**
  * The named instances of an application: one shared circuit breaker per breaker name, one
- * retry policy per retry instance, one bulkhead and one rate limiter per name, and the
- * {@link CallStatistics} of every protected operation. The first request for a name
- * resolves it through the {@link PolicyResolver} (YAML instance &gt; annotation &gt; YAML
- * defaults &gt; built-in), once, even when threads ask for it at the same time; every
- * later request, with or without an annotation, gets the same instance. A second
- * annotation that configures a name otherwise fails the start before it gets here
- * ({@code InstanceNameConflicts}); an annotation that sets anything of a name first
- * resolved without one is logged as not applying. Instances are created at startup, when
- * annotated methods are compiled and configured instances are read, and at first use by
- * the HTTP client and {@code ResilienceTemplate}; each listener hears of each instance
- * once. Thread-safe; a lookup of an existing instance takes no lock.
+ * retry policy per retry instance, one bulkhead, one rate limiter and one hedging
+ * instance per name, and the {@link CallStatistics} of every protected operation. The
+ * first request for a name resolves it through the {@link PolicyResolver} (YAML instance
+ * &gt; annotation &gt; YAML defaults &gt; built-in), once, even when threads ask for it
+ * at the same time; every later request, with or without an annotation, gets the same
+ * instance. A second annotation that configures a name otherwise fails the start before
+ * it gets here ({@code InstanceNameConflicts}); an annotation that sets anything of a
+ * name first resolved without one is logged as not applying. Instances are created at
+ * startup, when annotated methods are compiled and configured instances are read, and at
+ * first use by the HTTP client and {@code ResilienceTemplate}; each listener hears of
+ * each instance once. Thread-safe; a lookup of an existing instance takes no lock.
  *
  * <p>
  * Longer than 400 lines because it is the one registry of every kind of named instance:
@@ -76,6 +78,8 @@ public final class ResilienceRegistry {
 
     private final Map<String, Duration> timeLimits = new ConcurrentHashMap<>();
 
+    private final Map<String, HedgingInstance> hedging = new ConcurrentHashMap<>();
+
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
 
     private final UnreadAnnotations unreadBreakerAnnotations = new UnreadAnnotations("circuit breaker",
@@ -89,6 +93,9 @@ public final class ResilienceRegistry {
 
     private final UnreadAnnotations unreadRateLimiterAnnotations = new UnreadAnnotations("rate limiter",
             "resilience.rate-limiter.instances.");
+
+    private final UnreadAnnotations unreadHedgingAnnotations = new UnreadAnnotations("hedging instance",
+            "resilience.hedging.instances.");
 
     /**
      * Creates an empty registry whose breakers run their timed transitions where
@@ -129,6 +136,7 @@ public final class ResilienceRegistry {
         List.copyOf(this.bulkheads.values()).forEach(subscription::tell);
         List.copyOf(this.rateLimiters.values()).forEach(subscription::tell);
         List.copyOf(this.statistics.values()).forEach(subscription::tell);
+        List.copyOf(this.hedging.values()).forEach(subscription::tell);
     }
 
     /**
@@ -141,6 +149,7 @@ public final class ResilienceRegistry {
         this.resolver.configuredCircuitBreakers().forEach(this::circuitBreaker);
         this.resolver.configuredBulkheads().forEach((name) -> bulkhead(name, null));
         this.resolver.configuredRateLimiters().forEach((name) -> rateLimiter(name, null));
+        this.resolver.configuredHedging().forEach((name) -> hedging(name, null));
     }
 
     /**
@@ -444,6 +453,44 @@ public final class ResilienceRegistry {
     }
 
     /**
+     * Returns the hedging instance of a name, resolving its policy and creating it on the
+     * first request for the name.
+     * @param name the hedging instance's name
+     * @param annotation the annotation that names it, if any; only the first request for
+     * the name reads it
+     * @return the one hedging instance of that name
+     * @throws InvalidResiliencePolicyException when the first request cannot resolve a
+     * valid policy; nothing is registered then
+     */
+    public HedgingInstance hedging(String name, @Nullable Hedged annotation) {
+        HedgingInstance instance = instance(this.hedging, name, (key) -> {
+            HedgingPolicy resolved;
+            try {
+                resolved = this.resolver.hedging(key, annotation);
+            }
+            catch (InvalidResiliencePolicyException ex) {
+                throw ex.about("hedging instance '" + key + "'");
+            }
+            if (annotation == null) {
+                this.unreadHedgingAnnotations.resolvedWithout(key);
+            }
+            return new HedgingInstance(key, resolved);
+        }, this::announce);
+        if (annotation != null) {
+            this.unreadHedgingAnnotations.check(name, annotation);
+        }
+        return instance;
+    }
+
+    /**
+     * Returns every hedging instance by name.
+     * @return the hedging instances, sorted by name
+     */
+    public SortedMap<String, HedgingInstance> hedging() {
+        return new TreeMap<>(this.hedging);
+    }
+
+    /**
      * Returns the statistics of a protected operation, creating them on first use.
      * @param name the operation's name
      * @return its statistics
@@ -524,6 +571,9 @@ public final class ResilienceRegistry {
                 }
                 else if (instance instanceof CallStatistics callStatistics) {
                     this.listener.onStatistics(callStatistics);
+                }
+                else if (instance instanceof HedgingInstance hedgingInstance) {
+                    this.listener.onHedging(hedgingInstance);
                 }
             }
             catch (RuntimeException ex) {

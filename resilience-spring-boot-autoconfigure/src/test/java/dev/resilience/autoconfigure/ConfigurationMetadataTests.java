@@ -10,6 +10,7 @@ import java.util.Map;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
+import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
@@ -113,6 +114,8 @@ class ConfigurationMetadataTests {
         expected.put("resilience.http-client.max-hosts", ResilienceProperties.HttpClient.DEFAULT_MAX_HOSTS);
         expected.put("resilience.http-client.max-retry-after", ResilienceProperties.HttpClient.DEFAULT_MAX_RETRY_AFTER);
         expected.put("resilience.dead-letter.store-timeout", RedisDeadLetterStore.DEFAULT_TIMEOUT);
+        expected.put("resilience.hedging.defaults.delay", HedgingPolicy.DEFAULT_DELAY);
+        expected.put("resilience.hedging.defaults.max-hedges", HedgingPolicy.DEFAULT_MAX_HEDGES);
         Map<String, JsonNode> properties = properties();
         expected.forEach(
                 (name, value) -> assertThat(documentedDefault(properties.get(name).get("defaultValue"), value)).as(name)
