@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -127,8 +128,11 @@ final class ResilientMethodCompiler {
         Declarations declarations = new Declarations(beanName, targetClass, method);
         checkNames(declarations, annotations, id, retryName, breakerName);
         checkGuardNames(declarations, bulkhead, bulkheadName, rateLimited, rateLimiterName);
-        checkTimeLimiterName(declarations, timeLimited, timeLimiterName);
-        checkHedgingName(declarations, hedged, hedgingName);
+        checkPolicyName(declarations, timeLimited, timeLimiterName,
+                timeLimited != null && timeLimited.value().isBlank() && timeLimited.name().isBlank(),
+                this.names::timeLimiter);
+        checkPolicyName(declarations, hedged, hedgingName,
+                hedged != null && hedged.value().isBlank() && hedged.name().isBlank(), this.names::hedging);
         String pipelineName = firstNonNull(retryName, breakerName, idempotencyName,
                 firstNonNull(rateLimiterName, bulkheadName, firstNonNull(timeLimiterName, hedgingName, id, id), id));
         ResiliencePipeline.Builder pipeline = this.policies.pipeline(pipelineName);
@@ -308,26 +312,14 @@ final class ResilientMethodCompiler {
         }
     }
 
-    private void checkTimeLimiterName(Declarations declarations, @Nullable TimeLimited timeLimited,
-            @Nullable String timeLimiterName) {
-        if (timeLimited != null && timeLimiterName != null) {
-            if (timeLimited.value().isBlank() && timeLimited.name().isBlank()) {
-                this.names.defaultName(declarations.of(timeLimited), timeLimiterName);
+    /** Records a time limiter's or hedging instance's name, as for the guards. */
+    private void checkPolicyName(Declarations declarations, @Nullable Annotation annotation, @Nullable String name,
+            boolean unnamed, BiConsumer<InstanceNameConflicts.Declaration, String> names) {
+        if (annotation != null && name != null) {
+            if (unnamed) {
+                this.names.defaultName(declarations.of(annotation), name);
             }
-            this.names.timeLimiter(declarations.of(timeLimited), timeLimiterName);
-        }
-    }
-
-    /**
-     * Records the hedging instance's name of a method, as {@link #checkGuardNames} does
-     * for the guards.
-     */
-    private void checkHedgingName(Declarations declarations, @Nullable Hedged hedged, @Nullable String hedgingName) {
-        if (hedged != null && hedgingName != null) {
-            if (hedged.value().isBlank() && hedged.name().isBlank()) {
-                this.names.defaultName(declarations.of(hedged), hedgingName);
-            }
-            this.names.hedging(declarations.of(hedged), hedgingName);
+            names.accept(declarations.of(annotation), name);
         }
     }
 
