@@ -228,19 +228,33 @@ public final class RateLimiter {
     }
 
     /**
-     * Reserves the next permit if it is free within a wait.
+     * Reserves the next permit if it is free within a wait. Before refusing, the clock is
+     * read again, once; a reservation made on that later reading is never given back (its
+     * {@code now} is not the caller's), so the permit stays spent: one call fewer, never
+     * one more.
      * @param now the current time
      * @param maxWaitNanos the longest wait allowed, 0 for none
      * @return the wait until the reserved permit is free, {@code >= 0}; or, when none is
      * reserved, the negated wait a permit would need, {@code < 0}
      */
     private long take(long now, long maxWaitNanos) {
+        boolean fresh = false;
         while (true) {
             long current = this.arrival.get();
             long next = ((current - now > 0) ? current : now) + this.intervalNanos;
             long wait = next - now - this.burstNanos;
             if (wait > maxWaitNanos) {
-                return -wait;
+                if (fresh) {
+                    return -wait;
+                }
+                // The caller may have paused since it read the clock while others took
+                // permits: refuse only on a reading taken now
+                fresh = true;
+                long later = this.time.nanoTime();
+                if (later - now > 0) {
+                    now = later;
+                }
+                continue;
             }
             if (this.arrival.compareAndSet(current, next)) {
                 return Math.max(0, wait);
