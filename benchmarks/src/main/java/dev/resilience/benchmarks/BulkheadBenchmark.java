@@ -2,8 +2,6 @@ package dev.resilience.benchmarks;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.bulkhead.Bulkhead;
@@ -12,9 +10,6 @@ import dev.resilience.core.bulkhead.BulkheadFullException;
 import dev.resilience.core.bulkhead.BulkheadType;
 import dev.resilience.core.time.TimeSource;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -29,24 +24,12 @@ import org.openjdk.jmh.infra.Blackhole;
  * task directly. Both bulkheads allow {@value #MAX_CONCURRENT_CALLS} concurrent calls and
  * do not wait, far more than the one or two benchmark threads sharing them, so no call is
  * ever refused; {@link #checkNothingRefused()} fails the run if one was.
- *
- * <p>
- * The task returns a field of the state and allocates nothing itself: whatever
- * {@code gc.alloc.rate.norm} reports beyond the baseline is the library's.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class BulkheadBenchmark {
+public class BulkheadBenchmark extends GuardSuccessPath {
 
     /** The limit of both bulkheads. */
     static final int MAX_CONCURRENT_CALLS = 25;
-
-    private Object payload = new Object();
-
-    private final Callable<Object> task = this::work;
-
-    private final LongAdder refused = new LongAdder();
 
     private Bulkhead oursBulkhead;
 
@@ -94,32 +77,6 @@ public class BulkheadBenchmark {
         }
     }
 
-    private Object work() {
-        return this.payload;
-    }
-
-    /**
-     * The task called directly, one thread.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(1)
-    public void baseline1Thread(Blackhole blackhole) throws Exception {
-        blackhole.consume(this.task.call());
-    }
-
-    /**
-     * The task called directly, two threads.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(2)
-    public void baseline2Threads(Blackhole blackhole) throws Exception {
-        blackhole.consume(this.task.call());
-    }
-
     /**
      * The task between two {@code System.nanoTime()} reads, one thread: the price of
      * timing a call on this machine.
@@ -132,28 +89,6 @@ public class BulkheadBenchmark {
         long start = System.nanoTime();
         blackhole.consume(this.task.call());
         blackhole.consume(System.nanoTime() - start);
-    }
-
-    /**
-     * Ours, one thread.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(1)
-    public void ours1Thread(Blackhole blackhole) throws Exception {
-        blackhole.consume(oursCall());
-    }
-
-    /**
-     * Ours, two threads sharing one bulkhead.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(2)
-    public void ours2Threads(Blackhole blackhole) throws Exception {
-        blackhole.consume(oursCall());
     }
 
     /**
@@ -171,29 +106,8 @@ public class BulkheadBenchmark {
         this.oursBulkhead.onSuccess(permit, 0);
     }
 
-    /**
-     * Resilience4j, one thread.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(1)
-    public void resilience4j1Thread(Blackhole blackhole) throws Exception {
-        blackhole.consume(resilience4jCall());
-    }
-
-    /**
-     * Resilience4j, two threads sharing one bulkhead.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(2)
-    public void resilience4j2Threads(Blackhole blackhole) throws Exception {
-        blackhole.consume(resilience4jCall());
-    }
-
-    private Object oursCall() throws Exception {
+    @Override
+    protected Object oursCall() throws Exception {
         try {
             return this.ours.call(this.task);
         }
@@ -203,7 +117,8 @@ public class BulkheadBenchmark {
         }
     }
 
-    private Object resilience4jCall() throws Exception {
+    @Override
+    protected Object resilience4jCall() throws Exception {
         try {
             return this.resilience4j.call();
         }

@@ -2,8 +2,6 @@ package dev.resilience.benchmarks;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.ratelimiter.RateLimitedException;
@@ -12,9 +10,6 @@ import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.time.TimeSource;
 import io.github.resilience4j.ratelimiter.RequestNotPermitted;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -38,15 +33,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * two threads on a loaded 2-core machine a few calls in a fork were refused so with
  * periods of 1 ms and 20 ms, and even 50 ms, so the log of a run must be checked for
  * refusals.
- *
- * <p>
- * The task returns a field of the state and allocates nothing itself: whatever
- * {@code gc.alloc.rate.norm} reports beyond the baseline is the library's.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class RateLimiterBenchmark {
+public class RateLimiterBenchmark extends GuardSuccessPath {
 
     /** The permits of both limiters per period. */
     static final int LIMIT = RateLimiterConfig.MAX_LIMIT;
@@ -56,12 +45,6 @@ public class RateLimiterBenchmark {
 
     /** The period of Resilience4j's. */
     static final Duration RESILIENCE4J_PERIOD = Duration.ofMillis(1);
-
-    private Object payload = new Object();
-
-    private final Callable<Object> task = this::work;
-
-    private final LongAdder refused = new LongAdder();
 
     private RateLimiter oursLimiter;
 
@@ -106,32 +89,6 @@ public class RateLimiterBenchmark {
         }
     }
 
-    private Object work() {
-        return this.payload;
-    }
-
-    /**
-     * The task called directly, one thread.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(1)
-    public void baseline1Thread(Blackhole blackhole) throws Exception {
-        blackhole.consume(this.task.call());
-    }
-
-    /**
-     * The task called directly, two threads.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(2)
-    public void baseline2Threads(Blackhole blackhole) throws Exception {
-        blackhole.consume(this.task.call());
-    }
-
     /**
      * The task after one {@code System.nanoTime()} read, one thread: the least a limiter
      * that reads the clock adds on this machine.
@@ -143,28 +100,6 @@ public class RateLimiterBenchmark {
     public void clockRead1Thread(Blackhole blackhole) throws Exception {
         blackhole.consume(System.nanoTime());
         blackhole.consume(this.task.call());
-    }
-
-    /**
-     * Ours, one thread.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(1)
-    public void ours1Thread(Blackhole blackhole) throws Exception {
-        blackhole.consume(oursCall());
-    }
-
-    /**
-     * Ours, two threads sharing one limiter.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(2)
-    public void ours2Threads(Blackhole blackhole) throws Exception {
-        blackhole.consume(oursCall());
     }
 
     /**
@@ -183,29 +118,8 @@ public class RateLimiterBenchmark {
         blackhole.consume(this.task.call());
     }
 
-    /**
-     * Resilience4j, one thread.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(1)
-    public void resilience4j1Thread(Blackhole blackhole) throws Exception {
-        blackhole.consume(resilience4jCall());
-    }
-
-    /**
-     * Resilience4j, two threads sharing one limiter.
-     * @param blackhole consumes the value
-     * @throws Exception never
-     */
-    @Benchmark
-    @Threads(2)
-    public void resilience4j2Threads(Blackhole blackhole) throws Exception {
-        blackhole.consume(resilience4jCall());
-    }
-
-    private Object oursCall() throws Exception {
+    @Override
+    protected Object oursCall() throws Exception {
         try {
             return this.ours.call(this.task);
         }
@@ -215,7 +129,8 @@ public class RateLimiterBenchmark {
         }
     }
 
-    private Object resilience4jCall() throws Exception {
+    @Override
+    protected Object resilience4jCall() throws Exception {
         try {
             return this.resilience4j.call();
         }

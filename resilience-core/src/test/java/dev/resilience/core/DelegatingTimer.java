@@ -8,14 +8,14 @@ import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 
 /**
- * A time source that does what a virtual time source does, for the failure-path tests to
- * change one of its parts.
+ * A time source that does what a virtual time source does, for tests to change one of its
+ * parts.
  */
-class DelegatingTimer implements TimeSource {
+public class DelegatingTimer implements TimeSource {
 
-    final VirtualTimeSource clock;
+    protected final VirtualTimeSource clock;
 
-    DelegatingTimer(VirtualTimeSource clock) {
+    public DelegatingTimer(VirtualTimeSource clock) {
         this.clock = clock;
     }
 

@@ -142,10 +142,13 @@ final class BoundedRedis {
     }
 
     /**
-     * Sends a script without waiting for its reply, unless {@code inFlight} has no permit
-     * left. The permit is held until the command itself ends (Redis answered, or the
-     * client gave up on it), not only until the bound: a command that outlived the bound
-     * may still be carried out, and while it waits in the client it counts.
+     * Sends a script as its text ({@code EVAL}) without waiting for its reply, unless
+     * {@code inFlight} has no permit left. As text, it is one command that Redis carries
+     * out when it answers again, even after a restart emptied its script cache, where a
+     * script sent by its digest needs a second round trip that a client which gave up on
+     * it never makes. The permit is held until the command itself ends (Redis answered,
+     * or the client gave up on it), not only until the bound: a command that outlived the
+     * bound may still be carried out, and while it waits in the client it counts.
      * @param script the script
      * @param keys the keys it touches
      * @param inFlight the permits of the commands sent and not yet ended
@@ -154,33 +157,6 @@ final class BoundedRedis {
      * {@code null} when no permit was left and nothing was sent
      */
     @Nullable CompletableFuture<?> send(RedisScript<?> script, List<String> keys, Semaphore inFlight, String... args) {
-        if (!inFlight.tryAcquire()) {
-            return null;
-        }
-        Command<?> command;
-        try {
-            command = this.commands.script(script, keys, List.of(args));
-        }
-        catch (RuntimeException ex) {
-            inFlight.release();
-            throw ex;
-        }
-        return sent(command, inFlight);
-    }
-
-    /**
-     * Sends a script as its text ({@code EVAL}), without waiting for its reply, unless
-     * {@code inFlight} has no permit left: one command that Redis carries out when it
-     * answers again, even after a restart that emptied its script cache, where a script
-     * sent by its digest would need a second round trip that a client which gave up on it
-     * never makes.
-     * @param script the script
-     * @param keys the keys it touches
-     * @param inFlight the permits of the commands sent and not yet ended
-     * @param args its arguments
-     * @return the reply, or {@code null} when no permit was left and nothing was sent
-     */
-    @Nullable CompletableFuture<?> sendText(RedisScript<?> script, List<String> keys, Semaphore inFlight, String... args) {
         if (!inFlight.tryAcquire()) {
             return null;
         }

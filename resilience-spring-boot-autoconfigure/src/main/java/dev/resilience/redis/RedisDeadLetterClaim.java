@@ -60,7 +60,7 @@ final class RedisDeadLetterClaim implements DeadLetterClaim {
      */
     static void abandon(BoundedRedis redis, String claimKey, String token, Semaphore abandoned) {
         try {
-            if (redis.sendText(RELEASE, List.of(claimKey), abandoned, token) == null) {
+            if (redis.send(RELEASE, List.of(claimKey), abandoned, token) == null) {
                 logger.warn("The release of " + claimKey + " was not sent: " + MAX_ABANDONED
                         + " releases wait for Redis already; the letter can be re-driven once its claim runs out");
             }

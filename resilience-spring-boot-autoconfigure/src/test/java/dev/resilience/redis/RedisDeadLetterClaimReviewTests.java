@@ -1,28 +1,19 @@
 package dev.resilience.redis;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.deadletter.DeadLetter;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisSentinelConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -64,15 +55,15 @@ class RedisDeadLetterClaimReviewTests {
     void releaseOfATimedOutClaimOnABlockingDriverLandsAfterTheClaim() {
         CountDownLatch claimHeld = new CountDownLatch(1);
         CountDownLatch releaseClaim = new CountDownLatch(1);
-        AtomicInteger closed = new AtomicInteger();
-        ArmedSlowConnection factory = new ArmedSlowConnection(this.connections, claimHeld, releaseClaim, closed);
+        BlockingConnectionFactory factory = new BlockingConnectionFactory(this.connections);
+        AtomicInteger closed = factory.closed();
         RedisDeadLetterStore store = new RedisDeadLetterStore(new StringRedisTemplate(factory),
                 JsonMapper.builder().build(), RedisDeadLetterStore.DEFAULT_NAME, 100, Duration.ofSeconds(1));
         new RedisDeadLetterStore(new StringRedisTemplate(this.connections), JsonMapper.builder().build(),
                 RedisDeadLetterStore.DEFAULT_NAME, 100, Duration.ofSeconds(10))
             .write(deadLetter("a"));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(store.find("a")).isPresent());
-        factory.arm();
+        factory.holdNext(claimHeld, releaseClaim);
 
         assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> store.claim("a", LEASE));
         assertThat(claimHeld.getCount()).isZero();
@@ -143,84 +134,6 @@ class RedisDeadLetterClaimReviewTests {
     private static DeadLetter deadLetter(String id) {
         return new DeadLetter(id, "payment", "PaymentService#pay", List.of("\"o-1\""), "java.io.IOException", "boom", 3,
                 Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2026-01-01T00:00:01Z"), ExecutionStatus.ERROR);
-    }
-
-    /**
-     * A non-reactive factory (as Jedis's) whose first connection once armed is slow to
-     * come, and which counts the connections given back.
-     */
-    private static final class ArmedSlowConnection implements RedisConnectionFactory {
-
-        private final RedisConnectionFactory delegate;
-
-        private final CountDownLatch held;
-
-        private final CountDownLatch release;
-
-        private final AtomicInteger closed;
-
-        private final AtomicBoolean armed = new AtomicBoolean();
-
-        ArmedSlowConnection(RedisConnectionFactory delegate, CountDownLatch held, CountDownLatch release,
-                AtomicInteger closed) {
-            this.delegate = delegate;
-            this.held = held;
-            this.release = release;
-            this.closed = closed;
-        }
-
-        void arm() {
-            this.armed.set(true);
-        }
-
-        @Override
-        public boolean getConvertPipelineAndTxResults() {
-            return this.delegate.getConvertPipelineAndTxResults();
-        }
-
-        @Override
-        public RedisConnection getConnection() {
-            if (this.armed.compareAndSet(true, false)) {
-                this.held.countDown();
-                try {
-                    this.release.await(30, TimeUnit.SECONDS);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            RedisConnection connection = this.delegate.getConnection();
-            return (RedisConnection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] { RedisConnection.class }, (proxy, method, args) -> {
-                        try {
-                            return method.invoke(connection, args);
-                        }
-                        catch (InvocationTargetException ex) {
-                            throw ex.getTargetException();
-                        }
-                        finally {
-                            if (method.getName().equals("close")) {
-                                this.closed.incrementAndGet();
-                            }
-                        }
-                    });
-        }
-
-        @Override
-        public RedisClusterConnection getClusterConnection() {
-            return this.delegate.getClusterConnection();
-        }
-
-        @Override
-        public RedisSentinelConnection getSentinelConnection() {
-            return this.delegate.getSentinelConnection();
-        }
-
-        @Override
-        public @Nullable DataAccessException translateExceptionIfPossible(RuntimeException ex) {
-            return this.delegate.translateExceptionIfPossible(ex);
-        }
-
     }
 
 }

@@ -1,24 +1,15 @@
 package dev.resilience.redis;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisSentinelConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -62,9 +53,8 @@ class RedisLastGoodStoreReviewTests {
     void blockingDriverNeverLetsAnOlderValueOverwriteANewerOneOfTheSameKey() throws Exception {
         CountDownLatch firstConnectionHeld = new CountDownLatch(1);
         CountDownLatch releaseFirstConnection = new CountDownLatch(1);
-        AtomicInteger closed = new AtomicInteger();
-        SlowFirstConnection factory = new SlowFirstConnection(this.connections, firstConnectionHeld,
-                releaseFirstConnection, closed);
+        BlockingConnectionFactory factory = new BlockingConnectionFactory(this.connections);
+        factory.holdNext(firstConnectionHeld, releaseFirstConnection);
         RedisLastGoodStore store = new RedisLastGoodStore(new StringRedisTemplate(factory),
                 new JsonResultCodec(JsonMapper.builder().build()), "quotes:lastgood:", Duration.ofSeconds(10), null);
         Instant older = Instant.parse("2026-01-01T00:00:00Z");
@@ -77,7 +67,7 @@ class RedisLastGoodStoreReviewTests {
             .untilAsserted(
                     () -> assertThat(redis.template().opsForValue().get("quotes:lastgood:ETH")).contains("price-2"));
         releaseFirstConnection.countDown();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(closed).hasValue(2));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(factory.closed()).hasValue(2));
 
         assertThat(store.failedWrites()).isZero();
         assertThat(redis.template().opsForValue().get("quotes:lastgood:ETH")).as("the last good value is the newer one")
@@ -117,78 +107,6 @@ class RedisLastGoodStoreReviewTests {
 
         assertThat(skipped).as("writes beyond the %d still queued in the client are not sent", max).isEqualTo(max);
         assertThat(redis.template().keys("quotes:lastgood:second-*")).isEmpty();
-    }
-
-    /**
-     * A non-reactive factory (as Jedis's) whose first connection is slow to come, and
-     * which counts the connections given back.
-     */
-    private static final class SlowFirstConnection implements RedisConnectionFactory {
-
-        private final RedisConnectionFactory delegate;
-
-        private final CountDownLatch held;
-
-        private final CountDownLatch release;
-
-        private final AtomicInteger closed;
-
-        private final AtomicInteger handedOut = new AtomicInteger();
-
-        SlowFirstConnection(RedisConnectionFactory delegate, CountDownLatch held, CountDownLatch release,
-                AtomicInteger closed) {
-            this.delegate = delegate;
-            this.held = held;
-            this.release = release;
-            this.closed = closed;
-        }
-
-        @Override
-        public boolean getConvertPipelineAndTxResults() {
-            return this.delegate.getConvertPipelineAndTxResults();
-        }
-
-        @Override
-        public RedisConnection getConnection() {
-            if (this.handedOut.getAndIncrement() == 0) {
-                this.held.countDown();
-                try {
-                    this.release.await(30, TimeUnit.SECONDS);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            RedisConnection connection = this.delegate.getConnection();
-            return (RedisConnection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] { RedisConnection.class }, (proxy, method, args) -> {
-                        if (method.getName().equals("close")) {
-                            this.closed.incrementAndGet();
-                        }
-                        try {
-                            return method.invoke(connection, args);
-                        }
-                        catch (InvocationTargetException ex) {
-                            throw ex.getTargetException();
-                        }
-                    });
-        }
-
-        @Override
-        public RedisClusterConnection getClusterConnection() {
-            return this.delegate.getClusterConnection();
-        }
-
-        @Override
-        public RedisSentinelConnection getSentinelConnection() {
-            return this.delegate.getSentinelConnection();
-        }
-
-        @Override
-        public @Nullable DataAccessException translateExceptionIfPossible(RuntimeException ex) {
-            return this.delegate.translateExceptionIfPossible(ex);
-        }
-
     }
 
 }

@@ -12,7 +12,6 @@ import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,10 +24,6 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisSentinelConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -134,8 +129,8 @@ class RedisStoreTimeoutTests {
     @Test
     void driverWithoutAReactiveApiIsBoundedAsWell() {
         RedisIdempotencyStore store = new RedisIdempotencyStore(
-                new StringRedisTemplate(new BlockingOnly(this.connections)), JsonMapper.builder().build(), "idem:",
-                STORE_TIMEOUT);
+                new StringRedisTemplate(new BlockingConnectionFactory(this.connections)), JsonMapper.builder().build(),
+                "idem:", STORE_TIMEOUT);
         assertThat(store.claim("warm-up", "f", LEASE)).isInstanceOf(ClaimResult.Acquired.class);
 
         redis.pause();
@@ -190,42 +185,6 @@ class RedisStoreTimeoutTests {
         Instant now = Instant.now();
         return new DeadLetter("dl-1", "notify", "PaymentService#notifyShipping", List.of("order-1"),
                 IllegalStateException.class.getName(), "shipping is down", 2, now, now, ExecutionStatus.ERROR);
-    }
-
-    /** The connection factory of a driver without a reactive API, such as Jedis. */
-    private static final class BlockingOnly implements RedisConnectionFactory {
-
-        private final RedisConnectionFactory delegate;
-
-        BlockingOnly(RedisConnectionFactory delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public boolean getConvertPipelineAndTxResults() {
-            return this.delegate.getConvertPipelineAndTxResults();
-        }
-
-        @Override
-        public RedisConnection getConnection() {
-            return this.delegate.getConnection();
-        }
-
-        @Override
-        public RedisClusterConnection getClusterConnection() {
-            return this.delegate.getClusterConnection();
-        }
-
-        @Override
-        public RedisSentinelConnection getSentinelConnection() {
-            return this.delegate.getSentinelConnection();
-        }
-
-        @Override
-        public @Nullable DataAccessException translateExceptionIfPossible(RuntimeException ex) {
-            return this.delegate.translateExceptionIfPossible(ex);
-        }
-
     }
 
 }

@@ -1,12 +1,10 @@
 package dev.resilience.core.ratelimiter;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
-import dev.resilience.core.time.ScheduledTask;
-import dev.resilience.core.time.TimeSource;
+import dev.resilience.core.DelegatingTimer;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
 
@@ -50,35 +48,18 @@ class RateLimiterStaleClockTests {
      * A clock whose next reads return earlier readings first, as a thread that read the
      * clock and then paused sees it.
      */
-    private static final class StaleFirstReads implements TimeSource {
-
-        private final VirtualTimeSource clock;
+    private static final class StaleFirstReads extends DelegatingTimer {
 
         private final Deque<Long> staleReads = new ArrayDeque<>();
 
         StaleFirstReads(VirtualTimeSource clock) {
-            this.clock = clock;
+            super(clock);
         }
 
         @Override
         public long nanoTime() {
             Long stale = this.staleReads.poll();
             return (stale != null) ? stale : this.clock.nanoTime();
-        }
-
-        @Override
-        public Instant now() {
-            return this.clock.now();
-        }
-
-        @Override
-        public void sleep(Duration duration) throws InterruptedException {
-            this.clock.sleep(duration);
-        }
-
-        @Override
-        public ScheduledTask schedule(Runnable task, Duration delay) {
-            return this.clock.schedule(task, delay);
         }
 
     }
