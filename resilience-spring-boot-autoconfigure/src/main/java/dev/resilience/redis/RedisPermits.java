@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The permits of one rate limiter in a {@link RedisRateLimiterStore}: each {@link #take}
  * is one run of the permit script, which reads Redis's clock; the limiter sleeps or
- * schedules the wait it answers on its own clock. The latest reservation with a wait is
- * remembered with the arrival time it set in Redis, which is what a give-back names; an
- * earlier one cannot be the latest in Redis either, and stays spent. Thread-safe.
+ * schedules the wait it answers on its own clock. The latest reservation with a wait (the
+ * one that set the latest arrival time, whichever reply came first) is remembered with
+ * that arrival time, which is what a give-back names; an earlier one cannot be the latest
+ * in Redis either, and stays spent. Thread-safe.
  */
 final class RedisPermits implements SharedPermits {
 
@@ -89,7 +90,9 @@ final class RedisPermits implements SharedPermits {
         this.fullAt = now + owed * NANOS_PER_MICRO;
         this.answered = true;
         if (wait > 0) {
-            this.latest.set(new Reservation(now, wait * NANOS_PER_MICRO, arrival));
+            Reservation reserved = new Reservation(now, wait * NANOS_PER_MICRO, arrival);
+            this.latest.accumulateAndGet(reserved,
+                    (known, made) -> (known == null || known.arrival < made.arrival) ? made : known);
         }
         return wait * NANOS_PER_MICRO;
     }
@@ -169,8 +172,8 @@ final class RedisPermits implements SharedPermits {
         long heldBack = this.store.warnings().pass(this.name);
         if (heldBack >= 0 && logger.isWarnEnabled()) {
             logger.warn("Rate limiter '" + this.name + "' could not " + operation + " in Redis (key '"
-                    + this.keys.get(0) + "'): " + failure + "; " + consequence + " (" + storeErrors()
-                    + " store errors so far, " + heldBack + " not logged since the last warning)");
+                    + this.keys.get(0) + "'): " + failure + "; " + consequence + " (store errors so far: "
+                    + storeErrors() + ", not logged since the last warning: " + heldBack + ")");
         }
     }
 

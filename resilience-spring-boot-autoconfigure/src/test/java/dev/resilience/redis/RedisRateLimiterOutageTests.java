@@ -92,8 +92,8 @@ class RedisRateLimiterOutageTests {
         assertThat(limiter.rejectedCalls()).isOne();
         assertThat(output.getOut()).containsOnlyOnce(warning("paused-local"))
             .contains("QueryTimeoutException: Redis did not answer within 250 ms; this instance judges its calls by "
-                    + "its own limit of 2 per 1s meanwhile, so the instances together may admit more (1 store errors "
-                    + "so far, 0 not logged since the last warning)");
+                    + "its own limit of 2 per 1s meanwhile, so the instances together may admit more (store errors "
+                    + "so far: 1, not logged since the last warning: 0)");
     }
 
     @Test
