@@ -29,6 +29,7 @@ import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.ratelimiter.SharedPermits;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import org.apache.commons.logging.Log;
@@ -212,8 +213,10 @@ public final class ResilienceRegistry {
     public RateLimiter rateLimiter(String name, @Nullable RateLimited annotation) {
         RateLimiter rateLimiter = instance(this.rateLimiters, name, (key) -> {
             RateLimiterConfig resolved;
+            SharedPermits shared;
             try {
                 resolved = this.resolver.rateLimiter(key, annotation);
+                shared = this.resolver.rateLimiterPermits(key, annotation, resolved);
             }
             catch (InvalidResiliencePolicyException ex) {
                 throw ex.about("rate limiter '" + key + "'");
@@ -221,7 +224,8 @@ public final class ResilienceRegistry {
             if (annotation == null) {
                 this.unreadRateLimiterAnnotations.resolvedWithout(key);
             }
-            return RateLimiter.of(key, resolved, this.timeSource);
+            return (shared != null) ? RateLimiter.of(key, resolved, this.timeSource, shared)
+                    : RateLimiter.of(key, resolved, this.timeSource);
         }, this::announce);
         if (annotation != null) {
             this.unreadRateLimiterAnnotations.check(name, annotation);

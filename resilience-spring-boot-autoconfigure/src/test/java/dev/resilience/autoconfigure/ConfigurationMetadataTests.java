@@ -19,6 +19,7 @@ import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.redis.RedisDeadLetterStore;
 import dev.resilience.redis.RedisIdempotencyStore;
+import dev.resilience.redis.RedisRateLimiterStore;
 import dev.resilience.registry.PolicyResolver;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -104,6 +105,8 @@ class ConfigurationMetadataTests {
         expected.put("resilience.rate-limiter.defaults.period", RateLimiterConfig.DEFAULT_PERIOD);
         expected.put("resilience.rate-limiter.defaults.timeout", RateLimiterConfig.DEFAULT_TIMEOUT);
         expected.put("resilience.rate-limiter.defaults.store", "memory");
+        expected.put("resilience.rate-limiter.redis.store-timeout", RedisRateLimiterStore.DEFAULT_TIMEOUT);
+        expected.put("resilience.rate-limiter.redis.on-store-error", "local");
         expected.put("resilience.time-limiter.defaults.timeout", PolicyResolver.DEFAULT_TIME_LIMIT);
         expected.put("resilience.idempotency.ttl", IdempotencyPolicy.DEFAULT_TTL);
         expected.put("resilience.idempotency.in-progress-ttl", IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL);
@@ -137,7 +140,8 @@ class ConfigurationMetadataTests {
             .containsEntry("resilience.circuit-breaker.defaults.sliding-window-type", "count time")
             .containsEntry("resilience.bulkhead.defaults.type", "fixed adaptive")
             .containsEntry("resilience.bulkhead.defaults.algorithm", "gradient aimd")
-            .containsEntry("resilience.rate-limiter.defaults.store", "memory")
+            .containsEntry("resilience.rate-limiter.defaults.store", "memory redis")
+            .containsEntry("resilience.rate-limiter.redis.on-store-error", "local reject")
             .containsEntry("resilience.idempotency.store", "memory redis")
             .containsEntry("resilience.dead-letter.store", "memory redis none");
     }

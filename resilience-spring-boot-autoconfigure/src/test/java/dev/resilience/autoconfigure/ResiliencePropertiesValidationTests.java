@@ -56,7 +56,8 @@ class ResiliencePropertiesValidationTests {
                     rate-limiter.defaults.period                          | 0s      | must be between 1ms and 1d
                     rate-limiter.instances[quotes].period                 | 2d      | must be between 1ms and 1d
                     rate-limiter.defaults.timeout                         | -1s     | must be between 0 and 1h
-                    rate-limiter.defaults.store                           | redis   | redis is not supported yet for rate limiters
+                    rate-limiter.redis.store-timeout                      | 0ms     | must be positive
+                    rate-limiter.redis.key-prefix                         | ' '     | must not be blank (unset it for the default)
                     idempotency.ttl                                       | 0s      | must be positive
                     idempotency.in-progress-ttl                           | -1s     | must be positive
                     idempotency.max-entries                               | 0       | must be >= 1
