@@ -184,9 +184,10 @@ final class ResilientMethodCompiler {
             requireDeclaredResultType(idempotency, method, targetClass, returnKind, subject);
             pipeline.idempotency(idempotency.withResultType(resultType));
             statistics.registerIdempotency(idempotencyName);
-            IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
-        return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer,
+        ResiliencePipeline built = pipeline.build();
+        IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", built, retryName, timeLimiterName);
+        return new ResilientMethod(id, built, returnKind, keys, this.scopes, this.observer,
                 (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood, this::customize);
     }
 
