@@ -124,6 +124,7 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
             this.beanFactory = listable;
         }
+        this.compiler.referTo(beanFactory);
     }
 
     @Override
@@ -137,6 +138,7 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
             }
         }
         this.policies.registry().createConfiguredInstances();
+        this.compiler.started();
     }
 
     /**
