@@ -67,7 +67,7 @@ final class Stages {
         this.executor = pipeline.executor();
         this.listeners = listeners;
         this.idempotency = new IdempotencyStage(pipeline.idempotency(), this.time, this.executor);
-        this.fallbacks = new FallbackStage(pipeline.fallbacks(), pipeline.lastGood());
+        this.fallbacks = new FallbackStage(pipeline.fallbacks(), pipeline.lastGood(), pipeline.circuitBreaker());
         this.deadLetters = new DeadLetters(pipeline, pipeline.retry() != null);
         this.retry = new RetryStage(this.name, this.time, pipeline.retry());
         this.hedging = pipeline.hedging();

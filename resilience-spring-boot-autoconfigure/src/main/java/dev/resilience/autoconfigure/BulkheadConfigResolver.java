@@ -7,6 +7,7 @@ import java.util.Objects;
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.bulkhead.BulkheadType;
+import dev.resilience.core.time.Durations;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
@@ -56,7 +57,8 @@ final class BulkheadConfigResolver {
                 (annotation != null)
                         ? SettingSources.annotationDuration(name, "@Bulkhead(maxWait)", annotation.maxWait()) : null,
                 BulkheadConfig.DEFAULT_MAX_WAIT);
-        maxWait.applyTo(name, builder::maxWait, "Use 0 to refuse at once, or a positive duration such as \"100ms\".");
+        maxWait.applyTo(name, builder::maxWait, "Use 0 to refuse at once, or a positive duration of at most "
+                + Durations.format(BulkheadConfig.MAX_MAX_WAIT) + ", such as \"100ms\".");
         Setting<Integer> minLimit = sources.pick("min-limit", BulkheadSettings::getMinLimit, null,
                 BulkheadConfig.DEFAULT_MIN_LIMIT);
         minLimit.applyTo(name, builder::minLimit, LIMIT_FIX);

@@ -27,7 +27,8 @@ public class BulkheadSettings {
     private @Nullable Integer maxConcurrentCalls;
 
     /**
-     * How long a call waits for a permit when all are taken; 0 refuses at once.
+     * How long a call waits for a permit when all are taken; 0 refuses at once. At most
+     * 1h.
      */
     private @Nullable Duration maxWait;
 

@@ -197,7 +197,9 @@ final class ResiliencePropertiesValidation {
         String range = "must be between " + BulkheadConfig.LOWEST_LIMIT + " and " + BulkheadConfig.HIGHEST_LIMIT;
         check(path + ".max-concurrent-calls", settings.getMaxConcurrentCalls(), ResiliencePropertiesValidation::isLimit,
                 range);
-        check(path + ".max-wait", settings.getMaxWait(), (wait) -> !wait.isNegative(), "must be >= 0");
+        check(path + ".max-wait", settings.getMaxWait(),
+                (wait) -> !wait.isNegative() && wait.compareTo(BulkheadConfig.MAX_MAX_WAIT) <= 0,
+                "must be between 0 and " + Durations.format(BulkheadConfig.MAX_MAX_WAIT));
         check(path + ".min-limit", settings.getMinLimit(), ResiliencePropertiesValidation::isLimit, range);
         check(path + ".max-limit", settings.getMaxLimit(), ResiliencePropertiesValidation::isLimit, range);
         Integer minLimit = settings.getMinLimit();

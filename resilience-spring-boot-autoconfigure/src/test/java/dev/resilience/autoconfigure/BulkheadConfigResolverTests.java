@@ -106,6 +106,18 @@ class BulkheadConfigResolverTests {
     }
 
     @Test
+    void annotatedWaitLongerThanAnHourNamesTheAttributeAndTheLongestWait() {
+        this.contextRunner.run((context) -> assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+            .isThrownBy(() -> resolve(context.getBean(ResilienceProperties.class), bulkhead("centuriesOfWaiting")))
+            .satisfies((ex) -> {
+                assertThat(ex.getMessage()).contains("@Bulkhead(maxWait)")
+                    .contains("109500d")
+                    .contains("maxWait must be at most PT1H");
+                assertThat(ex.getFix()).contains("a positive duration of at most 1h");
+            }));
+    }
+
+    @Test
     void adaptiveLimitOutsideItsBoundsNamesTheSettingThatStartsIt() {
         this.contextRunner
             .withPropertyValues("resilience.bulkhead.instances.inventory.type=adaptive",
@@ -151,6 +163,10 @@ class BulkheadConfigResolverTests {
 
         @Bulkhead(name = "inventory", type = "elastic")
         void badType() {
+        }
+
+        @Bulkhead(name = "inventory", maxWait = "109500d")
+        void centuriesOfWaiting() {
         }
 
     }

@@ -48,7 +48,8 @@ class ResiliencePropertiesValidationTests {
                     circuit-breaker.instances[payment-gateway].max-wait-in-half-open | -1s | must be positive
                     bulkhead.defaults.max-concurrent-calls                | 0       | must be between 1 and 100000
                     bulkhead.instances[inventory].max-concurrent-calls    | 100001  | must be between 1 and 100000
-                    bulkhead.defaults.max-wait                            | -1s     | must be >= 0
+                    bulkhead.defaults.max-wait                            | -1s     | must be between 0 and 1h
+                    bulkhead.instances[inventory].max-wait                | 61m     | must be between 0 and 1h
                     bulkhead.defaults.min-limit                           | 0       | must be between 1 and 100000
                     bulkhead.instances[inventory].max-limit               | 0       | must be between 1 and 100000
                     rate-limiter.defaults.limit                           | 0       | must be between 1 and 1000000

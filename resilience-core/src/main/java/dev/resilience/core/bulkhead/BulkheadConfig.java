@@ -22,6 +22,9 @@ public final class BulkheadConfig {
     /** The default longest wait for a permit: none, a full bulkhead refuses at once. */
     public static final Duration DEFAULT_MAX_WAIT = Duration.ZERO;
 
+    /** The longest wait for a permit: one hour, as a rate limiter's longest wait. */
+    public static final Duration MAX_MAX_WAIT = Duration.ofHours(1);
+
     /** The default lowest limit of an adaptive bulkhead: 1. */
     public static final int DEFAULT_MIN_LIMIT = 1;
 
@@ -203,14 +206,18 @@ public final class BulkheadConfig {
 
         /**
          * Sets how long a call waits for a permit when all are in use.
-         * @param maxWait zero (the default: refuse at once) or positive
+         * @param maxWait zero (the default: refuse at once) or positive, at most
+         * {@link BulkheadConfig#MAX_MAX_WAIT}
          * @return this builder
-         * @throws IllegalArgumentException if the duration is negative
+         * @throws IllegalArgumentException if the duration is negative or too long
          */
         public Builder maxWait(Duration maxWait) {
             Objects.requireNonNull(maxWait, "maxWait");
             if (maxWait.isNegative()) {
                 throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
+            }
+            if (maxWait.compareTo(MAX_MAX_WAIT) > 0) {
+                throw new IllegalArgumentException("maxWait must be at most " + MAX_MAX_WAIT + ", was " + maxWait);
             }
             this.maxWait = maxWait;
             return this;

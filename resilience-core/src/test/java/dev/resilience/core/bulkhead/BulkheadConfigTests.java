@@ -43,6 +43,11 @@ class BulkheadConfigTests {
     void negativeWaitAndNonPositiveThresholdAreRefused() {
         assertThatIllegalArgumentException().isThrownBy(() -> BulkheadConfig.builder().maxWait(Duration.ofMillis(-1)))
             .withMessage("maxWait must not be negative, was PT-0.001S");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> BulkheadConfig.builder().maxWait(BulkheadConfig.MAX_MAX_WAIT.plusNanos(1)))
+            .withMessage("maxWait must be at most PT1H, was PT1H0.000000001S");
+        assertThat(BulkheadConfig.builder().maxWait(BulkheadConfig.MAX_MAX_WAIT).build().maxWait())
+            .isEqualTo(Duration.ofHours(1));
         assertThatIllegalArgumentException().isThrownBy(() -> BulkheadConfig.builder().latencyThreshold(Duration.ZERO))
             .withMessageContaining("latencyThreshold")
             .withMessageContaining("PT0S");
