@@ -196,6 +196,9 @@ final class ResiliencePropertiesValidation {
         check(path + ".max-wait", settings.getMaxWait(), (wait) -> !wait.isNegative(), "must be >= 0");
         check(path + ".min-limit", settings.getMinLimit(), ResiliencePropertiesValidation::isLimit, range);
         check(path + ".max-limit", settings.getMaxLimit(), ResiliencePropertiesValidation::isLimit, range);
+        check(path + ".latency-threshold", settings.getLatencyThreshold(),
+                (threshold) -> isPositive(threshold) && threshold.compareTo(BulkheadConfig.MAX_LATENCY_THRESHOLD) <= 0,
+                "must be positive and at most " + Durations.format(BulkheadConfig.MAX_LATENCY_THRESHOLD));
         Integer minLimit = settings.getMinLimit();
         if (minLimit != null && isLimit(minLimit)) {
             check(path + ".max-limit", settings.getMaxLimit(), (maxLimit) -> maxLimit >= minLimit,
