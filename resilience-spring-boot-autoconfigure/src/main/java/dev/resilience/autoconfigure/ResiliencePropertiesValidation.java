@@ -202,6 +202,9 @@ final class ResiliencePropertiesValidation {
                 "must be between 0 and " + Durations.format(BulkheadConfig.MAX_MAX_WAIT));
         check(path + ".min-limit", settings.getMinLimit(), ResiliencePropertiesValidation::isLimit, range);
         check(path + ".max-limit", settings.getMaxLimit(), ResiliencePropertiesValidation::isLimit, range);
+        check(path + ".latency-threshold", settings.getLatencyThreshold(),
+                (threshold) -> isPositive(threshold) && threshold.compareTo(BulkheadConfig.MAX_LATENCY_THRESHOLD) <= 0,
+                "must be positive and at most " + Durations.format(BulkheadConfig.MAX_LATENCY_THRESHOLD));
         Integer minLimit = settings.getMinLimit();
         if (minLimit != null && isLimit(minLimit)) {
             check(path + ".max-limit", settings.getMaxLimit(), (maxLimit) -> maxLimit >= minLimit,

@@ -47,7 +47,7 @@ class ConfigurationMetadataTests {
         defaults.keySet()
             .removeIf((name) -> !name.startsWith("resilience.bulkhead.defaults.")
                     && !name.startsWith("resilience.rate-limiter.defaults."));
-        assertThat(defaults).hasSize(10)
+        assertThat(defaults).hasSize(11)
             .allSatisfy((name, property) -> assertThat(property.has("defaultValue")).as(name).isTrue());
     }
 
@@ -101,6 +101,7 @@ class ConfigurationMetadataTests {
         expected.put("resilience.bulkhead.defaults.max-limit", BulkheadConfig.DEFAULT_MAX_LIMIT);
         expected.put("resilience.bulkhead.defaults.algorithm",
                 BulkheadConfig.DEFAULT_ALGORITHM.name().toLowerCase(Locale.ROOT));
+        expected.put("resilience.bulkhead.defaults.latency-threshold", BulkheadConfig.DEFAULT_LATENCY_THRESHOLD);
         expected.put("resilience.rate-limiter.defaults.limit", RateLimiterConfig.DEFAULT_LIMIT);
         expected.put("resilience.rate-limiter.defaults.period", RateLimiterConfig.DEFAULT_PERIOD);
         expected.put("resilience.rate-limiter.defaults.timeout", RateLimiterConfig.DEFAULT_TIMEOUT);

@@ -52,6 +52,8 @@ class ResiliencePropertiesValidationTests {
                     bulkhead.instances[inventory].max-wait                | 61m     | must be between 0 and 1h
                     bulkhead.defaults.min-limit                           | 0       | must be between 1 and 100000
                     bulkhead.instances[inventory].max-limit               | 0       | must be between 1 and 100000
+                    bulkhead.defaults.latency-threshold                   | 0s      | must be positive and at most 1h
+                    bulkhead.instances[inventory].latency-threshold       | 2h      | must be positive and at most 1h
                     rate-limiter.defaults.limit                           | 0       | must be between 1 and 1000000
                     rate-limiter.instances[quotes].limit                  | 1000001 | must be between 1 and 1000000
                     rate-limiter.defaults.period                          | 0s      | must be between 1ms and 1d
