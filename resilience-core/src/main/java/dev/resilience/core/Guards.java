@@ -13,10 +13,11 @@ import org.jspecify.annotations.Nullable;
  * {@link #admit()}, which may wait on the caller's thread; an asynchronous one by
  * {@link #admitAsync()}, which never blocks. Hearing an outcome never changes it: a guard
  * that throws then is logged, and the call goes on with the attempt's own value or
- * failure, except for a {@link ResultPredicateException}, which ends the call. The pass
- * of the whole chain is the only guard's pass, or an array of passes when there are
- * several, so a pipeline with at most one guard allocates nothing per attempt. Built once
- * per pipeline; thread-safe.
+ * failure, except for a {@link ResultPredicateException}, which ends the call, and an
+ * {@link Error}, rethrown as it is once every other guard has heard. The pass of the
+ * whole chain is the only guard's pass, or an array of passes when there are several, so
+ * a pipeline with at most one guard allocates nothing per attempt. Built once per
+ * pipeline; thread-safe.
  */
 final class Guards {
 
@@ -137,8 +138,9 @@ final class Guards {
     }
 
     /**
-     * Tells every guard that the admitted attempt produced a value. Never throws: what a
-     * guard throws is logged and changes nothing in the call.
+     * Tells every guard that the admitted attempt produced a value. Never throws but an
+     * {@link Error}: what a guard throws is logged and changes nothing in the call; an
+     * Error is rethrown once every guard has heard.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      */
@@ -148,57 +150,68 @@ final class Guards {
 
     /**
      * Tells every guard that the admitted attempt produced a value, and which. Never
-     * throws: what a guard throws is logged and changes nothing in the call, except a
-     * {@link ResultPredicateException} (a guard's result predicate threw), which every
-     * other guard still hears the value and which the call then ends with.
+     * throws but an {@link Error}: what a guard throws is logged and changes nothing in
+     * the call, except a {@link ResultPredicateException} (a guard's result predicate
+     * threw), which every other guard still hears the value and which the call then ends
+     * with, and an Error, rethrown as it is once every other guard has heard the value.
      * @param context the call's context, {@link CallContext#judged() bound} while the
      * guards judge the value
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      * @param value the attempt's value
      * @return the first {@link ResultPredicateException} a guard threw, or {@code null}
+     * @throws Error what a guard threw, the first one
      */
     @Nullable ResultPredicateException succeeded(CallContext context, @Nullable Object pass, long durationNanos,
             @Nullable Object value) {
         if (!present()) {
             return null;
         }
-        return JudgedCalls.judge(context, () -> heardValue(pass, durationNanos, value));
+        Throwable thrown = JudgedCalls.judge(context, () -> heardValue(pass, durationNanos, value));
+        if (thrown instanceof Error error) {
+            throw error;
+        }
+        return (ResultPredicateException) thrown;
     }
 
-    private @Nullable ResultPredicateException heardValue(@Nullable Object pass, long durationNanos,
-            @Nullable Object value) {
+    private @Nullable Throwable heardValue(@Nullable Object pass, long durationNanos, @Nullable Object value) {
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
             return heardValue(single, pass, durationNanos, value, null);
         }
-        ResultPredicateException judged = null;
+        Throwable thrown = null;
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
-            judged = heardValue(chain[i], ((Object[]) pass)[i], durationNanos, value, judged);
+            thrown = heardValue(chain[i], ((Object[]) pass)[i], durationNanos, value, thrown);
         }
-        return judged;
+        return thrown;
     }
 
-    private static @Nullable ResultPredicateException heardValue(AttemptGuard<@Nullable Object> guard,
-            @Nullable Object pass, long durationNanos, @Nullable Object value,
-            @Nullable ResultPredicateException judged) {
+    /**
+     * Tells one guard of a value; returns what the call ends with: an {@link Error} over
+     * a {@link ResultPredicateException}, the first of each.
+     */
+    private static @Nullable Throwable heardValue(AttemptGuard<@Nullable Object> guard, @Nullable Object pass,
+            long durationNanos, @Nullable Object value, @Nullable Throwable thrown) {
         try {
             guard.succeeded(pass, durationNanos, value);
         }
         catch (ResultPredicateException ex) {
-            return (judged != null) ? judged : ex;
+            return (thrown != null) ? thrown : ex;
+        }
+        catch (Error ex) {
+            return (thrown instanceof Error) ? thrown : ex;
         }
         catch (RuntimeException ex) {
             logFailed(guard, "hear a success", ex);
         }
-        return judged;
+        return thrown;
     }
 
     /**
-     * Tells every guard that the admitted attempt failed. Never throws: what a guard
-     * throws is logged and changes nothing in the call, whose failure stays the
-     * attempt's.
+     * Tells every guard that the admitted attempt failed. Never throws but an
+     * {@link Error}: what a guard throws is logged and changes nothing in the call, whose
+     * failure stays the attempt's; an Error is rethrown once every guard has heard.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      * @param failure what the attempt threw
@@ -206,34 +219,41 @@ final class Guards {
     void failed(@Nullable Object pass, long durationNanos, Throwable failure) {
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
-            try {
-                single.failed(pass, durationNanos, failure);
-            }
-            catch (RuntimeException ex) {
-                logFailed(single, "hear a failure", ex);
-            }
+            rethrow(heardFailure(single, pass, durationNanos, failure, null));
             return;
         }
+        Error thrown = null;
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
-            try {
-                chain[i].failed(((Object[]) pass)[i], durationNanos, failure);
-            }
-            catch (RuntimeException ex) {
-                logFailed(chain[i], "hear a failure", ex);
-            }
+            thrown = heardFailure(chain[i], ((Object[]) pass)[i], durationNanos, failure, thrown);
         }
+        rethrow(thrown);
+    }
+
+    private static @Nullable Error heardFailure(AttemptGuard<@Nullable Object> guard, @Nullable Object pass,
+            long durationNanos, Throwable failure, @Nullable Error thrown) {
+        try {
+            guard.failed(pass, durationNanos, failure);
+        }
+        catch (Error ex) {
+            return (thrown != null) ? thrown : ex;
+        }
+        catch (RuntimeException ex) {
+            logFailed(guard, "hear a failure", ex);
+        }
+        return thrown;
     }
 
     /**
      * Gives every guard back the pass of an attempt that ends without an outcome. Never
-     * throws: what a guard throws is logged.
+     * throws but an {@link Error}: what a guard throws is logged; an Error is rethrown
+     * once every guard has its pass back.
      * @param pass the chain's pass
      */
     void abandoned(@Nullable Object pass) {
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         if (chain.length == 1) {
-            abandon(chain[0], pass);
+            rethrow(abandon(chain[0], pass, null));
         }
         else if (chain.length > 1) {
             abandon((Object[]) pass, chain.length);
@@ -241,17 +261,30 @@ final class Guards {
     }
 
     private void abandon(@Nullable Object[] passes, int admitted) {
+        Error thrown = null;
         for (int i = admitted - 1; i >= 0; i--) {
-            abandon(this.guards[i], passes[i]);
+            thrown = abandon(this.guards[i], passes[i], thrown);
         }
+        rethrow(thrown);
     }
 
-    private static void abandon(AttemptGuard<@Nullable Object> guard, @Nullable Object pass) {
+    private static @Nullable Error abandon(AttemptGuard<@Nullable Object> guard, @Nullable Object pass,
+            @Nullable Error thrown) {
         try {
             guard.abandoned(pass);
         }
+        catch (Error ex) {
+            return (thrown != null) ? thrown : ex;
+        }
         catch (RuntimeException ex) {
             logFailed(guard, "take its pass back", ex);
+        }
+        return thrown;
+    }
+
+    private static void rethrow(@Nullable Error thrown) {
+        if (thrown != null) {
+            throw thrown;
         }
     }
 

@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * once; a hedge is due {@code delay} after the first try began, and each further hedge
  * {@code delay} after the one before, while no try has won and some try is still running.
  * The race fails when every try it started has failed (its failure is the last one's), or
- * at once on an {@link Error} or on an interruption of the caller.
+ * at once on an {@link Error} (a try's, or one a guard throws while it hears a try's
+ * outcome, such as a result predicate's) or on an interruption of the caller.
  *
  * <p>
  * Every try's pass comes back to the guards exactly once: with its outcome while the race
@@ -32,6 +33,11 @@ import org.jspecify.annotations.Nullable;
  * {@link AsyncHedges} on stages); the race only keeps score. The hedge timer only calls
  * the driver's starter, which hands the hedge to the executor. Thread-safe: a lock guards
  * the score; guards, cancellers and the outcome's dependents are never called under it.
+ *
+ * <p>
+ * Longer than 400 lines because every way a try can end (a value, a failure, a refusal, a
+ * dropped or broken step, an Error of a guard) changes one score under one lock, which
+ * would span classes if it were split.
  *
  * @param <T> the type of the attempt's value
  */
@@ -216,11 +222,18 @@ final class HedgeRace<T> {
             this.stages.guards.abandoned(attempt.pass);
             return;
         }
-        ResultPredicateException judged = this.stages.guards.succeeded(this.context, attempt.pass,
-                this.stages.time.nanoTime() - attempt.start, value);
-        stop(losers);
-        this.outcome.complete(new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null, judged, false, this.firstStart,
-                event(attempt.index)));
+        RaceOutcome<T> decided;
+        try {
+            ResultPredicateException judged = this.stages.guards.succeeded(this.context, attempt.pass,
+                    this.stages.time.nanoTime() - attempt.start, value);
+            decided = new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null, judged, false, this.firstStart,
+                    event(attempt.index));
+        }
+        catch (Error ex) {
+            decided = fatal(ex);
+        }
+        HedgeTry.stopAll(losers);
+        this.outcome.complete(decided);
     }
 
     /**
@@ -260,9 +273,17 @@ final class HedgeRace<T> {
             this.stages.guards.abandoned(attempt.pass);
             return;
         }
-        this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, failure);
+        try {
+            this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, failure);
+        }
+        catch (Error ex) {
+            failed = fatal(ex);
+            if (others == null) {
+                others = decideNow();
+            }
+        }
         if (others != null) {
-            stop(others);
+            HedgeTry.stopAll(others);
             this.outcome.complete(failed);
         }
     }
@@ -303,7 +324,7 @@ final class HedgeRace<T> {
         finally {
             this.lock.unlock();
         }
-        stop(all);
+        HedgeTry.stopAll(all);
     }
 
     /**
@@ -320,6 +341,25 @@ final class HedgeRace<T> {
     private RaceOutcome<T> lastFailure() {
         return new RaceOutcome<>(RaceOutcome.Kind.FAILURE, null, this.lastFailure, null, this.lastFailureOwn,
                 this.firstStart, event(HedgeEvent.NONE));
+    }
+
+    /**
+     * Returns the outcome of a race that an {@link Error} a guard threw while hearing a
+     * try ends at once: the call rethrows it as it is.
+     */
+    private RaceOutcome<T> fatal(Error error) {
+        return new RaceOutcome<>(RaceOutcome.Kind.FAILURE, null, error, null, false, this.firstStart,
+                event(HedgeEvent.NONE));
+    }
+
+    private @Nullable List<HedgeTry> decideNow() {
+        this.lock.lock();
+        try {
+            return decide();
+        }
+        finally {
+            this.lock.unlock();
+        }
     }
 
     /** Decides the race, under the lock; returns the tries to stop, or {@code null}. */
@@ -376,24 +416,6 @@ final class HedgeRace<T> {
         }
         catch (RuntimeException ex) {
             refused(hedge, ex);
-        }
-    }
-
-    private static void stop(@Nullable List<HedgeTry> tries) {
-        if (tries == null) {
-            return;
-        }
-        for (HedgeTry attempt : tries) {
-            Runnable canceller = attempt.canceller;
-            if (canceller != null) {
-                try {
-                    canceller.run();
-                }
-                catch (RuntimeException ex) {
-                    // a try that cannot be stopped runs on; its outcome is no longer
-                    // awaited
-                }
-            }
         }
     }
 

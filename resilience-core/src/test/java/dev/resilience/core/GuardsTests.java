@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class GuardsTests {
 
@@ -35,6 +36,23 @@ class GuardsTests {
         guards.failed(pass, 5, new RuntimeException("down"));
 
         assertThat(this.heard).endsWith("bulkhead failed bulkhead-pass", "limiter failed limiter-pass");
+    }
+
+    @Test
+    void anErrorOfAGuardHearingAnOutcomeIsRethrownOnceEveryOtherGuardHasHeardIt() {
+        Guards guards = new Guards(List.of(new Recording("limiter", AttemptGuard.RATE_LIMITER, false),
+                new Breaking(AttemptGuard.CIRCUIT_BREAKER), new Recording("bulkhead", AttemptGuard.BULKHEAD, false)));
+
+        assertThatThrownBy(() -> guards.succeeded(CallContext.empty(), guards.admit(), 5, "value"))
+            .isInstanceOf(AssertionError.class);
+        assertThatThrownBy(() -> guards.failed(guards.admit(), 5, new RuntimeException("down")))
+            .isInstanceOf(AssertionError.class);
+        assertThatThrownBy(() -> guards.abandoned(guards.admit())).isInstanceOf(AssertionError.class);
+
+        assertThat(this.heard).containsExactly("limiter admit", "bulkhead admit", "bulkhead succeeded bulkhead-pass",
+                "limiter succeeded limiter-pass", "limiter admit", "bulkhead admit", "bulkhead failed bulkhead-pass",
+                "limiter failed limiter-pass", "limiter admit", "bulkhead admit", "bulkhead abandoned bulkhead-pass",
+                "limiter abandoned limiter-pass");
     }
 
     @Test
@@ -101,6 +119,42 @@ class GuardsTests {
                 throw new IllegalStateException(this.name + " broke");
             }
             GuardsTests.this.heard.add(this.name + " " + event);
+        }
+
+    }
+
+    /** A guard whose every hearing throws an {@link Error}, as a broken predicate may. */
+    private static final class Breaking implements AttemptGuard<String> {
+
+        private final int order;
+
+        Breaking(int order) {
+            this.order = order;
+        }
+
+        @Override
+        public int order() {
+            return this.order;
+        }
+
+        @Override
+        public String admit() {
+            return "breaking-pass";
+        }
+
+        @Override
+        public void succeeded(String pass, long durationNanos) {
+            throw new AssertionError("broke on a value");
+        }
+
+        @Override
+        public void failed(String pass, long durationNanos, Throwable failure) {
+            throw new AssertionError("broke on a failure");
+        }
+
+        @Override
+        public void abandoned(String pass) {
+            throw new AssertionError("broke on a pass");
         }
 
     }
