@@ -246,6 +246,22 @@ final class HedgeRace<T> {
      * @param fatal whether the failure ends the race at once
      */
     void failed(HedgeTry attempt, Throwable failure, boolean own, boolean fatal) {
+        ended(attempt, failure, own, fatal, true);
+    }
+
+    /**
+     * Hears that an admitted try could not run to an outcome for a failure of the
+     * machinery (its attempt timeout could not be scheduled): its pass is given back
+     * without an outcome, as an unhedged attempt's is, and the race goes on as after a
+     * failure of the try.
+     * @param attempt the try
+     * @param failure what went wrong
+     */
+    void unrun(HedgeTry attempt, Throwable failure) {
+        ended(attempt, failure, false, false, false);
+    }
+
+    private void ended(HedgeTry attempt, Throwable failure, boolean own, boolean fatal, boolean outcome) {
         @Nullable List<HedgeTry> others = null;
         boolean loser;
         RaceOutcome<T> failed = null;
@@ -274,7 +290,12 @@ final class HedgeRace<T> {
             return;
         }
         try {
-            this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, failure);
+            if (outcome) {
+                this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, failure);
+            }
+            else {
+                this.stages.guards.abandoned(attempt.pass);
+            }
         }
         catch (Error ex) {
             failed = fatal(ex);

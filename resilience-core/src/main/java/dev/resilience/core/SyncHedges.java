@@ -91,7 +91,7 @@ final class SyncHedges<T> {
             }
             catch (RuntimeException ex) {
                 canceller.finish();
-                this.race.failed(attempt, ex, false, false);
+                this.race.unrun(attempt, ex);
                 return;
             }
         }

@@ -234,6 +234,20 @@ class HedgingAsyncPipelineTests {
     }
 
     @Test
+    void aTryWhoseTimeoutCannotBeScheduledIsStoppedAndGivesItsPassBackUnrecorded() {
+        ResiliencePipeline pipeline = pipeline(1).timeSource(new RejectingTimer(this.clock))
+            .timeLimit(Duration.ofSeconds(1))
+            .build();
+
+        ExecutionResult<String> result = start(pipeline).join();
+
+        assertThat(result.error()).isInstanceOf(RejectedExecutionException.class);
+        assertThat(this.tries).singleElement().satisfies((stage) -> assertThat(stage).isCancelled());
+        assertThat(this.breaker.metrics().failedCallsTotal()).as("failures the breaker recorded").isZero();
+        assertThat(this.breaker.metrics().successfulCallsTotal()).isZero();
+    }
+
+    @Test
     void aHedgeNeverOutlivesTheCallsDeadline() {
         ResiliencePipeline pipeline = pipeline(1)
             .retry(RetryPolicy.builder().maxAttempts(3).maxDuration(Duration.ofMillis(120)).build())
