@@ -3,6 +3,8 @@ package dev.resilience.core;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import org.jspecify.annotations.Nullable;
 
@@ -28,10 +30,14 @@ final class Guards {
     /** The guard of a pipeline that has exactly one, whose pass is the chain's. */
     private final @Nullable AttemptGuard<@Nullable Object> only;
 
+    /** Where the guards after one that made an asynchronous attempt wait are asked. */
+    private final Executor executor;
+
     @SuppressWarnings("unchecked")
-    Guards(List<AttemptGuard<?>> guards) {
+    Guards(List<AttemptGuard<?>> guards, Executor executor) {
         this.guards = guards.stream().sorted(Comparator.comparingInt(AttemptGuard::order)).toArray(AttemptGuard[]::new);
         this.only = (this.guards.length == 1) ? this.guards[0] : null;
+        this.executor = executor;
     }
 
     /**
@@ -74,10 +80,11 @@ final class Guards {
     /**
      * Asks every guard, in order, to admit an attempt of an asynchronous call, without
      * blocking: a guard that makes the attempt wait is asked again for nothing, and the
-     * guards after it are asked when its pass comes. When one refuses, the passes the
-     * guards before it gave are abandoned and the future completes with its refusal.
-     * Cancelling the future gives up the wait of the guard it waits for; a pass that
-     * comes afterwards is abandoned, with those before it.
+     * guards after it are asked when its pass comes, on the pipeline's executor, never on
+     * the thread that ended the wait (a timer's). When one refuses, the passes the guards
+     * before it gave are abandoned and the future completes with its refusal. Cancelling
+     * the future gives up the wait of the guard it waits for; a pass that comes
+     * afterwards is abandoned, with those before it.
      * @return the future pass of the chain
      */
     CompletableFuture<@Nullable Object> admitAsync() {
@@ -122,6 +129,13 @@ final class Guards {
         }
     }
 
+    /**
+     * Takes the answer of a guard that made the attempt wait, on the thread that ended
+     * the wait (a timer, a call giving a permit back): a refusal, or the pass of the last
+     * guard, only completes the admission there; the guards after it are asked on the
+     * executor. When the executor refuses or drops that step, the passes are abandoned
+     * and the admission fails with the executor's refusal.
+     */
     private void admitted(int index, @Nullable Object pass, @Nullable Throwable failure, @Nullable Object[] passes,
             CompletableFuture<@Nullable Object> admission) {
         if (failure != null) {
@@ -134,7 +148,24 @@ final class Guards {
             abandon(passes, index + 1);
             return;
         }
-        admitFrom(index + 1, passes, admission);
+        if (index + 1 == this.guards.length) {
+            admitFrom(index + 1, passes, admission);
+            return;
+        }
+        try {
+            this.executor.execute(new HandedTask(() -> admitFrom(index + 1, passes, admission),
+                    () -> notHandedOn(passes, index, admission, new RejectedExecutionException(
+                            "The executor dropped the admission of an attempt by the guards after a wait"))));
+        }
+        catch (RuntimeException ex) {
+            notHandedOn(passes, index, admission, ex);
+        }
+    }
+
+    private void notHandedOn(@Nullable Object[] passes, int index, CompletableFuture<@Nullable Object> admission,
+            RuntimeException refused) {
+        abandon(passes, index + 1);
+        admission.completeExceptionally(refused);
     }
 
     /**

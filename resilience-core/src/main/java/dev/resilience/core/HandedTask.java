@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * A step of a hedged attempt handed to an executor, which knows what to do when the
- * executor drops it unrun: an executor shut down with queued tasks cancels them, as
- * Spring's task executors do, and a try that never ran must still be settled, or its race
- * would wait for it forever.
+ * A step handed to an executor, which knows what to do when the executor drops it unrun:
+ * an executor shut down with queued tasks cancels them, as Spring's task executors do,
+ * and what the step held must still be settled: a hedged try that never ran, or its race
+ * would wait for it forever; the passes of an admission the guards had not finished.
  */
 final class HandedTask extends FutureTask<Void> {
 
