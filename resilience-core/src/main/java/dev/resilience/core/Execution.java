@@ -34,8 +34,11 @@ abstract class Execution<T> {
 
     private final long startNanos;
 
-    /** The call's deadline, set by the retry stage. */
-    long deadlineNanos = RetryStage.NO_DEADLINE;
+    /**
+     * The call's deadline, set by the retry stage; meaningful only when calls have one
+     * ({@link RetryStage#hasDeadline()}).
+     */
+    long deadlineNanos;
 
     int attempts;
 

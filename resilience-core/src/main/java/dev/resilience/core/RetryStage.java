@@ -22,9 +22,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class RetryStage {
 
-    /** The deadline of a call without {@code maxDuration}. */
-    static final long NO_DEADLINE = Long.MAX_VALUE;
-
     private final String name;
 
     private final TimeSource time;
@@ -63,7 +60,9 @@ final class RetryStage {
     /**
      * Starts the stage for one call: counts the call in the budget.
      * @param now the call's start, read from the pipeline's time source
-     * @return the call's deadline, or {@link #NO_DEADLINE}
+     * @return the call's deadline, a reading of the time source that may have wrapped
+     * past {@link Long#MAX_VALUE} (only its difference to a later reading counts);
+     * meaningless when calls have no deadline ({@link #hasDeadline()})
      */
     long enter(long now) {
         RetryBudget calls = this.budget;
@@ -75,10 +74,7 @@ final class RetryStage {
                 calls.recordCall();
             }
         }
-        if (this.maxDurationNanos < 0) {
-            return NO_DEADLINE;
-        }
-        return Math.min(Long.MAX_VALUE - 1, Durations.later(now, this.maxDurationNanos));
+        return hasDeadline() ? now + this.maxDurationNanos : now;
     }
 
     /**
@@ -192,12 +188,23 @@ final class RetryStage {
      * @return {@code true} if the deadline has passed and the call is over
      */
     boolean pastDeadline(Execution<?> call) {
-        if (call.deadlineNanos == NO_DEADLINE || this.time.nanoTime() < call.deadlineNanos) {
+        if (!passed(call.deadlineNanos)) {
             return false;
         }
         call.stop(ExecutionStatus.TIMEOUT,
                 call.own(new DeadlineExceededException(this.name, this.retry.maxDuration(), call.lastFailure())));
         return true;
+    }
+
+    /**
+     * Returns whether a call's deadline has passed, comparing readings of the time source
+     * by their difference alone, so that a deadline past the clock's wrap still lies
+     * ahead.
+     * @param deadlineNanos the call's deadline, from {@link #enter}
+     * @return {@code true} if calls have a deadline and it has passed
+     */
+    boolean passed(long deadlineNanos) {
+        return hasDeadline() && this.time.nanoTime() - deadlineNanos >= 0;
     }
 
     /**
