@@ -119,7 +119,9 @@ final class RetryStage {
     /**
      * Decides what follows an attempt whose value {@link #rejection} has already judged,
      * without asking the policy's result predicate again: a rejected value is retried as
-     * a failure would be; a predicate that threw ends the call at once as an ERROR.
+     * a retryable failure would be, whatever exception types the policy retries or aborts
+     * on (they filter what an attempt throws, not values); a predicate that threw ends
+     * the call at once as an ERROR.
      * @param call the call
      * @param rejection what {@link #rejection} returned for the value
      * @param attemptStart the attempt's start
@@ -131,7 +133,7 @@ final class RetryStage {
             call.recordFailure(rejection, attemptStart);
             return stop(call, ExecutionStatus.ERROR, rejection);
         }
-        return afterFailure(call, rejection, attemptStart);
+        return afterFailure(call, rejection, attemptStart, true);
     }
 
     /**
@@ -144,6 +146,10 @@ final class RetryStage {
      * @return the decision
      */
     RetryDecision afterFailure(Execution<?> call, Throwable failure, long attemptStart) {
+        return afterFailure(call, failure, attemptStart, false);
+    }
+
+    private RetryDecision afterFailure(Execution<?> call, Throwable failure, long attemptStart, boolean rejectedValue) {
         call.recordFailure(failure, attemptStart);
         if (failure instanceof CallNotPermittedException || failure instanceof BulkheadFullException
                 || failure instanceof RateLimitedException) {
@@ -157,7 +163,7 @@ final class RetryStage {
         if (policy == null) {
             return stop(call, timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
         }
-        if (!policy.isRetryable(failure)) {
+        if (!rejectedValue && !policy.isRetryable(failure)) {
             return stop(call, timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.FAILURE, failure);
         }
         if (call.attempts >= policy.maxAttempts()) {
