@@ -90,8 +90,14 @@ final class AsyncHedges<T> {
             this.race.refused(attempt, Futures.unwrap(refusal));
             return;
         }
+        @Nullable Object pass = admission.join();
+        if (this.stages.retry.passed(this.deadlineNanos)) {
+            this.stages.guards.abandoned(pass);
+            this.race.admittedPastDeadline(attempt);
+            return;
+        }
         long start = this.stages.time.nanoTime();
-        if (!this.race.admitted(attempt, admission.join(), start)) {
+        if (!this.race.admitted(attempt, pass, start)) {
             return;
         }
         long limit = this.stages.timeout.limitNanos(this.deadlineNanos);

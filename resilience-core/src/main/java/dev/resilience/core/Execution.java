@@ -34,10 +34,7 @@ abstract class Execution<T> {
 
     private final long startNanos;
 
-    /**
-     * The call's deadline, set by the retry stage; meaningful only when calls have one
-     * ({@link RetryStage#hasDeadline()}).
-     */
+    /** The call's deadline, set by the retry stage when calls have one. */
     long deadlineNanos;
 
     int attempts;
@@ -232,15 +229,20 @@ abstract class Execution<T> {
 
     /**
      * Asks the retry stage what follows a hedged attempt, once its race is decided: a
-     * refusal of its first try ends the retry stage as a guard's refusal does; otherwise
-     * the attempt counts once, the listeners hear how the race went, and its value or
-     * failure is decided as a single attempt's would be.
+     * refusal of its first try ends the retry stage as a guard's refusal does, and its
+     * admission after the call's deadline ends the call as a TIMEOUT; otherwise the
+     * attempt counts once, the listeners hear how the race went, and its value or failure
+     * is decided as a single attempt's would be.
      * @param race how the race ended
      * @return the retry stage's decision
      */
     final RetryDecision raced(RaceOutcome<T> race) {
         if (race.kind() == RaceOutcome.Kind.REFUSED) {
             refused(race.failure());
+            return RetryDecision.STOP;
+        }
+        if (race.kind() == RaceOutcome.Kind.PAST_DEADLINE) {
+            this.stages.retry.deadlinePassed(this);
             return RetryDecision.STOP;
         }
         long start = attemptBegan(race.start());

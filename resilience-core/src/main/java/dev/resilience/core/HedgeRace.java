@@ -175,6 +175,21 @@ final class HedgeRace<T> {
      * @param refusal the refusal
      */
     void refused(HedgeTry attempt, Throwable refusal) {
+        notRun(attempt, RaceOutcome.Kind.REFUSED, refusal);
+    }
+
+    /**
+     * Hears that a try was admitted only after the call's deadline had passed, so it
+     * never ran; the driver gave its pass back. The first try's ends the attempt, which
+     * then ends the call as a TIMEOUT; a hedge's ends the race only when no other try
+     * runs, with the last failure.
+     * @param attempt the try
+     */
+    void admittedPastDeadline(HedgeTry attempt) {
+        notRun(attempt, RaceOutcome.Kind.PAST_DEADLINE, null);
+    }
+
+    private void notRun(HedgeTry attempt, RaceOutcome.Kind firstTry, @Nullable Throwable refusal) {
         RaceOutcome<T> decided = null;
         this.lock.lock();
         try {
@@ -186,8 +201,9 @@ final class HedgeRace<T> {
             if (!this.over && (attempt.index == 0 || this.running.isEmpty())) {
                 this.over = true;
                 cancelTimer();
-                decided = (attempt.index == 0) ? new RaceOutcome<>(RaceOutcome.Kind.REFUSED, null, refusal, null, false,
-                        0, event(HedgeEvent.NONE)) : lastFailure();
+                decided = (attempt.index == 0)
+                        ? new RaceOutcome<>(firstTry, null, refusal, null, false, 0, event(HedgeEvent.NONE))
+                        : lastFailure();
             }
         }
         finally {

@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param kind what ended it
  * @param value the winner's value
- * @param failure the last failure, the first try's refusal, or the interruption
+ * @param failure the last failure, the first try's refusal, or the interruption; none for
+ * {@link Kind#PAST_DEADLINE}
  * @param judged what a guard's result predicate threw for the winner's value
  * @param own whether the engine created the failure
  * @param start when the first try began
@@ -28,6 +29,11 @@ record RaceOutcome<T>(Kind kind, @Nullable T value, @Nullable Throwable failure,
 
         /** The first try was refused by a guard and nothing ran. */
         REFUSED,
+
+        /**
+         * The first try was admitted only after the call's deadline, and nothing ran.
+         */
+        PAST_DEADLINE,
 
         /** The caller was interrupted while it waited for the tries. */
         INTERRUPTED

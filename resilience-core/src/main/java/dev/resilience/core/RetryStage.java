@@ -197,9 +197,32 @@ final class RetryStage {
         if (!passed(call.deadlineNanos)) {
             return false;
         }
+        deadlinePassed(call);
+        return true;
+    }
+
+    /**
+     * Ends the call as a TIMEOUT when the guards admitted its next attempt only after its
+     * deadline had passed (a guard made it wait): the attempt does not start, and its
+     * pass is given back.
+     * @param call the call, holding the attempt's pass
+     * @return {@code true} if the deadline has passed and the call is over
+     */
+    boolean admittedPastDeadline(Execution<?> call) {
+        if (!pastDeadline(call)) {
+            return false;
+        }
+        call.pass.abandon();
+        return true;
+    }
+
+    /**
+     * Ends a call whose deadline has passed as a TIMEOUT.
+     * @param call the call
+     */
+    void deadlinePassed(Execution<?> call) {
         call.stop(ExecutionStatus.TIMEOUT,
                 call.own(new DeadlineExceededException(this.name, this.retry.maxDuration(), call.lastFailure())));
-        return true;
     }
 
     /**

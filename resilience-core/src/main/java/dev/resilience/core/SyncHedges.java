@@ -78,6 +78,12 @@ final class SyncHedges<T> {
             this.race.refused(attempt, ex);
             return;
         }
+        if (this.stages.retry.passed(this.deadlineNanos)) {
+            canceller.finish();
+            this.stages.guards.abandoned(pass);
+            this.race.admittedPastDeadline(attempt);
+            return;
+        }
         long start = this.stages.time.nanoTime();
         if (!this.race.admitted(attempt, pass, start)) {
             canceller.finish();

@@ -19,6 +19,8 @@ import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.core.hedging.HedgeEvent;
 import dev.resilience.core.hedging.HedgingPolicy;
+import dev.resilience.core.ratelimiter.RateLimiter;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryPolicy;
@@ -265,6 +267,55 @@ class HedgingAsyncPipelineTests {
         assertThat(this.tries).hasSize(2).allSatisfy((stage) -> assertThat(stage).isCancelled());
         assertThat(this.breaker.metrics().failedCallsTotal()).as("both tries timed out").isEqualTo(2);
         assertThat(this.clock.pendingTasks()).isZero();
+    }
+
+    @Test
+    void aFirstTryAdmittedOnlyAfterTheCallsDeadlineDoesNotStartAndTheCallTimesOut() {
+        RateLimiter limiter = RateLimiter.of("quotes",
+                RateLimiterConfig.builder()
+                    .limit(1)
+                    .period(Duration.ofSeconds(2))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                this.clock);
+        assertThat(limiter.tryAcquire()).isZero();
+        ResiliencePipeline pipeline = pipeline(1).rateLimiter(limiter)
+            .retry(RetryPolicy.builder().maxAttempts(1).maxDuration(Duration.ofSeconds(1)).build())
+            .build();
+
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+        this.clock.advance(Duration.ofSeconds(2));
+
+        assertThat(call).as("ended once the permit came").isDone();
+        ExecutionResult<String> result = call.join();
+        assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
+        assertThat(result.error()).isInstanceOf(DeadlineExceededException.class);
+        assertThat(result.attempts()).isZero();
+        assertThat(this.tries).as("tries started").isEmpty();
+        assertThat(this.breaker.metrics().successfulCallsTotal() + this.breaker.metrics().failedCallsTotal())
+            .as("outcomes the breaker recorded")
+            .isZero();
+    }
+
+    @Test
+    void aHedgeAdmittedOnlyAfterTheCallsDeadlineDoesNotStartAndGivesItsPassesBack() {
+        Bulkhead bulkhead = Bulkhead.of("quotes",
+                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofSeconds(5)).build(), this.clock);
+        ResiliencePipeline pipeline = pipeline(1).bulkhead(bulkhead)
+            .retry(RetryPolicy.builder().maxAttempts(1).maxDuration(Duration.ofSeconds(1)).build())
+            .build();
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+        this.clock.advance(Duration.ofMillis(50));
+        assertThat(bulkhead.waitingCalls()).as("the hedge, waiting for the first try's permit").isEqualTo(1);
+
+        this.clock.advance(Duration.ofMillis(950));
+
+        assertThat(call).as("ended at the deadline").isDone();
+        assertThat(call.join().status()).isEqualTo(ExecutionStatus.TIMEOUT);
+        assertThat(this.tries).as("tries started").hasSize(1);
+        assertThat(bulkhead.concurrentCalls()).isZero();
+        assertThat(this.breaker.metrics().failedCallsTotal()).as("the first try's timeout").isEqualTo(1);
+        assertThat(this.events).containsExactly(new HedgeEvent(HedgeEvent.NONE, 0));
     }
 
     @Test
