@@ -240,14 +240,17 @@ final class Guards {
     }
 
     /**
-     * Tells every guard that the admitted attempt failed. Never throws but an
-     * {@link Error}: what a guard throws is logged and changes nothing in the call, whose
-     * failure stays the attempt's; an Error is rethrown once every guard has heard.
+     * Tells every guard that the admitted attempt failed; a nested guard's refusal
+     * wrapped by {@code join()} or {@code get()} is told unwrapped
+     * ({@link NestedRefusals}). Never throws but an {@link Error}: what a guard throws is
+     * logged and changes nothing in the call, whose failure stays the attempt's; an Error
+     * is rethrown once every guard has heard.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
-     * @param failure what the attempt threw
+     * @param attemptFailure what the attempt threw
      */
-    void failed(@Nullable Object pass, long durationNanos, Throwable failure) {
+    void failed(@Nullable Object pass, long durationNanos, Throwable attemptFailure) {
+        Throwable failure = NestedRefusals.unwrapped(attemptFailure);
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
             rethrow(heardFailure(single, pass, durationNanos, failure, null));

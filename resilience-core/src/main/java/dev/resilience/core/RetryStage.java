@@ -2,9 +2,6 @@ package dev.resilience.core;
 
 import java.time.Duration;
 
-import dev.resilience.core.bulkhead.BulkheadFullException;
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
-import dev.resilience.core.ratelimiter.RateLimitedException;
 import dev.resilience.core.retry.RetryAfter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryEvent;
@@ -139,7 +136,10 @@ final class RetryStage {
     /**
      * Decides what follows a failed attempt. An interruption and a rejection by a breaker
      * or a bulkhead or rate limiter inside the attempt end the call at once; they are
-     * never retried.
+     * never retried. Such a rejection wrapped by the {@code CompletionException} of
+     * {@code join()} or the {@code ExecutionException} of {@code get()} is taken
+     * unwrapped, as an asynchronous attempt's failure is: the call ends REJECTED with the
+     * rejection itself.
      * @param call the call
      * @param failure what the attempt threw; never an {@link Error}
      * @param attemptStart the attempt's start
@@ -150,11 +150,12 @@ final class RetryStage {
     }
 
     private RetryDecision afterFailure(Execution<?> call, Throwable failure, long attemptStart, boolean rejectedValue) {
-        call.recordFailure(failure, attemptStart);
-        if (failure instanceof CallNotPermittedException || failure instanceof BulkheadFullException
-                || failure instanceof RateLimitedException) {
-            return stop(call, ExecutionStatus.REJECTED, failure);
+        Throwable refusal = NestedRefusals.unwrapped(failure);
+        if (NestedRefusals.isRefusal(refusal)) {
+            call.recordFailure(refusal, attemptStart);
+            return stop(call, ExecutionStatus.REJECTED, refusal);
         }
+        call.recordFailure(failure, attemptStart);
         if (failure instanceof InterruptedException) {
             return stop(call, ExecutionStatus.ERROR, failure);
         }
