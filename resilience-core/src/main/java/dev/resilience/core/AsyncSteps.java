@@ -144,7 +144,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
                 endRefused(new IllegalStateException("A hedged attempt ended without an outcome", failure));
             }
         }, (refused) -> {
-            if (outcome != null && outcome.kind() == RaceOutcome.Kind.VALUE) {
+            if (outcome != null && outcome.kind() == RaceOutcome.Kind.VALUE && outcome.judged() == null) {
                 attemptBegan(outcome.start());
                 succeed(outcome.value());
                 end();

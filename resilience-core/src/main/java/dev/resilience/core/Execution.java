@@ -231,8 +231,8 @@ abstract class Execution<T> {
      * Asks the retry stage what follows a hedged attempt, once its race is decided: a
      * refusal of its first try ends the retry stage as a guard's refusal does, and its
      * admission after the call's deadline ends the call as a TIMEOUT; otherwise the
-     * attempt counts once, the listeners hear how the race went, and its value or failure
-     * is decided as a single attempt's would be.
+     * attempt counts once, the listeners hear how the race went, and its value (judged by
+     * the race) or failure is decided as a single attempt's would be.
      * @param race how the race ended
      * @return the retry stage's decision
      */
@@ -253,8 +253,7 @@ abstract class Execution<T> {
             return RetryDecision.STOP;
         }
         if (race.kind() == RaceOutcome.Kind.VALUE) {
-            return (race.judged() != null) ? this.stages.retry.afterRejection(this, race.judged(), start)
-                    : afterValue(race.value(), start);
+            return this.stages.retry.afterJudgedValue(this, race.value(), race.judged(), start);
         }
         if (race.own()) {
             own(failure);

@@ -15,11 +15,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One hedged attempt: a race of up to {@code 1 + maxHedges} tries, each with its own pass
- * of the guards, decided by the first try that produces a value. The first try starts at
- * once; a hedge is due {@code delay} after the first try began, and each further hedge
- * {@code delay} after the one before, while no try has won and some try is still running.
- * The race fails when every try it started has failed (its failure is the last one's), or
- * at once on an {@link Error} (a try's, or one a guard throws while it hears a try's
+ * of the guards, decided by the first try that succeeds: that produces a value the retry
+ * policy's result predicate accepts (a value it rejects counts as a failed try, which the
+ * guards still hear as a value). The first try starts at once; a hedge is due
+ * {@code delay} after the first try began, and each further hedge {@code delay} after the
+ * one before, while no try has won and some try is still running. The race fails when
+ * every try it started has failed (with the last one's failure or rejected value), or at
+ * once on an {@link Error} (a try's, or one a guard throws while it hears a try's
  * outcome, such as a result predicate's) or on an interruption of the caller.
  *
  * <p>
@@ -35,9 +37,9 @@ import org.jspecify.annotations.Nullable;
  * the score; guards, cancellers and the outcome's dependents are never called under it.
  *
  * <p>
- * Longer than 400 lines because every way a try can end (a value, a failure, a refusal, a
- * dropped or broken step, an Error of a guard) changes one score under one lock, which
- * would span classes if it were split.
+ * Longer than 400 lines because every way a try can end (a value, a rejected value, a
+ * failure, a refusal, a dropped or broken step, an Error of a guard) changes one score
+ * under one lock, which would span classes if it were split.
  *
  * @param <T> the type of the attempt's value
  */
@@ -69,9 +71,8 @@ final class HedgeRace<T> {
 
     private @Nullable ScheduledTask timer;
 
-    private @Nullable Throwable lastFailure;
-
-    private boolean lastFailureOwn;
+    /** How the latest try that did not win ended: a failure or a rejected value. */
+    private @Nullable RaceOutcome<T> lastLoss;
 
     /**
      * Creates a race.
@@ -203,7 +204,7 @@ final class HedgeRace<T> {
                 cancelTimer();
                 decided = (attempt.index == 0)
                         ? new RaceOutcome<>(firstTry, null, refusal, null, false, 0, event(HedgeEvent.NONE))
-                        : lastFailure();
+                        : lastLoss();
             }
         }
         finally {
@@ -215,12 +216,27 @@ final class HedgeRace<T> {
     }
 
     /**
-     * Hears that a try produced a value: the first wins the race, and the others are
-     * stopped; a later one is a loser whose pass is abandoned.
+     * Hears that a try produced a value. A success, a value the retry policy's result
+     * predicate accepts, wins the race, and the other tries are stopped. A value it
+     * rejects is heard by the guards as a value but does not decide the race: it counts
+     * as a failed try, and the race ends with it only when no other try runs. After the
+     * race was decided, the try is a loser whose pass is abandoned.
      * @param attempt the try
      * @param value its value
      */
     void succeeded(HedgeTry attempt, @Nullable T value) {
+        RuntimeException rejection = null;
+        Error broken = null;
+        try {
+            rejection = this.stages.retry.rejection(this.context, value);
+        }
+        catch (Error ex) {
+            broken = ex;
+        }
+        if (rejection instanceof RejectedResultException) {
+            lost(attempt, RaceOutcome.loss(value, null, rejection, false), false, true);
+            return;
+        }
         @Nullable List<HedgeTry> losers;
         this.lock.lock();
         try {
@@ -240,10 +256,9 @@ final class HedgeRace<T> {
         }
         RaceOutcome<T> decided;
         try {
-            ResultPredicateException judged = this.stages.guards.succeeded(this.context, attempt.pass,
-                    this.stages.time.nanoTime() - attempt.start, value);
-            decided = new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null, judged, false, this.firstStart,
-                    event(attempt.index));
+            RuntimeException judged = heardValue(attempt, value);
+            decided = (broken != null) ? fatal(broken) : new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null,
+                    (judged != null) ? judged : rejection, false, this.firstStart, event(attempt.index));
         }
         catch (Error ex) {
             decided = fatal(ex);
@@ -262,7 +277,7 @@ final class HedgeRace<T> {
      * @param fatal whether the failure ends the race at once
      */
     void failed(HedgeTry attempt, Throwable failure, boolean own, boolean fatal) {
-        ended(attempt, failure, own, fatal, true);
+        lost(attempt, RaceOutcome.loss(null, failure, null, own), fatal, true);
     }
 
     /**
@@ -274,13 +289,20 @@ final class HedgeRace<T> {
      * @param failure what went wrong
      */
     void unrun(HedgeTry attempt, Throwable failure) {
-        ended(attempt, failure, false, false, false);
+        lost(attempt, RaceOutcome.loss(null, failure, null, false), false, false);
     }
 
-    private void ended(HedgeTry attempt, Throwable failure, boolean own, boolean fatal, boolean outcome) {
+    /**
+     * Takes the end of a try that did not win: the race ends with it when it is fatal or
+     * no other try runs; otherwise it goes on. The guards hear the try's outcome, a
+     * failure or a rejected value, unless {@code heard} is {@code false}, which gives its
+     * pass back; a guard's result predicate that throws on the value, or a guard's
+     * {@link Error}, ends the race at once.
+     */
+    private void lost(HedgeTry attempt, RaceOutcome<T> loss, boolean fatal, boolean heard) {
         @Nullable List<HedgeTry> others = null;
         boolean loser;
-        RaceOutcome<T> failed = null;
+        RaceOutcome<T> decided = null;
         this.lock.lock();
         try {
             if (attempt.decided) {
@@ -290,11 +312,10 @@ final class HedgeRace<T> {
             this.running.remove(attempt);
             loser = this.over;
             if (!loser) {
-                this.lastFailure = failure;
-                this.lastFailureOwn = own;
+                this.lastLoss = loss;
                 if (fatal || this.running.isEmpty()) {
                     others = decide();
-                    failed = lastFailure();
+                    decided = lastLoss();
                 }
             }
         }
@@ -305,24 +326,46 @@ final class HedgeRace<T> {
             this.stages.guards.abandoned(attempt.pass);
             return;
         }
+        RuntimeException judged = null;
+        Error broken = null;
         try {
-            if (outcome) {
-                this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, failure);
-            }
-            else {
-                this.stages.guards.abandoned(attempt.pass);
-            }
+            judged = heard(attempt, loss, heard);
         }
         catch (Error ex) {
-            failed = fatal(ex);
-            if (others == null) {
-                others = decideNow();
-            }
+            broken = ex;
         }
-        if (others != null) {
-            HedgeTry.stopAll(others);
-            this.outcome.complete(failed);
+        if ((judged != null || broken != null) && others == null) {
+            others = decideNow();
         }
+        if (others == null) {
+            return;
+        }
+        if (broken != null) {
+            decided = fatal(broken);
+        }
+        else if (judged != null) {
+            decided = RaceOutcome.loss(loss.value(), null, judged, false).at(this.firstStart, event(HedgeEvent.NONE));
+        }
+        HedgeTry.stopAll(others);
+        this.outcome.complete(decided);
+    }
+
+    /** Tells the guards how a try that did not win ended; returns a value's judgement. */
+    private @Nullable RuntimeException heard(HedgeTry attempt, RaceOutcome<T> loss, boolean heard) {
+        if (!heard) {
+            this.stages.guards.abandoned(attempt.pass);
+            return null;
+        }
+        if (loss.failure() == null) {
+            return heardValue(attempt, loss.value());
+        }
+        this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, loss.failure());
+        return null;
+    }
+
+    private @Nullable RuntimeException heardValue(HedgeTry attempt, @Nullable T value) {
+        return this.stages.guards.succeeded(this.context, attempt.pass, this.stages.time.nanoTime() - attempt.start,
+                value);
     }
 
     /**
@@ -375,9 +418,9 @@ final class HedgeRace<T> {
                 event(HedgeEvent.NONE));
     }
 
-    private RaceOutcome<T> lastFailure() {
-        return new RaceOutcome<>(RaceOutcome.Kind.FAILURE, null, this.lastFailure, null, this.lastFailureOwn,
-                this.firstStart, event(HedgeEvent.NONE));
+    /** Returns the race's outcome when it ends with its latest loss; under the lock. */
+    private RaceOutcome<T> lastLoss() {
+        return this.lastLoss.at(this.firstStart, event(HedgeEvent.NONE));
     }
 
     /**

@@ -114,6 +114,25 @@ final class RetryStage {
     }
 
     /**
+     * Decides what follows an attempt whose value was judged already, by the guards'
+     * result predicates and {@link #rejection}, as a hedged race judges its tries'
+     * values.
+     * @param call the call
+     * @param value the value
+     * @param rejection what the value counts as, or {@code null} when it ends the call
+     * @param attemptStart the attempt's start
+     * @return the decision
+     */
+    <T> RetryDecision afterJudgedValue(Execution<T> call, @Nullable T value, @Nullable RuntimeException rejection,
+            long attemptStart) {
+        if (rejection != null) {
+            return afterRejection(call, rejection, attemptStart);
+        }
+        call.succeed(value);
+        return RetryDecision.STOP;
+    }
+
+    /**
      * Decides what follows an attempt whose value {@link #rejection} has already judged,
      * without asking the policy's result predicate again: a rejected value is retried as
      * a retryable failure would be, whatever exception types the policy retries or aborts

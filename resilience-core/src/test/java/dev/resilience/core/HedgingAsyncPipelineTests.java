@@ -178,6 +178,47 @@ class HedgingAsyncPipelineTests {
     }
 
     @Test
+    void aValueTheRetryPolicyRejectsDoesNotWinTheRaceWhileAnotherTryRunsWhichThenWins() {
+        ResiliencePipeline pipeline = pipeline(1)
+            .retry(RetryPolicy.builder().maxAttempts(2).backoff(Backoff.none()).retryOnResult("empty"::equals).build())
+            .build();
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+        this.clock.advance(Duration.ofMillis(50));
+
+        this.tries.get(0).complete("empty");
+        assertThat(call).as("the hedge may still answer").isNotDone();
+        assertThat(this.tries.get(1)).isNotCancelled();
+        this.tries.get(1).complete("full");
+
+        ExecutionResult<String> result = call.join();
+        assertThat(result.value()).isEqualTo("full");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(this.tries).hasSize(2);
+        assertThat(this.events).containsExactly(new HedgeEvent(1, 1));
+        assertThat(this.breaker.metrics().successfulCallsTotal()).as("both values, as the breaker judges them")
+            .isEqualTo(2);
+    }
+
+    @Test
+    void whenEveryTryReturnsARejectedValueTheAttemptEndsWithTheLastAndTheRetryStageRetriesIt() {
+        ResiliencePipeline pipeline = pipeline(1)
+            .retry(RetryPolicy.builder().maxAttempts(2).backoff(Backoff.none()).retryOnResult("empty"::equals).build())
+            .build();
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+        this.clock.advance(Duration.ofMillis(50));
+        this.tries.get(1).complete("empty");
+        this.tries.get(0).complete("empty");
+        assertThat(this.tries).as("the retry's first try").hasSize(3);
+        this.tries.get(2).complete("empty");
+
+        ExecutionResult<String> result = call.join();
+        assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+        assertThat(result.error()).isInstanceOf(RejectedResultException.class);
+        assertThat(result.attempts()).isEqualTo(2);
+        assertThat(this.events).containsExactly(new HedgeEvent(HedgeEvent.NONE, 1), new HedgeEvent(HedgeEvent.NONE, 0));
+    }
+
+    @Test
     void theBreakerHearsEveryTryThatEndedBeforeTheWinnerAndNotTheLosersAfterIt() {
         ResiliencePipeline pipeline = pipeline(2).build();
         CompletableFuture<ExecutionResult<String>> call = pipeline.executeAsync(CallContext.empty(), this::stalled);

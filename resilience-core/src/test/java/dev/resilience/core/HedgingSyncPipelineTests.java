@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Hedged synchronous attempts: the caller's thread runs the first try, the hedge timer
@@ -265,6 +266,38 @@ class HedgingSyncPipelineTests {
         assertThat(result.attempts()).isZero();
         assertThat(this.tries).as("tries started").hasValue(0);
         assertThat(this.bulkhead.concurrentCalls()).isZero();
+    }
+
+    @Test
+    void aValueTheRetryPolicyRejectsDoesNotWinTheRaceWhileTheHedgeRunsWhichThenWins() throws Exception {
+        CountDownLatch hedgeEntered = new CountDownLatch(1);
+        CountDownLatch hedgeMayAnswer = new CountDownLatch(1);
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("prices")
+            .timeSource(this.clock)
+            .executor(this.hedges)
+            .retry(RetryPolicy.builder().maxAttempts(1).retryOnResult("empty"::equals).build())
+            .hedging(HedgingPolicy.of(Duration.ofMillis(50), 1))
+            .circuitBreaker(this.breaker)
+            .build();
+        Future<ExecutionResult<String>> call = this.callers.submit(() -> pipeline.execute(() -> {
+            if (this.tries.incrementAndGet() > 1) {
+                hedgeEntered.countDown();
+                assertThat(hedgeMayAnswer.await(BOUND, TimeUnit.SECONDS)).isTrue();
+                return "full";
+            }
+            this.clock.advance(Duration.ofMillis(50));
+            assertThat(hedgeEntered.await(BOUND, TimeUnit.SECONDS)).isTrue();
+            return "empty";
+        }));
+        await().atMost(Duration.ofSeconds(BOUND))
+            .until(() -> this.breaker.metrics().successfulCallsTotal() == 1 || call.isDone());
+
+        hedgeMayAnswer.countDown();
+
+        ExecutionResult<String> result = call.get(BOUND, TimeUnit.SECONDS);
+        assertThat(result.value()).as("the call's value; error " + result.error()).isEqualTo("full");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(this.tries).hasValue(2);
     }
 
 }
