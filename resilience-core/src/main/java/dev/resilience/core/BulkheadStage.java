@@ -3,6 +3,9 @@ package dev.resilience.core;
 import java.util.concurrent.CompletableFuture;
 
 import dev.resilience.core.bulkhead.Bulkhead;
+import dev.resilience.core.bulkhead.BulkheadFullException;
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.ratelimiter.RateLimitedException;
 
 /**
  * The bulkhead stage of a pipeline, the innermost guard: takes a permit of the bulkhead
@@ -46,8 +49,21 @@ final class BulkheadStage implements AttemptGuard<Bulkhead.Permit> {
         this.bulkhead.onSuccess(permit, durationNanos);
     }
 
+    /**
+     * Hands the permit back with the failure, which an adaptive limit learns from, except
+     * a refusal from inside the action (a nested bulkhead, rate limiter or breaker
+     * refused at once, no sign of this bulkhead's load) and an interrupt (the caller gave
+     * up, as a cancelled asynchronous call does): their permit is released without a
+     * sample.
+     */
     @Override
     public void failed(Bulkhead.Permit permit, long durationNanos, Throwable failure) {
+        if (failure instanceof BulkheadFullException || failure instanceof RateLimitedException
+                || failure instanceof CallNotPermittedException || failure instanceof InterruptedException
+                || failure instanceof CallInterruptedException) {
+            this.bulkhead.release(permit);
+            return;
+        }
         this.bulkhead.onError(permit, durationNanos, failure);
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -137,6 +138,32 @@ class BulkheadAsyncPipelineTests {
         assertThat(this.bulkhead.waitingCalls()).isZero();
         this.stages.get(0).complete("first");
 
+        assertThat(first.join().value()).isEqualTo("first");
+        assertThat(this.started).hasValue(1);
+        assertThat(this.bulkhead.concurrentCalls()).isZero();
+        assertThat(this.clock.pendingTasks()).as("the wait's timer is cancelled").isZero();
+    }
+
+    @Test
+    void aCallCancelledWhileWaitingGivesUpItsPlaceEvenWhenTheExecutorDropsTheCancellation() {
+        List<Runnable> queued = new ArrayList<>();
+        ResiliencePipeline pipeline = pipeline().executor(queued::add).build();
+        CompletableFuture<ExecutionResult<String>> first = pipeline.executeAsync(CallContext.empty(), this::attempt);
+        CompletableFuture<ExecutionResult<String>> second = pipeline.executeAsync(CallContext.empty(), this::attempt);
+        assertThat(this.bulkhead.waitingCalls()).isEqualTo(1);
+
+        second.cancel(true);
+        assertThat(queued).as("the cancellation of the wait, handed to the executor").hasSize(1);
+        Runnable dropped = queued.remove(0);
+        if (dropped instanceof Future<?> task) {
+            task.cancel(false);
+        }
+
+        assertThat(this.bulkhead.waitingCalls()).as("calls still waiting").isZero();
+        this.stages.get(0).complete("first");
+        while (!queued.isEmpty()) {
+            queued.remove(0).run();
+        }
         assertThat(first.join().value()).isEqualTo("first");
         assertThat(this.started).hasValue(1);
         assertThat(this.bulkhead.concurrentCalls()).isZero();

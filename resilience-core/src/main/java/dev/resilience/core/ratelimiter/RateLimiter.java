@@ -11,11 +11,14 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A named rate limiter: at most {@link RateLimiterConfig#limit()} calls per
+ * A named rate limiter: {@link RateLimiterConfig#limit()} calls per
  * {@link RateLimiterConfig#period()}, with a burst of {@code limit}. Permits refill
- * continuously, one every {@code period / limit} (rounded up to a whole nanosecond), not
- * all at once at the start of each period: with 5 per second, a limiter whose burst was
- * spent has its next permit free 200ms later.
+ * continuously, one every {@code interval = period / limit} (rounded up to a whole
+ * nanosecond), not all at once at the start of each period: with 5 per second, a limiter
+ * whose burst was spent has its next permit free 200ms later. In any span of time
+ * {@code t} it admits at most {@code limit + t / interval} calls: so at most
+ * {@code 2 x limit} in one period that starts with the full burst free (the burst at
+ * once, then one every interval), and {@code limit} per period over the long run.
  *
  * <p>
  * It is a GCRA ("generic cell rate algorithm"): its whole state is one theoretical

@@ -39,7 +39,10 @@ public final class Durations {
     }
 
     /**
-     * Adds nanoseconds to a time reading, {@link Long#MAX_VALUE} when the sum overflows.
+     * Adds nanoseconds to a time reading, {@link Long#MAX_VALUE} when the sum overflows:
+     * for a clock whose readings never wrap, such as a {@link VirtualTimeSource}'s. A
+     * deadline on {@link TimeSource#nanoTime()}, whose readings may wrap, is the plain
+     * sum instead, compared with later readings by their difference alone.
      * @param nowNanos a time reading
      * @param nanos zero or more nanoseconds
      * @return the later reading
