@@ -23,13 +23,12 @@ class BulkheadReviewTests {
     private final VirtualTimeSource clock = new VirtualTimeSource();
 
     /**
-     * Shows that after an outage whose calls failed fast (connection refused in 1ms where
-     * a call takes 10ms), a gradient limit does not grow back once the calls succeed
-     * again: the failures' short latencies became its long-term baseline, so the normal
-     * latency reads as a fivefold rise and holds the limit near its floor; DESIGN 12: the
-     * limit drops when calls fail and grows back when they recover. Failed windows teach
-     * the baseline nothing; the limit grows back by its head-room, a fifth of its square
-     * root per window.
+     * After an outage whose calls failed fast (connection refused in 1ms where a call
+     * takes 10ms), a gradient limit grows back once the calls succeed again: failed
+     * windows teach its baseline nothing, so the normal latency does not read as a
+     * tenfold rise, and the limit regains its maximum by its head-room, a fifth of its
+     * square root per window; DESIGN 12: the limit drops when calls fail and grows back
+     * when they recover.
      */
     @Test
     void aGradientLimitGrowsBackAfterAnOutageOfFastFailures() throws InterruptedException {
