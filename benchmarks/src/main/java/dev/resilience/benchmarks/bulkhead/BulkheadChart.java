@@ -130,6 +130,7 @@ final class BulkheadChart {
         return SimulatorCharts.PALETTE.get(switch (strategy) {
             case NONE -> 0;
             case FIXED -> 1;
+            case FIXED_HEADROOM -> 3;
             case AIMD -> 2;
             case GRADIENT -> 4;
         });

@@ -24,13 +24,14 @@ import dev.resilience.core.bulkhead.BulkheadConfig;
  * @param duration the second the calls stop arriving; the calls started before run to
  * their end
  * @param fixedLimit the limit of the fixed bulkhead
+ * @param headroomLimit the limit of the fixed bulkhead set with room for bursts
  * @param aimdThresholdMillis the latency, in milliseconds, from which the AIMD bulkhead
  * counts a call as overloaded
  * @param seed the seed of the service times' random generator
  */
 public record BulkheadScenario(int rate, int workers, int serviceTimeMillis, ServiceTimes serviceTimes,
-        int slowdownFactor, int slowdownStart, int slowdownEnd, int duration, int fixedLimit, long aimdThresholdMillis,
-        long seed) {
+        int slowdownFactor, int slowdownStart, int slowdownEnd, int duration, int fixedLimit, int headroomLimit,
+        long aimdThresholdMillis, long seed) {
 
     private static final long NANOS_PER_MILLI = 1_000_000L;
 
@@ -48,19 +49,24 @@ public record BulkheadScenario(int rate, int workers, int serviceTimeMillis, Ser
                 "the slowdown must satisfy 0 <= slowdown-start < slowdown-end < duration");
         require(fixedLimit >= BulkheadConfig.LOWEST_LIMIT && fixedLimit <= BulkheadConfig.HIGHEST_LIMIT,
                 "fixed-limit must be between " + BulkheadConfig.LOWEST_LIMIT + " and " + BulkheadConfig.HIGHEST_LIMIT);
+        require(headroomLimit >= BulkheadConfig.LOWEST_LIMIT && headroomLimit <= BulkheadConfig.HIGHEST_LIMIT,
+                "headroom-limit must be between " + BulkheadConfig.LOWEST_LIMIT + " and "
+                        + BulkheadConfig.HIGHEST_LIMIT);
         require(aimdThresholdMillis > 0, "aimd-threshold must be positive");
     }
 
     /**
      * Returns the default scenario: 200 calls/s to 16 workers of 40 ms each on average,
      * exponentially spread (half their capacity of 400 requests/s), ten times slower from
-     * 60 s to 120 s (40 requests/s), 180 s in all, a fixed limit of 25, AIMD's default
-     * threshold of 1 s, seed 42.
+     * 60 s to 120 s (40 requests/s), 180 s in all, fixed limits of 25 and, with room for
+     * bursts, 100 (half a second of calls, six times the downstream's workers), AIMD's
+     * default threshold of 1 s, seed 42.
      * @return the default scenario
      */
     public static BulkheadScenario defaults() {
         return new BulkheadScenario(200, 16, 40, ServiceTimes.EXPONENTIAL, 10, 60, 120, 180,
-                BulkheadConfig.DEFAULT_MAX_CONCURRENT_CALLS, BulkheadConfig.DEFAULT_LATENCY_THRESHOLD.toMillis(), 42);
+                BulkheadConfig.DEFAULT_MAX_CONCURRENT_CALLS, 100, BulkheadConfig.DEFAULT_LATENCY_THRESHOLD.toMillis(),
+                42);
     }
 
     /**
@@ -69,8 +75,8 @@ public record BulkheadScenario(int rate, int workers, int serviceTimeMillis, Ser
      * @param options {@code --rate}, {@code --workers}, {@code --service-time},
      * {@code --service-times} ({@code exponential} or {@code constant}),
      * {@code --slowdown-factor}, {@code --slowdown-start}, {@code --slowdown-end},
-     * {@code --duration}, {@code --fixed-limit}, {@code --aimd-threshold} or
-     * {@code --seed}
+     * {@code --duration}, {@code --fixed-limit}, {@code --headroom-limit},
+     * {@code --aimd-threshold} or {@code --seed}
      * @return the scenario
      * @throws IllegalArgumentException for a value out of range
      */
@@ -85,6 +91,7 @@ public record BulkheadScenario(int rate, int workers, int serviceTimeMillis, Ser
                 options.intValue("slowdown-end", defaults.slowdownEnd()),
                 options.intValue("duration", defaults.duration()),
                 options.intValue("fixed-limit", defaults.fixedLimit()),
+                options.intValue("headroom-limit", defaults.headroomLimit()),
                 options.longValue("aimd-threshold", defaults.aimdThresholdMillis()),
                 options.longValue("seed", defaults.seed()));
     }

@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The bulkheads compared by the simulator. Each uses the engine's defaults (no wait for a
- * permit; an adaptive one starts at 25 and moves between 1 and 200) but for the fixed
- * limit, and AIMD's threshold, which the scenario sets.
+ * permit; an adaptive one starts at 25 and moves between 1 and 200) but for the two fixed
+ * limits, and AIMD's threshold, which the scenario sets.
  */
 public enum BulkheadStrategy {
 
@@ -19,6 +19,12 @@ public enum BulkheadStrategy {
 
     /** A fixed limit of {@link BulkheadScenario#fixedLimit()} concurrent calls. */
     FIXED("fixed", "fixed limit"),
+
+    /**
+     * A fixed limit of {@link BulkheadScenario#headroomLimit()} concurrent calls: one set
+     * with room for bursts, far above what the downstream serves at once.
+     */
+    FIXED_HEADROOM("fixed-headroom", "fixed limit"),
 
     /** An adaptive limit with the default algorithm, {@link LimitAlgorithm#GRADIENT}. */
     GRADIENT("gradient", "adaptive, gradient (default)"),
@@ -54,6 +60,7 @@ public enum BulkheadStrategy {
     public String label(BulkheadScenario scenario) {
         return switch (this) {
             case FIXED -> this.label + " " + scenario.fixedLimit();
+            case FIXED_HEADROOM -> this.label + " " + scenario.headroomLimit();
             case AIMD -> this.label + ", threshold " + threshold(scenario.aimdThresholdMillis());
             default -> this.label;
         };
@@ -69,6 +76,7 @@ public enum BulkheadStrategy {
         BulkheadConfig config = switch (this) {
             case NONE -> null;
             case FIXED -> BulkheadConfig.builder().maxConcurrentCalls(scenario.fixedLimit()).build();
+            case FIXED_HEADROOM -> BulkheadConfig.builder().maxConcurrentCalls(scenario.headroomLimit()).build();
             case GRADIENT -> BulkheadConfig.builder().type(BulkheadType.ADAPTIVE).build();
             case AIMD -> BulkheadConfig.builder()
                 .type(BulkheadType.ADAPTIVE)
