@@ -46,8 +46,9 @@ public class BulkheadsEndpoint {
         BulkheadConfig config = bulkhead.config();
         return new BulkheadDescriptor(config.type().name().toLowerCase(Locale.ROOT), config.maxConcurrentCalls(),
                 Durations.format(config.maxWait()), config.minLimit(), config.maxLimit(),
-                config.algorithm().name().toLowerCase(Locale.ROOT), bulkhead.limit(), bulkhead.concurrentCalls(),
-                bulkhead.waitingCalls(), bulkhead.permittedCalls(), bulkhead.rejectedCalls());
+                config.algorithm().name().toLowerCase(Locale.ROOT), Durations.format(config.latencyThreshold()),
+                bulkhead.limit(), bulkhead.concurrentCalls(), bulkhead.waitingCalls(), bulkhead.permittedCalls(),
+                bulkhead.rejectedCalls());
     }
 
     /**
@@ -68,6 +69,8 @@ public class BulkheadsEndpoint {
      * @param minLimit the lowest limit of an adaptive bulkhead (a fixed one ignores it)
      * @param maxLimit the highest limit of an adaptive bulkhead (a fixed one ignores it)
      * @param algorithm the algorithm of an adaptive bulkhead (a fixed one ignores it)
+     * @param latencyThreshold the average latency of a window of calls that an
+     * {@code aimd} limit backs off at (other bulkheads ignore it)
      * @param limit the limit now
      * @param concurrentCalls the calls running now
      * @param waitingCalls the calls waiting for a permit now
@@ -75,8 +78,8 @@ public class BulkheadsEndpoint {
      * @param rejectedCalls the calls rejected since the start
      */
     public record BulkheadDescriptor(String type, int maxConcurrentCalls, String maxWait, int minLimit, int maxLimit,
-            String algorithm, int limit, int concurrentCalls, int waitingCalls, long permittedCalls,
-            long rejectedCalls) {
+            String algorithm, String latencyThreshold, int limit, int concurrentCalls, int waitingCalls,
+            long permittedCalls, long rejectedCalls) {
     }
 
 }

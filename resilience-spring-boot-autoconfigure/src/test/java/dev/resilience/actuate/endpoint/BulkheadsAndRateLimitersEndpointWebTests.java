@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
                 "resilience.bulkhead.instances.catalog.max-concurrent-calls=10",
                 "resilience.bulkhead.instances.catalog.min-limit=2",
                 "resilience.bulkhead.instances.catalog.max-limit=40",
-                "resilience.bulkhead.instances.catalog.algorithm=aimd" })
+                "resilience.bulkhead.instances.catalog.algorithm=aimd",
+                "resilience.bulkhead.instances.catalog.latency-threshold=250ms" })
 @DirtiesContext
 class BulkheadsAndRateLimitersEndpointWebTests {
 
@@ -54,16 +55,16 @@ class BulkheadsAndRateLimitersEndpointWebTests {
 
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
         DocumentContext json = JsonPath.parse(response.getBody());
-        assertThat(json.read("$.bulkheads.inventory", Map.class)).containsExactlyInAnyOrderEntriesOf(
-                Map.ofEntries(Map.entry("type", "fixed"), Map.entry("maxConcurrentCalls", 8),
-                        Map.entry("maxWait", "100ms"), Map.entry("minLimit", 1), Map.entry("maxLimit", 200),
-                        Map.entry("algorithm", "gradient"), Map.entry("limit", 8), Map.entry("concurrentCalls", 0),
-                        Map.entry("waitingCalls", 0), Map.entry("permittedCalls", 2), Map.entry("rejectedCalls", 0)));
-        assertThat(json.read("$.bulkheads.catalog", Map.class)).containsExactlyInAnyOrderEntriesOf(
-                Map.ofEntries(Map.entry("type", "adaptive"), Map.entry("maxConcurrentCalls", 10),
-                        Map.entry("maxWait", "0s"), Map.entry("minLimit", 2), Map.entry("maxLimit", 40),
-                        Map.entry("algorithm", "aimd"), Map.entry("limit", 10), Map.entry("concurrentCalls", 0),
-                        Map.entry("waitingCalls", 0), Map.entry("permittedCalls", 0), Map.entry("rejectedCalls", 0)));
+        assertThat(json.read("$.bulkheads.inventory", Map.class)).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                Map.entry("type", "fixed"), Map.entry("maxConcurrentCalls", 8), Map.entry("maxWait", "100ms"),
+                Map.entry("minLimit", 1), Map.entry("maxLimit", 200), Map.entry("algorithm", "gradient"),
+                Map.entry("latencyThreshold", "1s"), Map.entry("limit", 8), Map.entry("concurrentCalls", 0),
+                Map.entry("waitingCalls", 0), Map.entry("permittedCalls", 2), Map.entry("rejectedCalls", 0)));
+        assertThat(json.read("$.bulkheads.catalog", Map.class)).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                Map.entry("type", "adaptive"), Map.entry("maxConcurrentCalls", 10), Map.entry("maxWait", "0s"),
+                Map.entry("minLimit", 2), Map.entry("maxLimit", 40), Map.entry("algorithm", "aimd"),
+                Map.entry("latencyThreshold", "250ms"), Map.entry("limit", 10), Map.entry("concurrentCalls", 0),
+                Map.entry("waitingCalls", 0), Map.entry("permittedCalls", 0), Map.entry("rejectedCalls", 0)));
     }
 
     @Test
