@@ -3,6 +3,7 @@ package dev.resilience.core;
 import java.util.concurrent.CompletableFuture;
 
 import dev.resilience.core.bulkhead.Bulkhead;
+import dev.resilience.core.bulkhead.BulkheadType;
 
 /**
  * The bulkhead stage of a pipeline, the innermost guard: takes a permit of the bulkhead
@@ -11,7 +12,9 @@ import dev.resilience.core.bulkhead.Bulkhead;
  * permit on the caller's thread; an interrupt ends that wait at once with a
  * {@link CallInterruptedException}, and the call sets the thread's interrupt flag again
  * when it returns. An asynchronous attempt waits without a thread: its next step runs
- * when a permit is handed to it or its wait ends. Holds nothing but its bulkhead.
+ * when a permit is handed to it or its wait ends. A fixed bulkhead uses no duration, so
+ * an attempt is not timed for it; an adaptive one learns from each attempt's duration.
+ * Holds nothing but its bulkhead.
  */
 final class BulkheadStage implements AttemptGuard<Bulkhead.Permit> {
 
@@ -24,6 +27,11 @@ final class BulkheadStage implements AttemptGuard<Bulkhead.Permit> {
     @Override
     public int order() {
         return BULKHEAD;
+    }
+
+    @Override
+    public boolean usesDuration() {
+        return this.bulkhead.config().type() == BulkheadType.ADAPTIVE;
     }
 
     @Override

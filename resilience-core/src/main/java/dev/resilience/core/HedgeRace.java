@@ -217,7 +217,7 @@ final class HedgeRace<T> {
             return;
         }
         ResultPredicateException judged = this.stages.guards.succeeded(this.context, attempt.pass,
-                this.stages.time.nanoTime() - attempt.start, value);
+                this.stages.guardedDuration(attempt.start), value);
         stop(losers);
         this.outcome.complete(new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null, judged, false, this.firstStart,
                 event(attempt.index)));

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 
 import dev.resilience.core.time.ScheduledTask;
+import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,11 +33,15 @@ final class SyncExecution<T> extends Execution<T> {
      * Runs a call and returns its value, the way {@link ResiliencePipeline#call} does.
      * When the stages need no per-call state before the first attempt ends
      * ({@link Stages#statelessStart}), that attempt passes the retry stage and the guards
-     * with its state on the stack (the guards' pass too), sharing one clock read between
-     * the call's start and the budget (the attempt's own start is read after the guards
-     * admitted it, since a guard may make it wait); the call's {@link SyncExecution} is
-     * only created when the attempt did not end the call with a value, and takes the call
-     * on from the retry stage's decision on that attempt, as for any other attempt.
+     * with its state on the stack (the guards' pass too), and the clock is read only for
+     * what needs it: the call's start for a retry budget on the pipeline's clock, the
+     * attempt's start and end when a guard uses its duration or a dead letter would say
+     * when it began (the attempt's start is read after the guards admitted it, since a
+     * guard may make it wait), and its end when it did not end the call with a value. A
+     * call through a fixed bulkhead or a rate limiter alone reads no clock of its own.
+     * The call's {@link SyncExecution} is only created when the attempt did not end the
+     * call with a value, and takes the call on from the retry stage's decision on that
+     * attempt, as for any other attempt.
      * @param stages the pipeline's stages
      * @param context the call's context
      * @param action the action
@@ -45,38 +50,46 @@ final class SyncExecution<T> extends Execution<T> {
      * @throws Exception the final error
      */
     static <T> @Nullable T call(Stages stages, CallContext context, Callable<? extends T> action) throws Exception {
-        long start = stages.time.nanoTime();
+        TimeSource time = stages.time;
         if (!stages.statelessStart(context)) {
-            return new SyncExecution<T>(stages, context, action, start).run().getOrThrow();
+            return new SyncExecution<T>(stages, context, action, time.nanoTime()).run().getOrThrow();
         }
+        long start = stages.readsCallStart ? time.nanoTime() : 0;
         stages.retry.enter(start);
         Object pass;
         try {
             pass = stages.guards.admit();
         }
         catch (RuntimeException ex) {
-            return new SyncExecution<T>(stages, context, action, start).rejectedAtOnce(ex).getOrThrow();
+            long now = stages.readsCallStart ? start : time.nanoTime();
+            return new SyncExecution<T>(stages, context, action, now).rejectedAtOnce(ex).getOrThrow();
         }
-        long attemptStart = stages.guards.present() ? stages.time.nanoTime() : start;
+        boolean timed = stages.timesFirstAttempt;
+        long attemptStart = (timed && stages.guards.present()) ? time.nanoTime() : start;
         T value;
         try {
             value = action.call();
         }
         catch (Exception ex) {
-            stages.guards.failed(pass, stages.time.nanoTime() - attemptStart, ex);
-            return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(attemptStart, null, ex)
+            long end = time.nanoTime();
+            long began = timed ? attemptStart : end;
+            stages.guards.failed(pass, end - began, ex);
+            return new SyncExecution<T>(stages, context, action, stages.readsCallStart ? start : began)
+                .afterFirstAttempt(began, null, ex)
                 .getOrThrow();
         }
         catch (Throwable ex) {
-            stages.guards.failed(pass, stages.time.nanoTime() - attemptStart, ex);
+            stages.guards.failed(pass, timed ? time.nanoTime() - attemptStart : 0, ex);
             throw ex;
         }
-        RuntimeException judged = stages.guards.succeeded(context, pass, stages.time.nanoTime() - attemptStart, value);
+        RuntimeException judged = stages.guards.succeeded(context, pass, stages.guardedDuration(attemptStart), value);
         RuntimeException rejection = (judged != null) ? judged : stages.retry.rejection(context, value);
         if (rejection == null) {
             return value;
         }
-        return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(attemptStart, rejection, null)
+        long began = timed ? attemptStart : time.nanoTime();
+        return new SyncExecution<T>(stages, context, action, stages.readsCallStart ? start : began)
+            .afterFirstAttempt(began, rejection, null)
             .getOrThrow();
     }
 
@@ -234,7 +247,7 @@ final class SyncExecution<T> extends Execution<T> {
             this.pass.failed(this.time.nanoTime() - start, ex);
             throw ex;
         }
-        ResultPredicateException judged = this.pass.succeeded(this.time.nanoTime() - start, result);
+        ResultPredicateException judged = this.pass.succeeded(this.stages.guardedDuration(start), result);
         return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(result, start);
     }
 
