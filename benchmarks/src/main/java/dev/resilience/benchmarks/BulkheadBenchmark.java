@@ -2,6 +2,7 @@ package dev.resilience.benchmarks;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.bulkhead.Bulkhead;
@@ -23,7 +24,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * Resilience4j's semaphore bulkhead decorating the same task, and against calling the
  * task directly. Both bulkheads allow {@value #MAX_CONCURRENT_CALLS} concurrent calls and
  * do not wait, far more than the one or two benchmark threads sharing them, so no call is
- * ever refused; {@link #checkNothingRefused()} fails the run if one was.
+ * ever refused; {@link #checkNothingRefused()} fails the run if one was. The floor rows
+ * are what any bulkhead shared by threads costs at least on this machine (two atomic
+ * read-modify-writes), and the rows of our bulkhead alone split its cost from the
+ * pipeline's.
  */
 @State(Scope.Benchmark)
 public class BulkheadBenchmark extends GuardSuccessPath {
@@ -38,6 +42,8 @@ public class BulkheadBenchmark extends GuardSuccessPath {
     private io.github.resilience4j.bulkhead.Bulkhead resilience4jBulkhead;
 
     private Callable<Object> resilience4j;
+
+    private final AtomicInteger floor = new AtomicInteger();
 
     /**
      * Builds both bulkheads and the decorated forms of the task.
@@ -71,7 +77,7 @@ public class BulkheadBenchmark extends GuardSuccessPath {
         if (refusals > 0) {
             throw new IllegalStateException(refusals + " calls were refused: not a success-path measurement");
         }
-        if (this.oursBulkhead.concurrentCalls() != 0
+        if (this.oursBulkhead.concurrentCalls() != 0 || this.floor.get() != 0
                 || this.resilience4jBulkhead.getMetrics().getAvailableConcurrentCalls() != MAX_CONCURRENT_CALLS) {
             throw new IllegalStateException("A bulkhead kept a permit after the run");
         }
@@ -92,15 +98,75 @@ public class BulkheadBenchmark extends GuardSuccessPath {
     }
 
     /**
-     * Our bulkhead alone, without a pipeline, one thread: a permit, the task, the permit
-     * handed back as a success with no duration. What {@link #ours1Thread} adds to it is
-     * the pipeline's.
+     * The floor of any bulkhead shared by threads, one thread: the task between two
+     * read-modify-writes of one {@link AtomicInteger} (a permit taken, a permit given
+     * back), without the check of a limit or of waiters, nor any count.
+     * @param blackhole consumes the value
+     * @throws Exception never
+     */
+    @Benchmark
+    @Threads(1)
+    public void floorTwoAtomics1Thread(Blackhole blackhole) throws Exception {
+        twoAtomics(blackhole);
+    }
+
+    /**
+     * The floor of any bulkhead shared by threads, two threads on one
+     * {@link AtomicInteger}.
+     * @param blackhole consumes the value
+     * @throws Exception never
+     */
+    @Benchmark
+    @Threads(2)
+    public void floorTwoAtomics2Threads(Blackhole blackhole) throws Exception {
+        twoAtomics(blackhole);
+    }
+
+    private void twoAtomics(Blackhole blackhole) throws Exception {
+        blackhole.consume(this.floor.incrementAndGet());
+        blackhole.consume(this.task.call());
+        this.floor.decrementAndGet();
+    }
+
+    /**
+     * Our bulkhead alone, without a pipeline, one thread, as the pipeline's stage takes a
+     * fixed bulkhead's permit: {@link Bulkhead#enter()}, the task,
+     * {@link Bulkhead#exit()}. What {@link #ours1Thread} adds to it is the pipeline's.
      * @param blackhole consumes the value
      * @throws Exception never
      */
     @Benchmark
     @Threads(1)
     public void oursBulkheadAlone1Thread(Blackhole blackhole) throws Exception {
+        this.oursBulkhead.enter();
+        blackhole.consume(this.task.call());
+        this.oursBulkhead.exit();
+    }
+
+    /**
+     * Our bulkhead alone, two threads sharing it, as {@link #oursBulkheadAlone1Thread}.
+     * @param blackhole consumes the value
+     * @throws Exception never
+     */
+    @Benchmark
+    @Threads(2)
+    public void oursBulkheadAlone2Threads(Blackhole blackhole) throws Exception {
+        this.oursBulkhead.enter();
+        blackhole.consume(this.task.call());
+        this.oursBulkhead.exit();
+    }
+
+    /**
+     * Our bulkhead alone with a {@link Bulkhead.Permit} object, one thread: a permit from
+     * {@link Bulkhead#acquire()}, the task, the permit handed back as a success with no
+     * duration; the allocation and the once-only check of the permit beyond
+     * {@link #oursBulkheadAlone1Thread}.
+     * @param blackhole consumes the value
+     * @throws Exception never
+     */
+    @Benchmark
+    @Threads(1)
+    public void oursPermitAlone1Thread(Blackhole blackhole) throws Exception {
         Bulkhead.Permit permit = this.oursBulkhead.acquire();
         blackhole.consume(this.task.call());
         this.oursBulkhead.onSuccess(permit, 0);
