@@ -15,9 +15,9 @@ import java.lang.invoke.VarHandle;
  * permits taken ({@value #TAKEN_BITS} bits, wrapping around). A permit is taken without
  * the bulkhead's lock only while no call waits, so a new call never overtakes a waiting
  * one; and while the flag is set only the holder of the bulkhead's lock takes or hands
- * over permits (calls giving theirs back leave the permit to it), so a permit given back
- * always reaches the first waiter. The flag is set and cleared under the lock, together
- * with the queue of waiters it stands for.
+ * over permits (a call giving its permit back then takes the lock to hand it over), so a
+ * permit given back always reaches the first waiter. The flag is set and cleared under
+ * the lock, together with the queue of waiters it stands for.
  *
  * <p>
  * The count of permits taken wraps around after 2<sup>{@value #TAKEN_BITS}</sup>; the
@@ -106,39 +106,17 @@ final class Occupancy {
     }
 
     /**
-     * Gives a permit back unless calls wait; then changes nothing, and the permit must be
-     * given back under the bulkhead's lock, with {@link #release()}.
-     * @return {@code true} if the permit was given back
-     * @throws IllegalStateException if no permit is out
+     * Gives a permit back, with one atomic addition. Unless calls wait, that is all;
+     * while they wait, no new call takes the permit, and the caller must hand it over to
+     * the first waiter under the bulkhead's lock ({@link #handOver}).
+     * @return {@code true} if calls wait, so that the caller must hand the permit over
+     * @throws IllegalStateException if no permit is out, and then changes nothing: a
+     * caller that gives back its own permit finds at least that one out
      */
-    boolean tryRelease() {
-        long current = this.word;
-        while ((current & QUEUED) == 0) {
-            checkOut(current);
-            long witness = (long) WORD.compareAndExchange(this, current, current - 1);
-            if (witness == current) {
-                return true;
-            }
-            current = witness;
-        }
-        return false;
-    }
-
-    /**
-     * Gives a permit back, whether or not calls wait; under the bulkhead's lock, which
-     * then hands it over to the first waiter.
-     * @throws IllegalStateException if no permit is out
-     */
-    void release() {
-        long current = this.word;
-        while (true) {
-            checkOut(current);
-            long witness = (long) WORD.compareAndExchange(this, current, current - 1);
-            if (witness == current) {
-                return;
-            }
-            current = witness;
-        }
+    boolean release() {
+        checkOut(this.word);
+        long before = (long) WORD.getAndAdd(this, -1L);
+        return (before & QUEUED) != 0;
     }
 
     /**

@@ -142,11 +142,11 @@ final class PermitQueue {
 
     /**
      * Gives a permit back without teaching the limit: without the lock while no call
-     * waits, else under it, handing the permit over to the first waiter.
+     * waits; else the permit is then handed over to the first waiter under it.
      */
     void exit() {
-        if (!this.occupancy.tryRelease()) {
-            releaseLocked(false, 0, 0, false);
+        if (this.occupancy.release()) {
+            handOverLocked(false, 0, 0, false);
         }
     }
 
@@ -158,18 +158,24 @@ final class PermitQueue {
      * @param dropped whether the call failed
      */
     void learnAndRelease(long durationNanos, int inflight, boolean dropped) {
-        releaseLocked(true, durationNanos, inflight, dropped);
+        handOverLocked(true, durationNanos, inflight, dropped);
     }
 
-    private void releaseLocked(boolean sample, long durationNanos, int inflight, boolean dropped) {
+    /**
+     * Under the lock: lets the adaptive limit learn from a permit and gives it back (when
+     * {@code sample}), or takes a permit already given back while calls waited; then
+     * hands the permits free over to the first waiters, and completes their futures once
+     * the lock is let go.
+     */
+    private void handOverLocked(boolean sample, long durationNanos, int inflight, boolean dropped) {
         List<Waiter<?>> handedOver;
         this.lock.lock();
         try {
             if (sample) {
                 this.limit.onSample(durationNanos, inflight, dropped);
                 this.currentLimit = this.limit.limit();
+                this.occupancy.release();
             }
-            this.occupancy.release();
             handedOver = drainLocked();
         }
         finally {

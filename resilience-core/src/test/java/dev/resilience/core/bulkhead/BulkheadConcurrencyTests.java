@@ -213,6 +213,7 @@ class BulkheadConcurrencyTests {
             granted.add(ticket);
             work();
             bulkhead.exit();
+            elsewhere(thread + round);
         });
 
         assertThat(granted).as("one permit: each holder records its arrival before the next is granted")
@@ -220,6 +221,18 @@ class BulkheadConcurrencyTests {
             .isSorted();
         assertThat(bulkhead.concurrentCalls()).isZero();
         assertThat(bulkhead.waitingCalls()).isZero();
+    }
+
+    /**
+     * Works outside the bulkhead for a few microseconds, different each time, so that
+     * calls arrive while a permit is on its way from the call that gave it back to the
+     * first waiter.
+     */
+    private static void elsewhere(int seed) {
+        long until = System.nanoTime() + 1_000 * (1 + seed % 20);
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
     }
 
     /**

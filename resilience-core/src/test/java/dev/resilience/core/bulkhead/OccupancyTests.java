@@ -13,8 +13,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The atomic word of a bulkhead: permits are taken up to the limit and only while no call
- * waits, a permit given back while calls wait is left to the lock's holder, and the count
- * of permits taken stays exact across the halves and the wrap-around of its bits.
+ * waits, a permit given back while calls wait is left to be handed over, and the count of
+ * permits taken stays exact across the halves and the wrap-around of its bits.
  */
 class OccupancyTests {
 
@@ -25,7 +25,7 @@ class OccupancyTests {
         assertThat(occupancy.tryTake(2)).isEqualTo(1);
         assertThat(occupancy.tryTake(2)).isEqualTo(2);
         assertThat(occupancy.tryTake(2)).as("full").isZero();
-        assertThat(occupancy.tryRelease()).isTrue();
+        assertThat(occupancy.release()).as("nobody waits").isFalse();
         assertThat(occupancy.inUse()).isOne();
         assertThat(occupancy.tryTake(2)).isEqualTo(2);
 
@@ -38,12 +38,11 @@ class OccupancyTests {
         occupancy.tryTake(1);
 
         assertThat(occupancy.markQueued(1)).isTrue();
-        assertThat(occupancy.tryRelease()).as("left to the lock's holder").isFalse();
-        assertThat(occupancy.inUse()).isOne();
-        occupancy.release();
+        assertThat(occupancy.release()).as("to be handed over by the lock's holder").isTrue();
+        assertThat(occupancy.inUse()).isZero();
         assertThat(occupancy.tryTake(1)).as("a newcomer cannot overtake the waiter").isZero();
         assertThat(occupancy.handOver(1, false)).as("the waiter's permit").isEqualTo(1);
-        assertThat(occupancy.tryRelease()).as("nobody waits any more").isTrue();
+        assertThat(occupancy.release()).as("nobody waits any more").isFalse();
 
         assertThat(occupancy.taken()).as("a handed-over permit is the queue's to count").isOne();
     }
@@ -57,7 +56,7 @@ class OccupancyTests {
         assertThat(occupancy.tryTake(2)).isEqualTo(2);
         assertThat(occupancy.markQueued(2)).isTrue();
         occupancy.clearQueued();
-        assertThat(occupancy.tryRelease()).isTrue();
+        assertThat(occupancy.release()).as("nobody waits").isFalse();
     }
 
     @Test
@@ -69,14 +68,13 @@ class OccupancyTests {
 
         assertThat(occupancy.handOver(1, true)).isEqualTo(1);
         assertThat(occupancy.handOver(1, true)).as("full").isZero();
-        assertThat(occupancy.tryRelease()).as("others still wait").isFalse();
+        assertThat(occupancy.release()).as("others still wait").isTrue();
     }
 
     @Test
     void givingBackMoreThanIsOutIsRefusedAndChangesNothing() {
         Occupancy occupancy = new Occupancy();
 
-        assertThatIllegalStateException().isThrownBy(occupancy::tryRelease);
         assertThatIllegalStateException().isThrownBy(occupancy::release);
 
         assertThat(occupancy.inUse()).isZero();
@@ -93,7 +91,7 @@ class OccupancyTests {
             for (int i = 0; i < 10; i++) {
                 occupancy.tryTake(1);
                 counts.add(occupancy.taken());
-                occupancy.tryRelease();
+                occupancy.release();
             }
             assertThat(counts).as("from %d", start).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
         }
@@ -115,7 +113,7 @@ class OccupancyTests {
                     if (inflight > 0) {
                         peak.accumulateAndGet(inflight, Math::max);
                         taken.incrementAndGet();
-                        occupancy.tryRelease();
+                        occupancy.release();
                     }
                 }
                 done.countDown();
