@@ -25,6 +25,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class BulkheadStage implements AttemptGuard<Bulkhead.@Nullable Permit> {
 
+    /**
+     * The class of the pass, resolved here so that the compiler may inline the stage into
+     * the drivers: it inlines no method whose signature names a class that this class's
+     * loader has not loaded, and a pipeline of fixed bulkheads never loads it otherwise.
+     */
+    private static final Class<?> PASS = Bulkhead.Permit.class;
+
     private final Bulkhead bulkhead;
 
     private final boolean learns;

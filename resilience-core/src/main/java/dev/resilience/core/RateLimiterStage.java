@@ -20,6 +20,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class RateLimiterStage implements AttemptGuard<@Nullable Void> {
 
+    /**
+     * The class of the pass, resolved here so that the compiler may inline the stage into
+     * the drivers: it inlines no method whose signature names a class that this class's
+     * loader has not loaded, and nothing else may make that loader load {@code Void}.
+     */
+    private static final Class<?> PASS = Void.class;
+
     private final RateLimiter limiter;
 
     RateLimiterStage(RateLimiter limiter) {
