@@ -32,11 +32,11 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Thread-safe, without {@code synchronized}. While a permit is free and no call waits,
  * taking one is a compare-and-set of one atomic word, which also counts it, and giving it
- * back is another; {@link #enter()} and {@link #exit()} allocate nothing then. The queue
- * of waiters, the hand-over of a permit to the first of them and the adaptive limit are
- * kept under one short {@link ReentrantLock}, taken only while calls wait, and on every
- * permit an adaptive bulkhead learns from; it is never held while a waiter's future
- * completes or a timer is scheduled, so virtual threads are never pinned.
+ * back one atomic addition to it; {@link #enter()} and {@link #exit()} allocate nothing
+ * then. The queue of waiters, the hand-over of a permit to the first of them and the
+ * adaptive limit are kept under one short {@link ReentrantLock}, taken only while calls
+ * wait, and on every permit an adaptive bulkhead learns from; it is never held while a
+ * waiter's future completes or a timer is scheduled, so virtual threads are never pinned.
  */
 public final class Bulkhead {
 

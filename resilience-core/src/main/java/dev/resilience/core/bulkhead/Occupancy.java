@@ -6,8 +6,8 @@ import java.lang.invoke.VarHandle;
 /**
  * The permits of a {@link Bulkhead} that are out, whether calls wait for one, and how
  * many were taken without waiting, all in one atomic word, so that taking a free permit
- * is one compare-and-set and giving it back another, counted without a third atomic
- * operation.
+ * is one compare-and-set and giving it back one atomic addition, counted without a third
+ * atomic operation.
  *
  * <p>
  * The word holds, from the lowest bit: the permits out ({@value #IN_USE_BITS} bits, more
@@ -85,17 +85,33 @@ final class Occupancy {
     }
 
     /**
-     * Takes a permit if no call waits and fewer than {@code limit} are out.
+     * Takes a permit if no call waits and fewer than {@code limit} are out, and counts it
+     * as taken.
      * @param limit the permits that may be out
      * @return how many are out with this one, or 0 if none was taken
      */
     int tryTake(int limit) {
+        return take(limit, ONE_TAKEN);
+    }
+
+    /**
+     * Takes a permit as {@link #tryTake} does, for a waiter that may have given up
+     * meanwhile: not counted as taken, since the bulkhead counts a waiter's permit once
+     * the waiter has it.
+     * @param limit the permits that may be out
+     * @return how many are out with this one, or 0 if none was taken
+     */
+    int tryTakeUncounted(int limit) {
+        return take(limit, 0);
+    }
+
+    private int take(int limit, long counted) {
         long current = this.word;
         while ((current & QUEUED) == 0 && (current & IN_USE_MASK) < limit) {
-            long next = current + 1 + ONE_TAKEN;
+            long next = current + 1 + counted;
             long witness = (long) WORD.compareAndExchange(this, current, next);
             if (witness == current) {
-                if ((next & HALF_MASK) == 0) {
+                if (counted != 0 && (next & HALF_MASK) == 0) {
                     HALVES.getAndAdd(this, 1L);
                 }
                 return (int) (next & IN_USE_MASK);
@@ -186,7 +202,7 @@ final class Occupancy {
     }
 
     /**
-     * Returns how many permits were taken without waiting, by {@link #tryTake}.
+     * Returns how many permits were taken by {@link #tryTake}.
      * @return the count since the word was created
      */
     long taken() {

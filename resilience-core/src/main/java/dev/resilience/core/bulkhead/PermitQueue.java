@@ -25,10 +25,11 @@ import org.jspecify.annotations.Nullable;
  * timer is scheduled.
  *
  * <p>
- * After every release of the lock, calls wait only while as many permits as the limit are
- * out: whoever frees a permit or raises the limit hands the free permits over before
- * letting the lock go, and a call joins the queue only while no permit is free. So no
- * call waits while a permit is free.
+ * Calls wait only while as many permits as the limit are out, or while a call that gave
+ * its permit back is on its way to hand it over: whoever gives a permit back while calls
+ * wait, or raises the limit, takes the lock and hands the free permits over before
+ * letting it go, and a call joins the queue only while no permit is free or calls wait
+ * already. So no call is left waiting while a permit is free.
  */
 final class PermitQueue {
 
@@ -95,9 +96,10 @@ final class PermitQueue {
     }
 
     /**
-     * Queues a call that found no permit free, unless the maximum wait is zero: under the
-     * lock, a permit that came free meanwhile is taken at once if no call waits, so the
-     * caller is queued against the queue as it stands.
+     * Queues a call that found no permit free, unless the maximum wait is zero. The end
+     * of its wait is scheduled first, so that a call counted as waiting always has it;
+     * then, under the lock, a permit that came free meanwhile is taken at once if no call
+     * waits, so the caller is queued against the queue as it stands.
      * @param permit what the caller gets, made from the permits out with its own
      * @return the future permit
      */
@@ -106,31 +108,30 @@ final class PermitQueue {
             return CompletableFuture.failedFuture(refusal());
         }
         Waiter<R> waiter = new Waiter<>(permit);
-        int inflight;
+        waiter.whenComplete((granted, failure) -> waiter.ended(failure != null));
+        @Nullable RuntimeException unscheduled = waiter.startTimer();
+        int inflight = 0;
         this.lock.lock();
         try {
             int allowed = this.currentLimit;
-            do {
-                inflight = this.occupancy.tryTake(allowed);
-            }
-            while (inflight == 0 && !this.occupancy.markQueued(allowed));
-            if (inflight == 0) {
-                this.waiters.add(waiter);
-                this.waiting = this.waiters.size();
+            while (!waiter.isDone() && (inflight = this.occupancy.tryTakeUncounted(allowed)) == 0
+                    && unscheduled == null) {
+                if (this.occupancy.markQueued(allowed)) {
+                    this.waiters.add(waiter);
+                    this.waiting = this.waiters.size();
+                    break;
+                }
             }
         }
         finally {
             this.lock.unlock();
         }
         if (inflight > 0) {
-            return CompletableFuture.completedFuture(permit.apply(inflight));
+            waiter.inflight = inflight;
+            handOut(List.<Waiter<?>>of(waiter));
         }
-        waiter.whenComplete((granted, failure) -> waiter.ended(failure != null));
-        try {
-            waiter.timer(this.time.scheduleHandOff(waiter::expire, Duration.ofNanos(this.maxWaitNanos)));
-        }
-        catch (RuntimeException ex) {
-            waiter.completeExceptionally(ex);
+        else if (unscheduled != null) {
+            waiter.completeExceptionally(unscheduled);
         }
         return waiter;
     }
@@ -162,10 +163,10 @@ final class PermitQueue {
     }
 
     /**
-     * Under the lock: lets the adaptive limit learn from a permit and gives it back (when
-     * {@code sample}), or takes a permit already given back while calls waited; then
-     * hands the permits free over to the first waiters, and completes their futures once
-     * the lock is let go.
+     * Under the lock: when {@code sample}, lets the adaptive limit learn from a permit
+     * and gives it back (otherwise the permit was given back already, while calls
+     * waited); then hands the permits free over to the first waiters, and completes their
+     * futures once the lock is let go.
      */
     private void handOverLocked(boolean sample, long durationNanos, int inflight, boolean dropped) {
         List<Waiter<?>> handedOver;
@@ -181,6 +182,14 @@ final class PermitQueue {
         finally {
             this.lock.unlock();
         }
+        handOut(handedOver);
+    }
+
+    /**
+     * Completes the futures of waiters handed a permit, counting each that gets it; a
+     * waiter that has ended meanwhile gives its permit back.
+     */
+    private void handOut(List<Waiter<?>> handedOver) {
         for (Waiter<?> waiter : handedOver) {
             if (waiter.grant()) {
                 this.granted.increment();
@@ -243,10 +252,21 @@ final class PermitQueue {
             this.permit = permit;
         }
 
-        void timer(ScheduledTask task) {
-            this.timer = task;
-            if (isDone()) {
-                task.cancel();
+        /**
+         * Schedules the end of the wait; returns why it could not be, or {@code null}.
+         */
+        @Nullable RuntimeException startTimer() {
+            try {
+                ScheduledTask task = PermitQueue.this.time.scheduleHandOff(this::expire,
+                        Duration.ofNanos(PermitQueue.this.maxWaitNanos));
+                this.timer = task;
+                if (isDone()) {
+                    task.cancel();
+                }
+                return null;
+            }
+            catch (RuntimeException ex) {
+                return ex;
             }
         }
 

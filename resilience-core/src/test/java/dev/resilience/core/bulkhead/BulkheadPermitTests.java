@@ -5,10 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.resilience.core.DelegatingTimer;
+import dev.resilience.core.time.ScheduledTask;
+import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -202,6 +206,82 @@ class BulkheadPermitTests {
         assertThat(bulkhead.waitingCalls()).isZero();
         assertThat(bulkhead.permittedCalls()).isEqualTo(2);
         assertThat(bulkhead.rejectedCalls()).isOne();
+    }
+
+    @Test
+    void aCallCountedAsWaitingHasTheEndOfItsWaitScheduledAlready() throws InterruptedException {
+        Bulkhead bulkhead = bulkhead(1, Duration.ofSeconds(1));
+        bulkhead.enter();
+        AtomicReference<Throwable> refusal = new AtomicReference<>();
+        Thread waiter = start(() -> {
+            try {
+                bulkhead.enter();
+            }
+            catch (BulkheadFullException ex) {
+                refusal.set(ex);
+            }
+        });
+        awaitValue(bulkhead::waitingCalls, 1);
+
+        assertThat(this.clock.pendingTasks()).isOne();
+        this.clock.advance(Duration.ofSeconds(1));
+        waiter.join(10_000);
+
+        assertThat(refusal.get()).isInstanceOf(BulkheadFullException.class);
+        assertThat(bulkhead.waitingCalls()).isZero();
+    }
+
+    @Test
+    void aWaitThatEndsBeforeTheCallIsQueuedRefusesItAndLeavesNothingWaiting() throws InterruptedException {
+        TimeSource endsAtOnce = new DelegatingTimer(this.clock) {
+
+            @Override
+            public ScheduledTask schedule(Runnable task, Duration delay) {
+                task.run();
+                return () -> false;
+            }
+
+        };
+        Bulkhead bulkhead = Bulkhead.of("inventory",
+                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofNanos(1)).build(), endsAtOnce);
+        bulkhead.enter();
+
+        assertThat(bulkhead.enterAsync()).isCompletedExceptionally();
+        assertThatExceptionOfType(BulkheadFullException.class).isThrownBy(bulkhead::acquire);
+        bulkhead.exit();
+
+        assertThat(bulkhead.waitingCalls()).isZero();
+        assertThat(bulkhead.rejectedCalls()).isEqualTo(2);
+        bulkhead.enter();
+        assertThat(bulkhead.concurrentCalls()).as("a free permit is taken without waiting").isOne();
+        assertThat(bulkhead.permittedCalls()).isEqualTo(2);
+    }
+
+    @Test
+    void aWaitWhoseEndCannotBeScheduledFailsTheCallWithoutQueueingIt() throws InterruptedException {
+        IllegalStateException rejected = new IllegalStateException("timer rejected the task");
+        TimeSource refusing = new DelegatingTimer(this.clock) {
+
+            @Override
+            public ScheduledTask schedule(Runnable task, Duration delay) {
+                throw rejected;
+            }
+
+        };
+        Bulkhead bulkhead = Bulkhead.of("inventory",
+                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofSeconds(1)).build(), refusing);
+        bulkhead.enter();
+
+        assertThat(bulkhead.enterAsync()).isCompletedExceptionally()
+            .failsWithin(Duration.ZERO)
+            .withThrowableOfType(ExecutionException.class)
+            .withCause(rejected);
+        bulkhead.exit();
+
+        assertThat(bulkhead.waitingCalls()).isZero();
+        assertThat(bulkhead.concurrentCalls()).isZero();
+        bulkhead.enter();
+        assertThat(bulkhead.permittedCalls()).isEqualTo(2);
     }
 
     @Test
