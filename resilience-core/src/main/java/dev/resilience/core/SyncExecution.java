@@ -61,33 +61,58 @@ final class SyncExecution<T> extends Execution<T> {
             pass = stages.guards.admit();
         }
         catch (RuntimeException ex) {
-            long now = stages.readsCallStart ? start : time.nanoTime();
-            return new SyncExecution<T>(stages, context, action, now).rejectedAtOnce(ex).getOrThrow();
+            return refusedFirst(stages, context, action, start, ex);
         }
-        boolean timed = stages.timesFirstAttempt;
-        long attemptStart = (timed && stages.guards.present()) ? time.nanoTime() : start;
+        long attemptStart = (stages.timesFirstAttempt && stages.guards.present()) ? time.nanoTime() : start;
         T value;
         try {
             value = action.call();
         }
         catch (Exception ex) {
-            long end = time.nanoTime();
-            long began = timed ? attemptStart : end;
-            stages.guards.failed(pass, end - began, ex);
-            return new SyncExecution<T>(stages, context, action, stages.readsCallStart ? start : began)
-                .afterFirstAttempt(began, null, ex)
-                .getOrThrow();
+            return afterFirstFailure(stages, context, action, pass, start, attemptStart, ex);
         }
         catch (Throwable ex) {
-            stages.guards.failed(pass, timed ? time.nanoTime() - attemptStart : 0, ex);
+            stages.guards.failed(pass, stages.timesFirstAttempt ? time.nanoTime() - attemptStart : 0, ex);
             throw ex;
         }
         RuntimeException judged = stages.guards.succeeded(context, pass, stages.guardedDuration(attemptStart), value);
         RuntimeException rejection = (judged != null) ? judged : stages.retry.rejection(context, value);
-        if (rejection == null) {
-            return value;
-        }
-        long began = timed ? attemptStart : time.nanoTime();
+        return (rejection != null) ? afterFirstRejection(stages, context, action, start, attemptStart, rejection)
+                : value;
+    }
+
+    /**
+     * Takes on a call without per-call state whose first attempt a guard refused. This
+     * and the other ways of taking on a call are kept apart from {@link #call}, so that
+     * its success path stays small enough for the compiler to inline into its caller.
+     */
+    private static <T> @Nullable T refusedFirst(Stages stages, CallContext context, Callable<? extends T> action,
+            long start, RuntimeException refusal) throws Exception {
+        long now = stages.readsCallStart ? start : stages.time.nanoTime();
+        return new SyncExecution<T>(stages, context, action, now).rejectedAtOnce(refusal).getOrThrow();
+    }
+
+    /**
+     * Takes on a call without per-call state whose first attempt failed, once the guards
+     * have heard it.
+     */
+    private static <T> @Nullable T afterFirstFailure(Stages stages, CallContext context, Callable<? extends T> action,
+            @Nullable Object pass, long start, long attemptStart, Exception failure) throws Exception {
+        long end = stages.time.nanoTime();
+        long began = stages.timesFirstAttempt ? attemptStart : end;
+        stages.guards.failed(pass, end - began, failure);
+        return new SyncExecution<T>(stages, context, action, stages.readsCallStart ? start : began)
+            .afterFirstAttempt(began, null, failure)
+            .getOrThrow();
+    }
+
+    /**
+     * Takes on a call without per-call state whose first attempt's value a guard or the
+     * retry stage rejected.
+     */
+    private static <T> @Nullable T afterFirstRejection(Stages stages, CallContext context, Callable<? extends T> action,
+            long start, long attemptStart, RuntimeException rejection) throws Exception {
+        long began = stages.timesFirstAttempt ? attemptStart : stages.time.nanoTime();
         return new SyncExecution<T>(stages, context, action, stages.readsCallStart ? start : began)
             .afterFirstAttempt(began, rejection, null)
             .getOrThrow();
