@@ -187,10 +187,12 @@ final class PermitQueue {
 
     /**
      * Completes the futures of waiters handed a permit, counting each that gets it; a
-     * waiter that has ended meanwhile gives its permit back.
+     * waiter that has ended meanwhile gives its permit back. Indexed, so that the empty
+     * list of a permit no waiter needed allocates no iterator.
      */
     private void handOut(List<Waiter<?>> handedOver) {
-        for (Waiter<?> waiter : handedOver) {
+        for (int i = 0; i < handedOver.size(); i++) {
+            Waiter<?> waiter = handedOver.get(i);
             if (waiter.grant()) {
                 this.granted.increment();
             }
