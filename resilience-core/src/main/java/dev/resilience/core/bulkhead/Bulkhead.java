@@ -138,7 +138,9 @@ public final class Bulkhead {
 
     /**
      * Gives back a permit taken with {@link #enter()} or {@link #enterAsync()}: the first
-     * waiter gets it, if a call waits. The limit learns nothing from it.
+     * waiter gets it, if a call waits. The limit learns nothing from it. Unlike a
+     * {@link Permit}, nothing tells one caller's permit from another's: a caller must
+     * give back only a permit it holds, exactly once.
      * @throws IllegalStateException if no permit is out
      */
     public void exit() {

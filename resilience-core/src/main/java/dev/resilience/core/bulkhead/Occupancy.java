@@ -122,16 +122,22 @@ final class Occupancy {
     }
 
     /**
-     * Gives a permit back, with one atomic addition. Unless calls wait, that is all;
-     * while they wait, no new call takes the permit, and the caller must hand it over to
-     * the first waiter under the bulkhead's lock ({@link #handOver}).
+     * Gives a permit back, with one atomic addition and no read before it (on a word that
+     * other threads write, a read before the addition costs as much as a second atomic
+     * operation). Unless calls wait, that is all; while they wait, no new call takes the
+     * permit, and the caller must hand it over to the first waiter under the bulkhead's
+     * lock ({@link #handOver}).
      * @return {@code true} if calls wait, so that the caller must hand the permit over
-     * @throws IllegalStateException if no permit is out, and then changes nothing: a
-     * caller that gives back its own permit finds at least that one out
+     * @throws IllegalStateException if no permit was out: the addition is undone at once,
+     * though other threads may have seen the word disturbed in between, so a caller must
+     * give back only a permit it holds
      */
     boolean release() {
-        checkOut(this.word);
         long before = (long) WORD.getAndAdd(this, -1L);
+        if ((before & IN_USE_MASK) == 0) {
+            WORD.getAndAdd(this, 1L);
+            throw new IllegalStateException("No permit is out");
+        }
         return (before & QUEUED) != 0;
     }
 
@@ -211,12 +217,6 @@ final class Occupancy {
         long topBit = field >>> (TAKEN_BITS - 1);
         long wraps = (halvesSeen - topBit + 1) >> 1;
         return (wraps << TAKEN_BITS) + field - this.takenBefore;
-    }
-
-    private static void checkOut(long current) {
-        if ((current & IN_USE_MASK) == 0) {
-            throw new IllegalStateException("No permit is out");
-        }
     }
 
 }
