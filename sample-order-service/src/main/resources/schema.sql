@@ -11,7 +11,8 @@ CREATE TABLE orders (
 
 -- Every charge request sent to a gateway and what came back: PENDING until an answer
 -- arrives, then CHARGED, NOT_CHARGED or DECLINED (402). A PENDING row means the gateway may
--- hold a charge we never heard of (no answer, or a 409: the key is still being processed).
+-- hold a charge we never heard of (no answer, or a 409: the key is still being processed), or
+-- holds one it has not settled (a 200 whose charge is pending).
 CREATE TABLE gateway_requests (
     id BIGINT AUTO_INCREMENT PRIMARY KEY,
     order_id BIGINT NOT NULL,

@@ -47,7 +47,7 @@ public @interface Bulkhead {
 
     /**
      * How long a call waits for a permit when all are taken, such as {@code "100ms"};
-     * {@code "0"} refuses at once; empty means the configured default.
+     * {@code "0"} refuses at once, at most one hour; empty means the configured default.
      * @return the longest wait
      */
     String maxWait() default "";

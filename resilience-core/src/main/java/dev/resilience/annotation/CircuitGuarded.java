@@ -46,7 +46,8 @@ public @interface CircuitGuarded {
      * A SpEL expression over {@code #result}, the value an attempt returned (an
      * asynchronous method's stage value), and the method's parameters by name; when it is
      * {@code true} the breaker records the attempt as a failure while the call still
-     * returns its value, such as {@code "#result.status() == 'PENDING'"}. An expression
+     * returns its value, such as {@code "#result.status() == 'PENDING'"}; such a value is
+     * never kept as the last good value of {@code @Fallback(lastGood)}. An expression
      * that throws or yields no boolean ends the call ERROR with a
      * {@code ResultPredicateException}. Every annotation that names the breaker must
      * write the same expression. Parsed at startup; empty means no value is a failure.

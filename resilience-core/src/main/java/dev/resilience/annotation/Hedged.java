@@ -9,10 +9,11 @@ import java.lang.annotation.Target;
 /**
  * Hedges the annotated method, for idempotent reads only: when an attempt has not
  * answered after {@link #delay()}, another try of it starts concurrently, up to
- * {@link #maxHedges()} extra tries; the first value wins and the other tries are stopped.
- * Each try passes the rate limiter, the breaker and the bulkhead on its own. Within
- * {@code @Retryable}, every attempt is such a race. Every method that names the same
- * hedging instance shares its settings and its {@code resilience.hedges} meters.
+ * {@link #maxHedges()} extra tries; the first success wins (a value
+ * {@code @Retryable(retryOnResult)} rejects counts as a failed try) and the other tries
+ * are stopped. Each try passes the rate limiter, the breaker and the bulkhead on its own.
+ * Within {@code @Retryable}, every attempt is such a race. Every method that names the
+ * same hedging instance shares its settings and its {@code resilience.hedges} meters.
  *
  * <p>
  * Settings left at their defaults here come from {@code resilience.hedging.defaults};

@@ -12,7 +12,8 @@ import java.lang.annotation.Target;
  * then is refused with {@code RateLimitedException}, which carries the wait needed, is
  * never retried nor recorded by the breaker, and goes to the fallbacks (an HTTP 429 with
  * {@code Retry-After} when it escapes a Spring MVC controller). Every attempt takes a
- * permit. Every method that names the same rate limiter shares it.
+ * permit. Every method that names the same rate limiter shares it, and with
+ * {@link #store()} {@code redis} every instance of the application shares it.
  *
  * <p>
  * Settings left at their defaults here come from
@@ -59,5 +60,14 @@ public @interface RateLimited {
      * @return the longest wait
      */
     String timeout() default "";
+
+    /**
+     * Where the limiter keeps its permits: {@code memory} (each instance of the
+     * application limits on its own) or {@code redis} (one limit shared by every
+     * instance, through the Spring layer's Redis store); empty means the configured
+     * default.
+     * @return the store
+     */
+    String store() default "";
 
 }

@@ -100,11 +100,15 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     }
 
     /**
-     * Runs an attempt the guards admitted.
+     * Runs an attempt the guards admitted, unless they admitted it only after the call's
+     * deadline: the call then ends as a TIMEOUT.
      * @return the retry stage's decision, or {@code null} when the attempt's stage is
      * awaited
      */
     private @Nullable RetryDecision admittedAttempt() {
+        if (this.stages.retry.admittedPastDeadline(this)) {
+            return RetryDecision.STOP;
+        }
         long limit = attemptLimitNanos();
         long start = beginAttempt();
         CompletableFuture<? extends T> stage = startAttempt();

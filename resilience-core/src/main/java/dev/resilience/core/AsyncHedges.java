@@ -3,6 +3,7 @@ package dev.resilience.core;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.resilience.core.time.ScheduledTask;
@@ -13,8 +14,12 @@ import org.jspecify.annotations.Nullable;
  * call's step, each hedge on the pipeline's executor, to which the hedge timer hands it
  * (the timer thread never starts a try, nor cancels one). Each try passes the guards
  * without blocking and has its own attempt timeout, whose timer hands the cancellation of
- * the try's stage to the executor. A try is stopped by cancelling its stage, or its wait
- * for a pass; cancelling the race's outcome stops every try.
+ * the try's stage to the executor; the outcome of a try whose stage completes later is
+ * handed to the executor too, so the guards never hear it on the thread completing the
+ * stage. A step the executor drops unrun still settles what it held: a pass that came is
+ * given back, a timed-out try's stage cancelled, an outcome reported. A try is stopped by
+ * cancelling its stage, or its wait for a pass; cancelling the race's outcome stops every
+ * try.
  *
  * @param <T> the type of the attempt's value
  */
@@ -71,7 +76,12 @@ final class AsyncHedges<T> {
         if (!this.race.cancelWith(attempt, () -> Futures.cancelQuietly(waited))) {
             Futures.cancelQuietly(waited);
         }
-        waited.whenComplete((pass, failure) -> handOff(attempt, () -> admitted(attempt, waited)));
+        waited.whenComplete((pass, failure) -> handOff(attempt, () -> admitted(attempt, waited), (dropped) -> {
+            if (failure == null) {
+                this.stages.guards.abandoned(pass);
+            }
+            this.race.refused(attempt, dropped);
+        }));
     }
 
     private void admitted(HedgeTry attempt, CompletableFuture<@Nullable Object> admission) {
@@ -80,8 +90,14 @@ final class AsyncHedges<T> {
             this.race.refused(attempt, Futures.unwrap(refusal));
             return;
         }
+        @Nullable Object pass = admission.join();
+        if (this.stages.retry.passed(this.deadlineNanos)) {
+            this.stages.guards.abandoned(pass);
+            this.race.admittedPastDeadline(attempt);
+            return;
+        }
         long start = this.stages.time.nanoTime();
-        if (!this.race.admitted(attempt, admission.join(), start)) {
+        if (!this.race.admitted(attempt, pass, start)) {
             return;
         }
         long limit = this.stages.timeout.limitNanos(this.deadlineNanos);
@@ -89,18 +105,25 @@ final class AsyncHedges<T> {
         if (!this.race.cancelWith(attempt, () -> Futures.cancelQuietly(stage))) {
             Futures.cancelQuietly(stage);
         }
+        if (stage.isDone()) {
+            ended(attempt, start, limit, this.stages.time.nanoTime(), Futures.valueOf(stage), Futures.failureOf(stage));
+            return;
+        }
         ScheduledTask timeout = null;
-        if (limit > 0 && !stage.isDone()) {
+        if (limit > 0) {
             long left = limit - (this.stages.time.nanoTime() - start);
+            Runnable timedOut = () -> {
+                timedOut(attempt, limit, null);
+                Futures.cancelQuietly(stage);
+            };
             try {
-                timeout = this.stages.time.scheduleHandOff(() -> handOff(attempt, () -> {
-                    timedOut(attempt, limit, null);
-                    Futures.cancelQuietly(stage);
-                }), Duration.ofNanos(Math.max(1, left)));
+                timeout = this.stages.time.scheduleHandOff(
+                        () -> handOff(attempt, timedOut, (dropped) -> timedOut.run()),
+                        Duration.ofNanos(Math.max(1, left)));
             }
             catch (RuntimeException ex) {
                 Futures.cancelQuietly(stage);
-                this.race.failed(attempt, ex, false, false);
+                this.race.unrun(attempt, ex);
                 return;
             }
         }
@@ -109,12 +132,20 @@ final class AsyncHedges<T> {
             if (timer != null) {
                 timer.cancel();
             }
-            ended(attempt, start, limit, value, failure);
+            long endedAt = this.stages.time.nanoTime();
+            Runnable outcome = () -> ended(attempt, start, limit, endedAt, value, failure);
+            handOff(attempt, outcome, (dropped) -> outcome.run());
         });
     }
 
-    private void ended(HedgeTry attempt, long start, long limit, @Nullable T value, @Nullable Throwable failure) {
-        if (limit > 0 && this.stages.time.nanoTime() - start >= limit) {
+    /**
+     * Reports a try's outcome to its race, on a step of the try, never on the thread that
+     * completed its stage: a try whose stage completed once its limit had passed is a
+     * timeout.
+     */
+    private void ended(HedgeTry attempt, long start, long limit, long endedAt, @Nullable T value,
+            @Nullable Throwable failure) {
+        if (limit > 0 && endedAt - start >= limit) {
             timedOut(attempt, limit, failure);
         }
         else if (failure == null) {
@@ -151,16 +182,17 @@ final class AsyncHedges<T> {
 
     /**
      * Runs a step of a try on the executor, or on the engine's own pool when the executor
-     * refuses it, never on the thread of a timer or of a guard's wait; a step that
-     * throws, or that the executor drops, settles the try.
+     * refuses it, never on the thread of a timer, of a guard's wait or of a stage's
+     * completion; a step that throws settles the try, and one that the executor drops
+     * unrun runs {@code dropped} in its place, which settles what the step held.
      */
-    private void handOff(HedgeTry attempt, Runnable step) {
+    private void handOff(HedgeTry attempt, Runnable step, Consumer<RuntimeException> dropped) {
         try {
-            HandedTask.handTo(this.stages.executor, this.race, attempt, step);
+            HandedTask.handTo(this.stages.executor, this.race, attempt, step, dropped);
         }
         catch (RuntimeException refused) {
             try {
-                HandedTask.handTo(DefaultExecutor.get(), this.race, attempt, step);
+                HandedTask.handTo(DefaultExecutor.get(), this.race, attempt, step, dropped);
             }
             catch (RuntimeException ex) {
                 step.run();

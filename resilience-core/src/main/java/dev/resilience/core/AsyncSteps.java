@@ -144,7 +144,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
                 endRefused(new IllegalStateException("A hedged attempt ended without an outcome", failure));
             }
         }, (refused) -> {
-            if (outcome != null && outcome.kind() == RaceOutcome.Kind.VALUE) {
+            if (outcome != null && outcome.kind() == RaceOutcome.Kind.VALUE && outcome.judged() == null) {
                 attemptBegan(outcome.start());
                 succeed(outcome.value());
                 end();
@@ -290,7 +290,9 @@ abstract class AsyncSteps<T> extends Execution<T> {
     /**
      * Stops the call after its returned future was completed by someone else: runs on
      * that someone's thread, so it only cuts the current wait short and cancels the
-     * awaited stage on the executor; the step that notices ends the call.
+     * awaited stage on the executor; the step that notices ends the call. A cancellation
+     * the executor refuses, or drops unrun, cancels the stage on the thread that refuses
+     * or drops it, so that a wait for a guard's pass is still given up.
      */
     private void cancel() {
         this.cancelled = true;
@@ -300,11 +302,12 @@ abstract class AsyncSteps<T> extends Execution<T> {
         }
         CompletableFuture<?> stage = this.awaited;
         if (stage != null && !stage.isDone()) {
+            Runnable cancelling = () -> Futures.cancelQuietly(stage);
             try {
-                this.executor.execute(() -> Futures.cancelQuietly(stage));
+                this.executor.execute(new HandedTask(cancelling, cancelling));
             }
             catch (RuntimeException ex) {
-                Futures.cancelQuietly(stage);
+                cancelling.run();
             }
         }
     }

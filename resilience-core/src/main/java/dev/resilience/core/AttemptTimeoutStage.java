@@ -24,11 +24,15 @@ final class AttemptTimeoutStage {
 
     private final long timeoutNanos;
 
+    /** Whether calls have a deadline, which shortens each attempt's limit. */
+    private final boolean deadlines;
+
     AttemptTimeoutStage(String name, TimeSource time, @Nullable RetryPolicy retry, @Nullable Duration timeLimit) {
         this.name = name;
         this.time = time;
         Duration timeout = (retry != null) ? retry.attemptTimeout() : null;
         this.timeoutNanos = Math.min(nanos(timeout), nanos(timeLimit));
+        this.deadlines = retry != null && retry.maxDuration() != null;
     }
 
     private static long nanos(@Nullable Duration timeout) {
@@ -41,13 +45,15 @@ final class AttemptTimeoutStage {
     }
 
     /**
-     * Returns the time the next attempt may take.
-     * @param deadlineNanos the call's deadline, or {@link RetryStage#NO_DEADLINE}
+     * Returns the time the next attempt may take: its timeout, or the time left before
+     * the call's deadline (at least a nanosecond) when that is shorter.
+     * @param deadlineNanos the call's deadline ({@link RetryStage#enter}), ignored when
+     * calls have none
      * @return the limit in nanoseconds, or {@link #UNLIMITED}
      */
     long limitNanos(long deadlineNanos) {
         long limit = this.timeoutNanos;
-        if (deadlineNanos != RetryStage.NO_DEADLINE) {
+        if (this.deadlines) {
             limit = Math.min(limit, Math.max(1, deadlineNanos - this.time.nanoTime()));
         }
         return (limit == Long.MAX_VALUE) ? UNLIMITED : limit;

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * breaker then gets its permit back): the permit is given back without recording a
  * failure. A value is judged by the breaker's result predicate; when that throws, the
  * attempt is recorded as failed and the call ends with a
- * {@link ResultPredicateException}. Holds nothing but its breaker.
+ * {@link ResultPredicateException}, or with the {@link Error} it threw, as it is. Holds
+ * nothing but its breaker.
  */
 final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
 

@@ -3,7 +3,10 @@ package dev.resilience.core;
 import java.util.concurrent.CompletableFuture;
 
 import dev.resilience.core.bulkhead.Bulkhead;
+import dev.resilience.core.bulkhead.BulkheadFullException;
 import dev.resilience.core.bulkhead.BulkheadType;
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
+import dev.resilience.core.ratelimiter.RateLimitedException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -84,10 +87,22 @@ final class BulkheadStage implements AttemptGuard<Bulkhead.@Nullable Permit> {
         }
     }
 
+    /**
+     * Hands the permit back with the failure, which an adaptive limit learns from, except
+     * a refusal from inside the action (a nested bulkhead, rate limiter or breaker
+     * refused at once, no sign of this bulkhead's load) and an interrupt (the caller gave
+     * up, as a cancelled asynchronous call does): their permit is released without a
+     * sample.
+     */
     @Override
     public void failed(Bulkhead.@Nullable Permit permit, long durationNanos, Throwable failure) {
         if (permit == null) {
             this.bulkhead.exit();
+        }
+        else if (failure instanceof BulkheadFullException || failure instanceof RateLimitedException
+                || failure instanceof CallNotPermittedException || failure instanceof InterruptedException
+                || failure instanceof CallInterruptedException) {
+            this.bulkhead.release(permit);
         }
         else {
             this.bulkhead.onError(permit, durationNanos, failure);

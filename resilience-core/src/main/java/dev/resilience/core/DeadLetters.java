@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterIds;
 import dev.resilience.core.deadletter.DeadLetterStore;
@@ -58,14 +59,18 @@ final class DeadLetters {
     }
 
     /**
-     * A call's work is undone when it ended in ERROR, TIMEOUT or REJECTED (by an open
-     * breaker or another attempt guard) for a reason other than its idempotency key. A
-     * business FAILURE and a rejection because the key is in progress are final answers,
-     * not undone work.
+     * A call's work is undone when it ended in ERROR or TIMEOUT for a reason other than
+     * its idempotency key, or REJECTED by an open breaker, its own or a nested one
+     * ({@link CallNotPermittedException}). A business FAILURE and a rejection because the
+     * key is in progress are final answers, not undone work; and a refusal of a rate
+     * limiter, a full bulkhead or another guard sheds load: it is no lost work, and a
+     * burst of them would evict the letters of work that failed for real from a bounded
+     * store.
      */
     static boolean isWorkUndone(ExecutionStatus status, Throwable error) {
         return switch (status) {
-            case ERROR, TIMEOUT, REJECTED -> !(error instanceof IdempotencyException);
+            case ERROR, TIMEOUT -> !(error instanceof IdempotencyException);
+            case REJECTED -> error instanceof CallNotPermittedException;
             default -> false;
         };
     }

@@ -34,8 +34,8 @@ abstract class Execution<T> {
 
     private final long startNanos;
 
-    /** The call's deadline, set by the retry stage. */
-    long deadlineNanos = RetryStage.NO_DEADLINE;
+    /** The call's deadline, set by the retry stage when calls have one. */
+    long deadlineNanos;
 
     int attempts;
 
@@ -229,15 +229,20 @@ abstract class Execution<T> {
 
     /**
      * Asks the retry stage what follows a hedged attempt, once its race is decided: a
-     * refusal of its first try ends the retry stage as a guard's refusal does; otherwise
-     * the attempt counts once, the listeners hear how the race went, and its value or
-     * failure is decided as a single attempt's would be.
+     * refusal of its first try ends the retry stage as a guard's refusal does, and its
+     * admission after the call's deadline ends the call as a TIMEOUT; otherwise the
+     * attempt counts once, the listeners hear how the race went, and its value (judged by
+     * the race) or failure is decided as a single attempt's would be.
      * @param race how the race ended
      * @return the retry stage's decision
      */
     final RetryDecision raced(RaceOutcome<T> race) {
         if (race.kind() == RaceOutcome.Kind.REFUSED) {
             refused(race.failure());
+            return RetryDecision.STOP;
+        }
+        if (race.kind() == RaceOutcome.Kind.PAST_DEADLINE) {
+            this.stages.retry.deadlinePassed(this);
             return RetryDecision.STOP;
         }
         long start = attemptBegan(race.start());
@@ -248,8 +253,7 @@ abstract class Execution<T> {
             return RetryDecision.STOP;
         }
         if (race.kind() == RaceOutcome.Kind.VALUE) {
-            return (race.judged() != null) ? this.stages.retry.afterRejection(this, race.judged(), start)
-                    : afterValue(race.value(), start);
+            return this.stages.retry.afterJudgedValue(this, race.value(), race.judged(), start);
         }
         if (race.own()) {
             own(failure);

@@ -3,13 +3,16 @@ package dev.resilience.core;
 import java.util.List;
 import java.util.Optional;
 
+import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.lastgood.LastGoodValue;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The fallback stage of a pipeline: which fallback, if any, a call that ended without a
  * value tries next. An interrupted call takes none: it ends at once. Built once per
- * pipeline; the drivers run the fallbacks it names, in order, until one succeeds.
+ * pipeline; the drivers run the fallbacks it names, in order, until one succeeds. A value
+ * the breaker's result predicate judges a failure is returned to the caller but never
+ * kept as the last good value.
  */
 final class FallbackStage {
 
@@ -20,9 +23,12 @@ final class FallbackStage {
 
     private final @Nullable LastGood lastGood;
 
-    FallbackStage(@Nullable FallbackChain chain, @Nullable LastGood lastGood) {
+    private final @Nullable CircuitBreaker breaker;
+
+    FallbackStage(@Nullable FallbackChain chain, @Nullable LastGood lastGood, @Nullable CircuitBreaker breaker) {
         this.chain = chain;
         this.lastGood = lastGood;
+        this.breaker = breaker;
     }
 
     /**
@@ -43,14 +49,31 @@ final class FallbackStage {
 
     /**
      * Keeps the value of a successful call as its last good value, when the action itself
-     * produced it.
+     * produced it and the breaker does not judge it a failure.
      * @param call the call, ended
      * @param produced whether the action produced the value: not a fallback, not a replay
      */
     void keep(Execution<?> call, boolean produced) {
         LastGood values = this.lastGood;
-        if (values != null && produced && call.status == ExecutionStatus.SUCCESS) {
+        if (values != null && produced && call.status == ExecutionStatus.SUCCESS && !judgedFailure(call)) {
             values.keep(call.stages.name, call.context, call.value, call.time.now());
+        }
+    }
+
+    /**
+     * Asks the breaker's result predicate, with the call's context bound, whether the
+     * call's value is a failure; one that throws keeps no value either.
+     */
+    private boolean judgedFailure(Execution<?> call) {
+        CircuitBreaker judge = this.breaker;
+        if (judge == null) {
+            return false;
+        }
+        try {
+            return JudgedCalls.judge(call.context, () -> judge.config().isFailureResult(call.value));
+        }
+        catch (RuntimeException ex) {
+            return true;
         }
     }
 

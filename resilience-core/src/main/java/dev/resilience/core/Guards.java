@@ -3,6 +3,8 @@ package dev.resilience.core;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,10 +15,11 @@ import org.jspecify.annotations.Nullable;
  * {@link #admit()}, which may wait on the caller's thread; an asynchronous one by
  * {@link #admitAsync()}, which never blocks. Hearing an outcome never changes it: a guard
  * that throws then is logged, and the call goes on with the attempt's own value or
- * failure, except for a {@link ResultPredicateException}, which ends the call. The pass
- * of the whole chain is the only guard's pass, or an array of passes when there are
- * several, so a pipeline with at most one guard allocates nothing per attempt. Built once
- * per pipeline; thread-safe.
+ * failure, except for a {@link ResultPredicateException}, which ends the call, and an
+ * {@link Error}, rethrown as it is once every other guard has heard. The pass of the
+ * whole chain is the only guard's pass, or an array of passes when there are several, so
+ * a pipeline with at most one guard allocates nothing per attempt. Built once per
+ * pipeline; thread-safe.
  */
 final class Guards {
 
@@ -29,11 +32,15 @@ final class Guards {
 
     private final boolean timed;
 
+    /** Where the guards after one that made an asynchronous attempt wait are asked. */
+    private final Executor executor;
+
     @SuppressWarnings("unchecked")
-    Guards(List<AttemptGuard<?>> guards) {
+    Guards(List<AttemptGuard<?>> guards, Executor executor) {
         this.guards = guards.stream().sorted(Comparator.comparingInt(AttemptGuard::order)).toArray(AttemptGuard[]::new);
         this.only = (this.guards.length == 1) ? this.guards[0] : null;
         this.timed = guards.stream().anyMatch(AttemptGuard::usesDuration);
+        this.executor = executor;
     }
 
     /**
@@ -86,10 +93,11 @@ final class Guards {
     /**
      * Asks every guard, in order, to admit an attempt of an asynchronous call, without
      * blocking: a guard that makes the attempt wait is asked again for nothing, and the
-     * guards after it are asked when its pass comes. When one refuses, the passes the
-     * guards before it gave are abandoned and the future completes with its refusal.
-     * Cancelling the future gives up the wait of the guard it waits for; a pass that
-     * comes afterwards is abandoned, with those before it.
+     * guards after it are asked when its pass comes, on the pipeline's executor, never on
+     * the thread that ended the wait (a timer's). When one refuses, the passes the guards
+     * before it gave are abandoned and the future completes with its refusal. Cancelling
+     * the future gives up the wait of the guard it waits for; a pass that comes
+     * afterwards is abandoned, with those before it.
      * @return the future pass of the chain
      */
     CompletableFuture<@Nullable Object> admitAsync() {
@@ -134,6 +142,13 @@ final class Guards {
         }
     }
 
+    /**
+     * Takes the answer of a guard that made the attempt wait, on the thread that ended
+     * the wait (a timer, a call giving a permit back): a refusal, or the pass of the last
+     * guard, only completes the admission there; the guards after it are asked on the
+     * executor. When the executor refuses or drops that step, the passes are abandoned
+     * and the admission fails with the executor's refusal.
+     */
     private void admitted(int index, @Nullable Object pass, @Nullable Throwable failure, @Nullable Object[] passes,
             CompletableFuture<@Nullable Object> admission) {
         if (failure != null) {
@@ -146,12 +161,30 @@ final class Guards {
             abandon(passes, index + 1);
             return;
         }
-        admitFrom(index + 1, passes, admission);
+        if (index + 1 == this.guards.length) {
+            admitFrom(index + 1, passes, admission);
+            return;
+        }
+        try {
+            this.executor.execute(new HandedTask(() -> admitFrom(index + 1, passes, admission),
+                    () -> notHandedOn(passes, index, admission, new RejectedExecutionException(
+                            "The executor dropped the admission of an attempt by the guards after a wait"))));
+        }
+        catch (RuntimeException ex) {
+            notHandedOn(passes, index, admission, ex);
+        }
+    }
+
+    private void notHandedOn(@Nullable Object[] passes, int index, CompletableFuture<@Nullable Object> admission,
+            RuntimeException refused) {
+        abandon(passes, index + 1);
+        admission.completeExceptionally(refused);
     }
 
     /**
-     * Tells every guard that the admitted attempt produced a value. Never throws: what a
-     * guard throws is logged and changes nothing in the call.
+     * Tells every guard that the admitted attempt produced a value. Never throws but an
+     * {@link Error}: what a guard throws is logged and changes nothing in the call; an
+     * Error is rethrown once every guard has heard.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      */
@@ -161,92 +194,113 @@ final class Guards {
 
     /**
      * Tells every guard that the admitted attempt produced a value, and which. Never
-     * throws: what a guard throws is logged and changes nothing in the call, except a
-     * {@link ResultPredicateException} (a guard's result predicate threw), which every
-     * other guard still hears the value and which the call then ends with.
+     * throws but an {@link Error}: what a guard throws is logged and changes nothing in
+     * the call, except a {@link ResultPredicateException} (a guard's result predicate
+     * threw), which every other guard still hears the value and which the call then ends
+     * with, and an Error, rethrown as it is once every other guard has heard the value.
      * @param context the call's context, {@link CallContext#judged() bound} while the
      * guards judge the value
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
      * @param value the attempt's value
      * @return the first {@link ResultPredicateException} a guard threw, or {@code null}
+     * @throws Error what a guard threw, the first one
      */
     @Nullable ResultPredicateException succeeded(CallContext context, @Nullable Object pass, long durationNanos,
             @Nullable Object value) {
         if (!present()) {
             return null;
         }
-        return JudgedCalls.judge(context, () -> heardValue(pass, durationNanos, value));
+        Throwable thrown = JudgedCalls.judge(context, () -> heardValue(pass, durationNanos, value));
+        if (thrown instanceof Error error) {
+            throw error;
+        }
+        return (ResultPredicateException) thrown;
     }
 
-    private @Nullable ResultPredicateException heardValue(@Nullable Object pass, long durationNanos,
-            @Nullable Object value) {
+    private @Nullable Throwable heardValue(@Nullable Object pass, long durationNanos, @Nullable Object value) {
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
             return heardValue(single, pass, durationNanos, value, null);
         }
-        ResultPredicateException judged = null;
+        Throwable thrown = null;
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
-            judged = heardValue(chain[i], ((Object[]) pass)[i], durationNanos, value, judged);
+            thrown = heardValue(chain[i], ((Object[]) pass)[i], durationNanos, value, thrown);
         }
-        return judged;
+        return thrown;
     }
 
-    private static @Nullable ResultPredicateException heardValue(AttemptGuard<@Nullable Object> guard,
-            @Nullable Object pass, long durationNanos, @Nullable Object value,
-            @Nullable ResultPredicateException judged) {
+    /**
+     * Tells one guard of a value; returns what the call ends with: an {@link Error} over
+     * a {@link ResultPredicateException}, the first of each.
+     */
+    private static @Nullable Throwable heardValue(AttemptGuard<@Nullable Object> guard, @Nullable Object pass,
+            long durationNanos, @Nullable Object value, @Nullable Throwable thrown) {
         try {
             guard.succeeded(pass, durationNanos, value);
         }
         catch (ResultPredicateException ex) {
-            return (judged != null) ? judged : ex;
+            return (thrown != null) ? thrown : ex;
+        }
+        catch (Error ex) {
+            return (thrown instanceof Error) ? thrown : ex;
         }
         catch (RuntimeException ex) {
             logFailed(guard, "hear a success", ex);
         }
-        return judged;
+        return thrown;
     }
 
     /**
-     * Tells every guard that the admitted attempt failed. Never throws: what a guard
-     * throws is logged and changes nothing in the call, whose failure stays the
-     * attempt's.
+     * Tells every guard that the admitted attempt failed; a nested guard's refusal
+     * wrapped by {@code join()} or {@code get()} is told unwrapped
+     * ({@link NestedRefusals}). Never throws but an {@link Error}: what a guard throws is
+     * logged and changes nothing in the call, whose failure stays the attempt's; an Error
+     * is rethrown once every guard has heard.
      * @param pass the chain's pass
      * @param durationNanos how long the attempt took
-     * @param failure what the attempt threw
+     * @param attemptFailure what the attempt threw
      */
-    void failed(@Nullable Object pass, long durationNanos, Throwable failure) {
+    void failed(@Nullable Object pass, long durationNanos, Throwable attemptFailure) {
+        Throwable failure = NestedRefusals.unwrapped(attemptFailure);
         AttemptGuard<@Nullable Object> single = this.only;
         if (single != null) {
-            try {
-                single.failed(pass, durationNanos, failure);
-            }
-            catch (RuntimeException ex) {
-                logFailed(single, "hear a failure", ex);
-            }
+            rethrow(heardFailure(single, pass, durationNanos, failure, null));
             return;
         }
+        Error thrown = null;
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         for (int i = chain.length - 1; i >= 0; i--) {
-            try {
-                chain[i].failed(((Object[]) pass)[i], durationNanos, failure);
-            }
-            catch (RuntimeException ex) {
-                logFailed(chain[i], "hear a failure", ex);
-            }
+            thrown = heardFailure(chain[i], ((Object[]) pass)[i], durationNanos, failure, thrown);
         }
+        rethrow(thrown);
+    }
+
+    private static @Nullable Error heardFailure(AttemptGuard<@Nullable Object> guard, @Nullable Object pass,
+            long durationNanos, Throwable failure, @Nullable Error thrown) {
+        try {
+            guard.failed(pass, durationNanos, failure);
+        }
+        catch (Error ex) {
+            return (thrown != null) ? thrown : ex;
+        }
+        catch (RuntimeException ex) {
+            logFailed(guard, "hear a failure", ex);
+        }
+        return thrown;
     }
 
     /**
      * Gives every guard back the pass of an attempt that ends without an outcome. Never
-     * throws: what a guard throws is logged.
+     * throws but an {@link Error}: what a guard throws is logged; an Error is rethrown
+     * once every guard has its pass back.
      * @param pass the chain's pass
      */
     void abandoned(@Nullable Object pass) {
         AttemptGuard<@Nullable Object>[] chain = this.guards;
         if (chain.length == 1) {
-            abandon(chain[0], pass);
+            rethrow(abandon(chain[0], pass, null));
         }
         else if (chain.length > 1) {
             abandon((Object[]) pass, chain.length);
@@ -254,17 +308,30 @@ final class Guards {
     }
 
     private void abandon(@Nullable Object[] passes, int admitted) {
+        Error thrown = null;
         for (int i = admitted - 1; i >= 0; i--) {
-            abandon(this.guards[i], passes[i]);
+            thrown = abandon(this.guards[i], passes[i], thrown);
         }
+        rethrow(thrown);
     }
 
-    private static void abandon(AttemptGuard<@Nullable Object> guard, @Nullable Object pass) {
+    private static @Nullable Error abandon(AttemptGuard<@Nullable Object> guard, @Nullable Object pass,
+            @Nullable Error thrown) {
         try {
             guard.abandoned(pass);
         }
+        catch (Error ex) {
+            return (thrown != null) ? thrown : ex;
+        }
         catch (RuntimeException ex) {
             logFailed(guard, "take its pass back", ex);
+        }
+        return thrown;
+    }
+
+    private static void rethrow(@Nullable Error thrown) {
+        if (thrown != null) {
+            throw thrown;
         }
     }
 

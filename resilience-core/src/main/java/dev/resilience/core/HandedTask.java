@@ -4,12 +4,13 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
- * A step of a hedged attempt handed to an executor, which knows what to do when the
- * executor drops it unrun: an executor shut down with queued tasks cancels them, as
- * Spring's task executors do, and a try that never ran must still be settled, or its race
- * would wait for it forever.
+ * A step handed to an executor, which knows what to do when the executor drops it unrun:
+ * an executor shut down with queued tasks cancels them, as Spring's task executors do,
+ * and what the step held must still be settled: a hedged try that never ran, or its race
+ * would wait for it forever; the passes of an admission the guards had not finished.
  */
 final class HandedTask extends FutureTask<Void> {
 
@@ -37,6 +38,23 @@ final class HandedTask extends FutureTask<Void> {
      * @throws java.util.concurrent.RejectedExecutionException if the executor refuses it
      */
     static void handTo(Executor executor, HedgeRace<?> race, HedgeTry attempt, Runnable step) {
+        handTo(executor, race, attempt, step, (dropped) -> race.broke(attempt, dropped));
+    }
+
+    /**
+     * Hands a step of a try to an executor, guarded: what escapes the step settles the
+     * try ({@link HedgeRace#broke}); the executor's dropping it unrun runs
+     * {@code dropped} instead, on the thread that drops it, for a step that holds what
+     * the race does not know of yet (a pass, an outcome, a stage to stop).
+     * @param executor the executor
+     * @param race the try's race
+     * @param attempt the try
+     * @param step the step
+     * @param dropped settles the try in the step's place, told why
+     * @throws java.util.concurrent.RejectedExecutionException if the executor refuses it
+     */
+    static void handTo(Executor executor, HedgeRace<?> race, HedgeTry attempt, Runnable step,
+            Consumer<RuntimeException> dropped) {
         executor.execute(new HandedTask(() -> {
             try {
                 step.run();
@@ -44,7 +62,7 @@ final class HandedTask extends FutureTask<Void> {
             catch (RuntimeException ex) {
                 race.broke(attempt, ex);
             }
-        }, () -> race.broke(attempt, new RejectedExecutionException("The executor dropped a step of a hedged try"))));
+        }, () -> dropped.accept(new RejectedExecutionException("The executor dropped a step of a hedged try"))));
     }
 
     @Override

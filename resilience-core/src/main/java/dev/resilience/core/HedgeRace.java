@@ -15,11 +15,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One hedged attempt: a race of up to {@code 1 + maxHedges} tries, each with its own pass
- * of the guards, decided by the first try that produces a value. The first try starts at
- * once; a hedge is due {@code delay} after the first try began, and each further hedge
- * {@code delay} after the one before, while no try has won and some try is still running.
- * The race fails when every try it started has failed (its failure is the last one's), or
- * at once on an {@link Error} or on an interruption of the caller.
+ * of the guards, decided by the first try that succeeds: that produces a value the retry
+ * policy's result predicate accepts (a value it rejects counts as a failed try, which the
+ * guards still hear as a value). The first try starts at once; a hedge is due
+ * {@code delay} after the first try began, and each further hedge {@code delay} after the
+ * one before, while no try has won and some try is still running. The race fails when
+ * every try it started has failed (with the last one's failure or rejected value), or at
+ * once on an {@link Error} (a try's, or one a guard throws while it hears a try's
+ * outcome, such as a result predicate's) or on an interruption of the caller.
  *
  * <p>
  * Every try's pass comes back to the guards exactly once: with its outcome while the race
@@ -32,6 +35,11 @@ import org.jspecify.annotations.Nullable;
  * {@link AsyncHedges} on stages); the race only keeps score. The hedge timer only calls
  * the driver's starter, which hands the hedge to the executor. Thread-safe: a lock guards
  * the score; guards, cancellers and the outcome's dependents are never called under it.
+ *
+ * <p>
+ * Longer than 400 lines because every way a try can end (a value, a rejected value, a
+ * failure, a refusal, a dropped or broken step, an Error of a guard) changes one score
+ * under one lock, which would span classes if it were split.
  *
  * @param <T> the type of the attempt's value
  */
@@ -63,9 +71,8 @@ final class HedgeRace<T> {
 
     private @Nullable ScheduledTask timer;
 
-    private @Nullable Throwable lastFailure;
-
-    private boolean lastFailureOwn;
+    /** How the latest try that did not win ended: a failure or a rejected value. */
+    private @Nullable RaceOutcome<T> lastLoss;
 
     /**
      * Creates a race.
@@ -169,6 +176,21 @@ final class HedgeRace<T> {
      * @param refusal the refusal
      */
     void refused(HedgeTry attempt, Throwable refusal) {
+        notRun(attempt, RaceOutcome.Kind.REFUSED, refusal);
+    }
+
+    /**
+     * Hears that a try was admitted only after the call's deadline had passed, so it
+     * never ran; the driver gave its pass back. The first try's ends the attempt, which
+     * then ends the call as a TIMEOUT; a hedge's ends the race only when no other try
+     * runs, with the last failure.
+     * @param attempt the try
+     */
+    void admittedPastDeadline(HedgeTry attempt) {
+        notRun(attempt, RaceOutcome.Kind.PAST_DEADLINE, null);
+    }
+
+    private void notRun(HedgeTry attempt, RaceOutcome.Kind firstTry, @Nullable Throwable refusal) {
         RaceOutcome<T> decided = null;
         this.lock.lock();
         try {
@@ -180,8 +202,9 @@ final class HedgeRace<T> {
             if (!this.over && (attempt.index == 0 || this.running.isEmpty())) {
                 this.over = true;
                 cancelTimer();
-                decided = (attempt.index == 0) ? new RaceOutcome<>(RaceOutcome.Kind.REFUSED, null, refusal, null, false,
-                        0, event(HedgeEvent.NONE)) : lastFailure();
+                decided = (attempt.index == 0)
+                        ? new RaceOutcome<>(firstTry, null, refusal, null, false, 0, event(HedgeEvent.NONE))
+                        : lastLoss();
             }
         }
         finally {
@@ -193,12 +216,27 @@ final class HedgeRace<T> {
     }
 
     /**
-     * Hears that a try produced a value: the first wins the race, and the others are
-     * stopped; a later one is a loser whose pass is abandoned.
+     * Hears that a try produced a value. A success, a value the retry policy's result
+     * predicate accepts, wins the race, and the other tries are stopped. A value it
+     * rejects is heard by the guards as a value but does not decide the race: it counts
+     * as a failed try, and the race ends with it only when no other try runs. After the
+     * race was decided, the try is a loser whose pass is abandoned.
      * @param attempt the try
      * @param value its value
      */
     void succeeded(HedgeTry attempt, @Nullable T value) {
+        RuntimeException rejection = null;
+        Error broken = null;
+        try {
+            rejection = this.stages.retry.rejection(this.context, value);
+        }
+        catch (Error ex) {
+            broken = ex;
+        }
+        if (rejection instanceof RejectedResultException) {
+            lost(attempt, RaceOutcome.loss(value, null, rejection, false), false, true);
+            return;
+        }
         @Nullable List<HedgeTry> losers;
         this.lock.lock();
         try {
@@ -216,11 +254,17 @@ final class HedgeRace<T> {
             this.stages.guards.abandoned(attempt.pass);
             return;
         }
-        ResultPredicateException judged = this.stages.guards.succeeded(this.context, attempt.pass,
-                this.stages.guardedDuration(attempt.start), value);
-        stop(losers);
-        this.outcome.complete(new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null, judged, false, this.firstStart,
-                event(attempt.index)));
+        RaceOutcome<T> decided;
+        try {
+            RuntimeException judged = heardValue(attempt, value);
+            decided = (broken != null) ? fatal(broken) : new RaceOutcome<>(RaceOutcome.Kind.VALUE, value, null,
+                    (judged != null) ? judged : rejection, false, this.firstStart, event(attempt.index));
+        }
+        catch (Error ex) {
+            decided = fatal(ex);
+        }
+        HedgeTry.stopAll(losers);
+        this.outcome.complete(decided);
     }
 
     /**
@@ -233,9 +277,32 @@ final class HedgeRace<T> {
      * @param fatal whether the failure ends the race at once
      */
     void failed(HedgeTry attempt, Throwable failure, boolean own, boolean fatal) {
+        lost(attempt, RaceOutcome.loss(null, failure, null, own), fatal, true);
+    }
+
+    /**
+     * Hears that an admitted try could not run to an outcome for a failure of the
+     * machinery (its attempt timeout could not be scheduled): its pass is given back
+     * without an outcome, as an unhedged attempt's is, and the race goes on as after a
+     * failure of the try.
+     * @param attempt the try
+     * @param failure what went wrong
+     */
+    void unrun(HedgeTry attempt, Throwable failure) {
+        lost(attempt, RaceOutcome.loss(null, failure, null, false), false, false);
+    }
+
+    /**
+     * Takes the end of a try that did not win: the race ends with it when it is fatal or
+     * no other try runs; otherwise it goes on. The guards hear the try's outcome, a
+     * failure or a rejected value, unless {@code heard} is {@code false}, which gives its
+     * pass back; a guard's result predicate that throws on the value, or a guard's
+     * {@link Error}, ends the race at once.
+     */
+    private void lost(HedgeTry attempt, RaceOutcome<T> loss, boolean fatal, boolean heard) {
         @Nullable List<HedgeTry> others = null;
         boolean loser;
-        RaceOutcome<T> failed = null;
+        RaceOutcome<T> decided = null;
         this.lock.lock();
         try {
             if (attempt.decided) {
@@ -245,11 +312,10 @@ final class HedgeRace<T> {
             this.running.remove(attempt);
             loser = this.over;
             if (!loser) {
-                this.lastFailure = failure;
-                this.lastFailureOwn = own;
+                this.lastLoss = loss;
                 if (fatal || this.running.isEmpty()) {
                     others = decide();
-                    failed = lastFailure();
+                    decided = lastLoss();
                 }
             }
         }
@@ -260,11 +326,46 @@ final class HedgeRace<T> {
             this.stages.guards.abandoned(attempt.pass);
             return;
         }
-        this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, failure);
-        if (others != null) {
-            stop(others);
-            this.outcome.complete(failed);
+        RuntimeException judged = null;
+        Error broken = null;
+        try {
+            judged = heard(attempt, loss, heard);
         }
+        catch (Error ex) {
+            broken = ex;
+        }
+        if ((judged != null || broken != null) && others == null) {
+            others = decideNow();
+        }
+        if (others == null) {
+            return;
+        }
+        if (broken != null) {
+            decided = fatal(broken);
+        }
+        else if (judged != null) {
+            decided = RaceOutcome.loss(loss.value(), null, judged, false).at(this.firstStart, event(HedgeEvent.NONE));
+        }
+        HedgeTry.stopAll(others);
+        this.outcome.complete(decided);
+    }
+
+    /** Tells the guards how a try that did not win ended; returns a value's judgement. */
+    private @Nullable RuntimeException heard(HedgeTry attempt, RaceOutcome<T> loss, boolean heard) {
+        if (!heard) {
+            this.stages.guards.abandoned(attempt.pass);
+            return null;
+        }
+        if (loss.failure() == null) {
+            return heardValue(attempt, loss.value());
+        }
+        this.stages.guards.failed(attempt.pass, this.stages.guardedDuration(attempt.start), loss.failure());
+        return null;
+    }
+
+    private @Nullable RuntimeException heardValue(HedgeTry attempt, @Nullable T value) {
+        return this.stages.guards.succeeded(this.context, attempt.pass, this.stages.guardedDuration(attempt.start),
+                value);
     }
 
     /**
@@ -303,7 +404,7 @@ final class HedgeRace<T> {
         finally {
             this.lock.unlock();
         }
-        stop(all);
+        HedgeTry.stopAll(all);
     }
 
     /**
@@ -317,9 +418,28 @@ final class HedgeRace<T> {
                 event(HedgeEvent.NONE));
     }
 
-    private RaceOutcome<T> lastFailure() {
-        return new RaceOutcome<>(RaceOutcome.Kind.FAILURE, null, this.lastFailure, null, this.lastFailureOwn,
-                this.firstStart, event(HedgeEvent.NONE));
+    /** Returns the race's outcome when it ends with its latest loss; under the lock. */
+    private RaceOutcome<T> lastLoss() {
+        return this.lastLoss.at(this.firstStart, event(HedgeEvent.NONE));
+    }
+
+    /**
+     * Returns the outcome of a race that an {@link Error} a guard threw while hearing a
+     * try ends at once: the call rethrows it as it is.
+     */
+    private RaceOutcome<T> fatal(Error error) {
+        return new RaceOutcome<>(RaceOutcome.Kind.FAILURE, null, error, null, false, this.firstStart,
+                event(HedgeEvent.NONE));
+    }
+
+    private @Nullable List<HedgeTry> decideNow() {
+        this.lock.lock();
+        try {
+            return decide();
+        }
+        finally {
+            this.lock.unlock();
+        }
     }
 
     /** Decides the race, under the lock; returns the tries to stop, or {@code null}. */
@@ -376,24 +496,6 @@ final class HedgeRace<T> {
         }
         catch (RuntimeException ex) {
             refused(hedge, ex);
-        }
-    }
-
-    private static void stop(@Nullable List<HedgeTry> tries) {
-        if (tries == null) {
-            return;
-        }
-        for (HedgeTry attempt : tries) {
-            Runnable canceller = attempt.canceller;
-            if (canceller != null) {
-                try {
-                    canceller.run();
-                }
-                catch (RuntimeException ex) {
-                    // a try that cannot be stopped runs on; its outcome is no longer
-                    // awaited
-                }
-            }
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.resilience.core;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,6 +25,29 @@ final class HedgeTry {
 
     HedgeTry(int index) {
         this.index = index;
+    }
+
+    /**
+     * Stops tries of a decided race, each as its canceller does; never under the race's
+     * lock.
+     * @param tries the tries, or {@code null} for none
+     */
+    static void stopAll(@Nullable List<HedgeTry> tries) {
+        if (tries == null) {
+            return;
+        }
+        for (HedgeTry attempt : tries) {
+            Runnable canceller = attempt.canceller;
+            if (canceller != null) {
+                try {
+                    canceller.run();
+                }
+                catch (RuntimeException ex) {
+                    // a try that cannot be stopped runs on; its outcome is no longer
+                    // awaited
+                }
+            }
+        }
     }
 
 }

@@ -52,7 +52,10 @@ final class IdempotencyClaim {
 
     private @Nullable String ownerToken;
 
-    private long waitUntilNanos = Long.MIN_VALUE;
+    /** When a call waiting for a key in progress gives up: a reading, which may wrap. */
+    private long waitUntilNanos;
+
+    private boolean waiting;
 
     private final Executor executor;
 
@@ -148,11 +151,13 @@ final class IdempotencyClaim {
     private Decision whileInProgress(Execution<?> execution, Instant leaseExpiresAt) {
         long now = this.time.nanoTime();
         if (this.policy.onInProgress() == OnInProgress.WAIT) {
-            if (this.waitUntilNanos == Long.MIN_VALUE) {
-                this.waitUntilNanos = Durations.later(now, Durations.toNanos(this.policy.inProgressTtl()));
+            if (!this.waiting) {
+                this.waiting = true;
+                this.waitUntilNanos = now + Durations.toNanos(this.policy.inProgressTtl());
             }
-            if (now < this.waitUntilNanos) {
-                this.waitNanos = Math.min(IN_PROGRESS_POLL_NANOS, this.waitUntilNanos - now);
+            long left = this.waitUntilNanos - now;
+            if (left > 0) {
+                this.waitNanos = Math.min(IN_PROGRESS_POLL_NANOS, left);
                 return Decision.WAIT;
             }
         }
@@ -178,8 +183,7 @@ final class IdempotencyClaim {
         }
         this.ownerToken = null;
         ClaimSettlement settlement = new ClaimSettlement(this.policy, this.key, this.storeKey, token, success, value,
-                this.time, this.executor,
-                Durations.later(this.claimedAtNanos, Durations.toNanos(this.policy.inProgressTtl())));
+                this.time, this.executor, this.claimedAtNanos + Durations.toNanos(this.policy.inProgressTtl()));
         if (!settlement.tryOnce() && success) {
             execution.notifyIdempotency(this.policy.name(), IdempotencyOutcome.COMPLETE_FAILED);
         }

@@ -483,16 +483,19 @@ public final class ResiliencePipeline {
          * beside it, and another after each further delay, up to the policy's number of
          * hedges, while no try has succeeded and some try still runs. Each try passes the
          * rate limiter, the breaker and the bulkhead on its own and has its own attempt
-         * timeout. The first try that produces a value is the attempt's; the others are
-         * stopped and their guards' passes given back, never recorded as failures. The
-         * attempt fails when every try it started failed, with the last one's failure,
-         * and the retry stage decides on it as usual; a guard's refusal of a hedge does
-         * not end the attempt while another try runs. A synchronous call runs the first
-         * try on its own thread and each hedge on the pipeline's {@link #executor}, and
-         * stops a try by interrupting its thread; an interrupt of the caller stops every
-         * try and ends the call. An asynchronous call starts each hedge on the executor
-         * and stops a try by cancelling its stage; cancelling the call stops every try. A
-         * hedge the executor refuses is not started. Listeners hear each race's outcome
+         * timeout. The first try that succeeds, with a value the retry policy's result
+         * predicate accepts, is the attempt's; the others are stopped and their guards'
+         * passes given back, never recorded as failures. A value the predicate rejects
+         * counts as a failed try (the guards still hear it as a value, judged by their
+         * own predicates). The attempt fails when every try it started failed, with the
+         * last one's failure or rejected value, and the retry stage decides on it as
+         * usual; a guard's refusal of a hedge does not end the attempt while another try
+         * runs. A synchronous call runs the first try on its own thread and each hedge on
+         * the pipeline's {@link #executor}, and stops a try by interrupting its thread;
+         * an interrupt of the caller stops every try and ends the call. An asynchronous
+         * call starts each hedge on the executor and stops a try by cancelling its stage;
+         * cancelling the call stops every try. A hedge the executor refuses is not
+         * started. Listeners hear each race's outcome
          * ({@link ExecutionListener#onHedge}). For idempotent reads only.
          * @param hedging the policy; {@code null} for none
          * @return this builder

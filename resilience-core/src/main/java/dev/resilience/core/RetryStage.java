@@ -2,9 +2,6 @@ package dev.resilience.core;
 
 import java.time.Duration;
 
-import dev.resilience.core.bulkhead.BulkheadFullException;
-import dev.resilience.core.circuitbreaker.CallNotPermittedException;
-import dev.resilience.core.ratelimiter.RateLimitedException;
 import dev.resilience.core.retry.RetryAfter;
 import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryEvent;
@@ -21,9 +18,6 @@ import org.jspecify.annotations.Nullable;
  * {@link Execution}.
  */
 final class RetryStage {
-
-    /** The deadline of a call without {@code maxDuration}. */
-    static final long NO_DEADLINE = Long.MAX_VALUE;
 
     private final String name;
 
@@ -73,7 +67,9 @@ final class RetryStage {
      * Starts the stage for one call: counts the call in the budget.
      * @param now the call's start, read from the pipeline's time source; any value when
      * {@link #usesStart()} is {@code false}
-     * @return the call's deadline, or {@link #NO_DEADLINE}
+     * @return the call's deadline, a reading of the time source that may have wrapped
+     * past {@link Long#MAX_VALUE} (only its difference to a later reading counts);
+     * meaningless when calls have no deadline ({@link #hasDeadline()})
      */
     long enter(long now) {
         RetryBudget calls = this.budget;
@@ -85,10 +81,7 @@ final class RetryStage {
                 calls.recordCall();
             }
         }
-        if (this.maxDurationNanos < 0) {
-            return NO_DEADLINE;
-        }
-        return Math.min(Long.MAX_VALUE - 1, Durations.later(now, this.maxDurationNanos));
+        return hasDeadline() ? now + this.maxDurationNanos : now;
     }
 
     /**
@@ -131,9 +124,30 @@ final class RetryStage {
     }
 
     /**
+     * Decides what follows an attempt whose value was judged already, by the guards'
+     * result predicates and {@link #rejection}, as a hedged race judges its tries'
+     * values.
+     * @param call the call
+     * @param value the value
+     * @param rejection what the value counts as, or {@code null} when it ends the call
+     * @param attemptStart the attempt's start
+     * @return the decision
+     */
+    <T> RetryDecision afterJudgedValue(Execution<T> call, @Nullable T value, @Nullable RuntimeException rejection,
+            long attemptStart) {
+        if (rejection != null) {
+            return afterRejection(call, rejection, attemptStart);
+        }
+        call.succeed(value);
+        return RetryDecision.STOP;
+    }
+
+    /**
      * Decides what follows an attempt whose value {@link #rejection} has already judged,
      * without asking the policy's result predicate again: a rejected value is retried as
-     * a failure would be; a predicate that threw ends the call at once as an ERROR.
+     * a retryable failure would be, whatever exception types the policy retries or aborts
+     * on (they filter what an attempt throws, not values); a predicate that threw ends
+     * the call at once as an ERROR.
      * @param call the call
      * @param rejection what {@link #rejection} returned for the value
      * @param attemptStart the attempt's start
@@ -145,24 +159,32 @@ final class RetryStage {
             call.recordFailure(rejection, attemptStart);
             return stop(call, ExecutionStatus.ERROR, rejection);
         }
-        return afterFailure(call, rejection, attemptStart);
+        return afterFailure(call, rejection, attemptStart, true);
     }
 
     /**
      * Decides what follows a failed attempt. An interruption and a rejection by a breaker
      * or a bulkhead or rate limiter inside the attempt end the call at once; they are
-     * never retried.
+     * never retried. Such a rejection wrapped by the {@code CompletionException} of
+     * {@code join()} or the {@code ExecutionException} of {@code get()} is taken
+     * unwrapped, as an asynchronous attempt's failure is: the call ends REJECTED with the
+     * rejection itself.
      * @param call the call
      * @param failure what the attempt threw; never an {@link Error}
      * @param attemptStart the attempt's start
      * @return the decision
      */
     RetryDecision afterFailure(Execution<?> call, Throwable failure, long attemptStart) {
-        call.recordFailure(failure, attemptStart);
-        if (failure instanceof CallNotPermittedException || failure instanceof BulkheadFullException
-                || failure instanceof RateLimitedException) {
-            return stop(call, ExecutionStatus.REJECTED, failure);
+        return afterFailure(call, failure, attemptStart, false);
+    }
+
+    private RetryDecision afterFailure(Execution<?> call, Throwable failure, long attemptStart, boolean rejectedValue) {
+        Throwable refusal = NestedRefusals.unwrapped(failure);
+        if (NestedRefusals.isRefusal(refusal)) {
+            call.recordFailure(refusal, attemptStart);
+            return stop(call, ExecutionStatus.REJECTED, refusal);
         }
+        call.recordFailure(failure, attemptStart);
         if (failure instanceof InterruptedException) {
             return stop(call, ExecutionStatus.ERROR, failure);
         }
@@ -171,7 +193,7 @@ final class RetryStage {
         if (policy == null) {
             return stop(call, timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.ERROR, failure);
         }
-        if (!policy.isRetryable(failure)) {
+        if (!rejectedValue && !policy.isRetryable(failure)) {
             return stop(call, timeout ? ExecutionStatus.TIMEOUT : ExecutionStatus.FAILURE, failure);
         }
         if (call.attempts >= policy.maxAttempts()) {
@@ -202,12 +224,46 @@ final class RetryStage {
      * @return {@code true} if the deadline has passed and the call is over
      */
     boolean pastDeadline(Execution<?> call) {
-        if (call.deadlineNanos == NO_DEADLINE || this.time.nanoTime() < call.deadlineNanos) {
+        if (!passed(call.deadlineNanos)) {
             return false;
         }
+        deadlinePassed(call);
+        return true;
+    }
+
+    /**
+     * Ends the call as a TIMEOUT when the guards admitted its next attempt only after its
+     * deadline had passed (a guard made it wait): the attempt does not start, and its
+     * pass is given back.
+     * @param call the call, holding the attempt's pass
+     * @return {@code true} if the deadline has passed and the call is over
+     */
+    boolean admittedPastDeadline(Execution<?> call) {
+        if (!pastDeadline(call)) {
+            return false;
+        }
+        call.pass.abandon();
+        return true;
+    }
+
+    /**
+     * Ends a call whose deadline has passed as a TIMEOUT.
+     * @param call the call
+     */
+    void deadlinePassed(Execution<?> call) {
         call.stop(ExecutionStatus.TIMEOUT,
                 call.own(new DeadlineExceededException(this.name, this.retry.maxDuration(), call.lastFailure())));
-        return true;
+    }
+
+    /**
+     * Returns whether a call's deadline has passed, comparing readings of the time source
+     * by their difference alone, so that a deadline past the clock's wrap still lies
+     * ahead.
+     * @param deadlineNanos the call's deadline, from {@link #enter}
+     * @return {@code true} if calls have a deadline and it has passed
+     */
+    boolean passed(long deadlineNanos) {
+        return hasDeadline() && this.time.nanoTime() - deadlineNanos >= 0;
     }
 
     /**

@@ -82,11 +82,11 @@ final class Stages {
         this.executor = pipeline.executor();
         this.listeners = listeners;
         this.idempotency = new IdempotencyStage(pipeline.idempotency(), this.time, this.executor);
-        this.fallbacks = new FallbackStage(pipeline.fallbacks(), pipeline.lastGood());
+        this.fallbacks = new FallbackStage(pipeline.fallbacks(), pipeline.lastGood(), pipeline.circuitBreaker());
         this.deadLetters = new DeadLetters(pipeline, pipeline.retry() != null);
         this.retry = new RetryStage(this.name, this.time, pipeline.retry());
         this.hedging = pipeline.hedging();
-        this.guards = new Guards(pipeline.guards());
+        this.guards = new Guards(pipeline.guards(), this.executor);
         this.timeout = new AttemptTimeoutStage(this.name, this.time, pipeline.retry(), pipeline.timeLimit());
         this.statelessStart = !this.idempotency.present() && !this.retry.hasDeadline() && !this.timeout.present()
                 && this.fallbacks.offset() == 0 && listeners.isEmpty() && this.hedging == null;

@@ -242,7 +242,7 @@ final class SyncExecution<T> extends Execution<T> {
         if (this.stages.hedging != null) {
             return raced(new SyncHedges<T>(this.stages, this.context, this.action, this.deadlineNanos).run());
         }
-        if (!permitted()) {
+        if (!permitted() || this.stages.retry.admittedPastDeadline(this)) {
             return RetryDecision.STOP;
         }
         long limit = attemptLimitNanos();

@@ -14,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * timeout on its own thread. A try is stopped by interrupting its thread (an
  * {@link AttemptTimer}, shared with its timeout, so no stray interrupt stays behind). The
  * caller then waits, without spinning, for the race to be decided; an interrupt of that
- * wait stops every try and ends the call as an interrupted wait does.
+ * wait stops every try and ends the call as an interrupted wait does. A hedge's thread
+ * interrupted by anyone but the race (an executor shutting down), in its action or while
+ * it waits for a guard's pass, keeps its interrupt flag.
  *
  * @param <T> the type of the attempt's value
  */
@@ -74,8 +76,17 @@ final class SyncHedges<T> {
             pass = this.stages.guards.admit();
         }
         catch (RuntimeException ex) {
-            canceller.finish();
+            boolean silent = canceller.finish();
+            if (silent && ex instanceof CallInterruptedException && attempt.index > 0) {
+                Thread.currentThread().interrupt();
+            }
             this.race.refused(attempt, ex);
+            return;
+        }
+        if (this.stages.retry.passed(this.deadlineNanos)) {
+            canceller.finish();
+            this.stages.guards.abandoned(pass);
+            this.race.admittedPastDeadline(attempt);
             return;
         }
         long start = this.stages.time.nanoTime();
@@ -91,7 +102,7 @@ final class SyncHedges<T> {
             }
             catch (RuntimeException ex) {
                 canceller.finish();
-                this.race.failed(attempt, ex, false, false);
+                this.race.unrun(attempt, ex);
                 return;
             }
         }

@@ -68,7 +68,7 @@ class BulkheadStageTests {
 
     @Test
     void sixtyFourCallersThroughAPipelineNeverRunMoreThanEightAttemptsAtOnce() throws InterruptedException {
-        Bulkhead bulkhead = bulkhead(Duration.ofDays(1));
+        Bulkhead bulkhead = bulkhead(Duration.ofHours(1));
         ResiliencePipeline pipeline = ResiliencePipeline.builder("inventory")
             .timeSource(this.clock)
             .bulkhead(bulkhead)
@@ -142,7 +142,7 @@ class BulkheadStageTests {
 
     @Test
     void sixtyFourAsynchronousCallsNeverRunMoreThanEightAttemptsAtOnce() {
-        Bulkhead bulkhead = bulkhead(Duration.ofDays(1));
+        Bulkhead bulkhead = bulkhead(Duration.ofHours(1));
         ExecutorService executor = Executors.newFixedThreadPool(4);
         try {
             ResiliencePipeline pipeline = ResiliencePipeline.builder("inventory")

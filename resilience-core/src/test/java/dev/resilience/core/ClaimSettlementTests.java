@@ -72,6 +72,24 @@ class ClaimSettlementTests {
     }
 
     @Test
+    void aClaimTakenJustBeforeTheClockWrapsIsStillCompletedAgainUntilItsLeaseEnds() {
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("charge")
+            .timeSource(new ClockNearWrap(this.clock, Duration.ofMillis(1).toNanos()))
+            .executor(Runnable::run)
+            .idempotency(new IdempotencyPolicy("charge", this.store, Duration.ofHours(1), Duration.ofSeconds(5),
+                    OnInProgress.REJECT))
+            .build();
+        this.store.failNext(3);
+
+        charge(pipeline);
+        this.clock.advance(Duration.ofMillis(100 + 200 + 400));
+
+        assertThat(this.store.completions).containsExactly(Duration.ZERO, Duration.ofMillis(100),
+                Duration.ofMillis(300), Duration.ofMillis(700));
+        assertThat(charge(pipeline).replayed()).isTrue();
+    }
+
+    @Test
     void completionIsNotTriedPastTheLease() {
         ResiliencePipeline pipeline = pipeline();
         this.store.failNext(Integer.MAX_VALUE);

@@ -5,6 +5,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.resilience.core.bulkhead.Bulkhead;
+import dev.resilience.core.bulkhead.BulkheadConfig;
+import dev.resilience.core.bulkhead.BulkheadFullException;
+import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
@@ -13,6 +17,9 @@ import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
+import dev.resilience.core.ratelimiter.RateLimitedException;
+import dev.resilience.core.ratelimiter.RateLimiter;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryPolicy;
@@ -79,6 +86,41 @@ class DeadLetterPipelineTests {
             assertThat(deadLetter.status()).isEqualTo(ExecutionStatus.REJECTED);
             assertThat(deadLetter.attempts()).isZero();
         });
+    }
+
+    @Test
+    void callRejectedByANestedOpenBreakerIsADeadLetter() {
+        pipeline().build()
+            .execute(this.context, FlakyAction
+                .failing(new CallNotPermittedException("ledger", CircuitBreakerState.FORCED_OPEN, null)));
+
+        assertThat(this.deadLetters.list(10)).singleElement().satisfies((deadLetter) -> {
+            assertThat(deadLetter.status()).isEqualTo(ExecutionStatus.REJECTED);
+            assertThat(deadLetter.errorClass()).isEqualTo(CallNotPermittedException.class.getName());
+        });
+    }
+
+    @Test
+    void callRefusedByARateLimiterOrAFullBulkheadIsNotADeadLetter() throws Exception {
+        RateLimiter rateLimiter = RateLimiter.of("quotes",
+                RateLimiterConfig.builder().limit(1).period(Duration.ofHours(1)).build(), this.clock);
+        ResiliencePipeline limited = pipeline().rateLimiter(rateLimiter).build();
+        Bulkhead bulkhead = Bulkhead.of("printers", BulkheadConfig.builder().maxConcurrentCalls(1).build(), this.clock);
+        bulkhead.acquire();
+
+        ExecutionResult<String> first = limited.execute(this.context, () -> "quote");
+        ExecutionResult<String> refusedByTheLimiter = limited.execute(this.context, () -> "quote");
+        ExecutionResult<String> refusedByTheBulkhead = pipeline().bulkhead(bulkhead)
+            .build()
+            .execute(this.context, () -> "printed");
+        ExecutionResult<String> refusedInside = pipeline().build()
+            .execute(this.context, FlakyAction.failing(new BulkheadFullException("nested", 4),
+                    new RateLimitedException("nested", Duration.ofSeconds(1))));
+
+        assertThat(first.status()).isEqualTo(ExecutionStatus.SUCCESS);
+        assertThat(List.of(refusedByTheLimiter, refusedByTheBulkhead, refusedInside))
+            .allSatisfy((result) -> assertThat(result.status()).isEqualTo(ExecutionStatus.REJECTED));
+        assertThat(this.deadLetters.size()).isZero();
     }
 
     @Test

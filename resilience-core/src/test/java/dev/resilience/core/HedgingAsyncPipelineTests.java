@@ -19,6 +19,8 @@ import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.circuitbreaker.CircuitBreakerState;
 import dev.resilience.core.hedging.HedgeEvent;
 import dev.resilience.core.hedging.HedgingPolicy;
+import dev.resilience.core.ratelimiter.RateLimiter;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.retry.Backoff;
 import dev.resilience.core.retry.Jitter;
 import dev.resilience.core.retry.RetryPolicy;
@@ -176,6 +178,47 @@ class HedgingAsyncPipelineTests {
     }
 
     @Test
+    void aValueTheRetryPolicyRejectsDoesNotWinTheRaceWhileAnotherTryRunsWhichThenWins() {
+        ResiliencePipeline pipeline = pipeline(1)
+            .retry(RetryPolicy.builder().maxAttempts(2).backoff(Backoff.none()).retryOnResult("empty"::equals).build())
+            .build();
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+        this.clock.advance(Duration.ofMillis(50));
+
+        this.tries.get(0).complete("empty");
+        assertThat(call).as("the hedge may still answer").isNotDone();
+        assertThat(this.tries.get(1)).isNotCancelled();
+        this.tries.get(1).complete("full");
+
+        ExecutionResult<String> result = call.join();
+        assertThat(result.value()).isEqualTo("full");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(this.tries).hasSize(2);
+        assertThat(this.events).containsExactly(new HedgeEvent(1, 1));
+        assertThat(this.breaker.metrics().successfulCallsTotal()).as("both values, as the breaker judges them")
+            .isEqualTo(2);
+    }
+
+    @Test
+    void whenEveryTryReturnsARejectedValueTheAttemptEndsWithTheLastAndTheRetryStageRetriesIt() {
+        ResiliencePipeline pipeline = pipeline(1)
+            .retry(RetryPolicy.builder().maxAttempts(2).backoff(Backoff.none()).retryOnResult("empty"::equals).build())
+            .build();
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+        this.clock.advance(Duration.ofMillis(50));
+        this.tries.get(1).complete("empty");
+        this.tries.get(0).complete("empty");
+        assertThat(this.tries).as("the retry's first try").hasSize(3);
+        this.tries.get(2).complete("empty");
+
+        ExecutionResult<String> result = call.join();
+        assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+        assertThat(result.error()).isInstanceOf(RejectedResultException.class);
+        assertThat(result.attempts()).isEqualTo(2);
+        assertThat(this.events).containsExactly(new HedgeEvent(HedgeEvent.NONE, 1), new HedgeEvent(HedgeEvent.NONE, 0));
+    }
+
+    @Test
     void theBreakerHearsEveryTryThatEndedBeforeTheWinnerAndNotTheLosersAfterIt() {
         ResiliencePipeline pipeline = pipeline(2).build();
         CompletableFuture<ExecutionResult<String>> call = pipeline.executeAsync(CallContext.empty(), this::stalled);
@@ -234,6 +277,20 @@ class HedgingAsyncPipelineTests {
     }
 
     @Test
+    void aTryWhoseTimeoutCannotBeScheduledIsStoppedAndGivesItsPassBackUnrecorded() {
+        ResiliencePipeline pipeline = pipeline(1).timeSource(new RejectingTimer(this.clock))
+            .timeLimit(Duration.ofSeconds(1))
+            .build();
+
+        ExecutionResult<String> result = start(pipeline).join();
+
+        assertThat(result.error()).isInstanceOf(RejectedExecutionException.class);
+        assertThat(this.tries).singleElement().satisfies((stage) -> assertThat(stage).isCancelled());
+        assertThat(this.breaker.metrics().failedCallsTotal()).as("failures the breaker recorded").isZero();
+        assertThat(this.breaker.metrics().successfulCallsTotal()).isZero();
+    }
+
+    @Test
     void aHedgeNeverOutlivesTheCallsDeadline() {
         ResiliencePipeline pipeline = pipeline(1)
             .retry(RetryPolicy.builder().maxAttempts(3).maxDuration(Duration.ofMillis(120)).build())
@@ -251,6 +308,55 @@ class HedgingAsyncPipelineTests {
         assertThat(this.tries).hasSize(2).allSatisfy((stage) -> assertThat(stage).isCancelled());
         assertThat(this.breaker.metrics().failedCallsTotal()).as("both tries timed out").isEqualTo(2);
         assertThat(this.clock.pendingTasks()).isZero();
+    }
+
+    @Test
+    void aFirstTryAdmittedOnlyAfterTheCallsDeadlineDoesNotStartAndTheCallTimesOut() {
+        RateLimiter limiter = RateLimiter.of("quotes",
+                RateLimiterConfig.builder()
+                    .limit(1)
+                    .period(Duration.ofSeconds(2))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                this.clock);
+        assertThat(limiter.tryAcquire()).isZero();
+        ResiliencePipeline pipeline = pipeline(1).rateLimiter(limiter)
+            .retry(RetryPolicy.builder().maxAttempts(1).maxDuration(Duration.ofSeconds(1)).build())
+            .build();
+
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+        this.clock.advance(Duration.ofSeconds(2));
+
+        assertThat(call).as("ended once the permit came").isDone();
+        ExecutionResult<String> result = call.join();
+        assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
+        assertThat(result.error()).isInstanceOf(DeadlineExceededException.class);
+        assertThat(result.attempts()).isZero();
+        assertThat(this.tries).as("tries started").isEmpty();
+        assertThat(this.breaker.metrics().successfulCallsTotal() + this.breaker.metrics().failedCallsTotal())
+            .as("outcomes the breaker recorded")
+            .isZero();
+    }
+
+    @Test
+    void aHedgeAdmittedOnlyAfterTheCallsDeadlineDoesNotStartAndGivesItsPassesBack() {
+        Bulkhead bulkhead = Bulkhead.of("quotes",
+                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofSeconds(5)).build(), this.clock);
+        ResiliencePipeline pipeline = pipeline(1).bulkhead(bulkhead)
+            .retry(RetryPolicy.builder().maxAttempts(1).maxDuration(Duration.ofSeconds(1)).build())
+            .build();
+        CompletableFuture<ExecutionResult<String>> call = start(pipeline);
+        this.clock.advance(Duration.ofMillis(50));
+        assertThat(bulkhead.waitingCalls()).as("the hedge, waiting for the first try's permit").isEqualTo(1);
+
+        this.clock.advance(Duration.ofMillis(950));
+
+        assertThat(call).as("ended at the deadline").isDone();
+        assertThat(call.join().status()).isEqualTo(ExecutionStatus.TIMEOUT);
+        assertThat(this.tries).as("tries started").hasSize(1);
+        assertThat(bulkhead.concurrentCalls()).isZero();
+        assertThat(this.breaker.metrics().failedCallsTotal()).as("the first try's timeout").isEqualTo(1);
+        assertThat(this.events).containsExactly(new HedgeEvent(HedgeEvent.NONE, 0));
     }
 
     @Test

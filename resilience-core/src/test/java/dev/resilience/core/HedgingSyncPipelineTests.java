@@ -19,11 +19,15 @@ import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.hedging.HedgeEvent;
 import dev.resilience.core.hedging.HedgingPolicy;
+import dev.resilience.core.ratelimiter.RateLimiter;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Hedged synchronous attempts: the caller's thread runs the first try, the hedge timer
@@ -233,6 +237,67 @@ class HedgingSyncPipelineTests {
 
         assertThat(call.get(BOUND, TimeUnit.SECONDS)).isEqualTo("first");
         assertThat(this.tries).hasValue(1);
+    }
+
+    @Test
+    void aFirstTryAdmittedOnlyAfterTheCallsDeadlineDoesNotStartAndTheCallTimesOut() {
+        RateLimiter limiter = RateLimiter.of("prices",
+                RateLimiterConfig.builder()
+                    .limit(1)
+                    .period(Duration.ofSeconds(2))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                this.clock);
+        assertThat(limiter.tryAcquire()).isZero();
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("prices")
+            .timeSource(this.clock)
+            .executor(this.hedges)
+            .retry(RetryPolicy.builder().maxAttempts(1).maxDuration(Duration.ofSeconds(1)).build())
+            .hedging(HedgingPolicy.of(Duration.ofMillis(50), 1))
+            .rateLimiter(limiter)
+            .bulkhead(this.bulkhead)
+            .build();
+
+        ExecutionResult<String> result = pipeline.execute(() -> "late " + this.tries.incrementAndGet());
+
+        assertThat(this.clock.elapsed()).as("the wait for a permit").isEqualTo(Duration.ofSeconds(2));
+        assertThat(result.status()).isEqualTo(ExecutionStatus.TIMEOUT);
+        assertThat(result.error()).isInstanceOf(DeadlineExceededException.class);
+        assertThat(result.attempts()).isZero();
+        assertThat(this.tries).as("tries started").hasValue(0);
+        assertThat(this.bulkhead.concurrentCalls()).isZero();
+    }
+
+    @Test
+    void aValueTheRetryPolicyRejectsDoesNotWinTheRaceWhileTheHedgeRunsWhichThenWins() throws Exception {
+        CountDownLatch hedgeEntered = new CountDownLatch(1);
+        CountDownLatch hedgeMayAnswer = new CountDownLatch(1);
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("prices")
+            .timeSource(this.clock)
+            .executor(this.hedges)
+            .retry(RetryPolicy.builder().maxAttempts(1).retryOnResult("empty"::equals).build())
+            .hedging(HedgingPolicy.of(Duration.ofMillis(50), 1))
+            .circuitBreaker(this.breaker)
+            .build();
+        Future<ExecutionResult<String>> call = this.callers.submit(() -> pipeline.execute(() -> {
+            if (this.tries.incrementAndGet() > 1) {
+                hedgeEntered.countDown();
+                assertThat(hedgeMayAnswer.await(BOUND, TimeUnit.SECONDS)).isTrue();
+                return "full";
+            }
+            this.clock.advance(Duration.ofMillis(50));
+            assertThat(hedgeEntered.await(BOUND, TimeUnit.SECONDS)).isTrue();
+            return "empty";
+        }));
+        await().atMost(Duration.ofSeconds(BOUND))
+            .until(() -> this.breaker.metrics().successfulCallsTotal() == 1 || call.isDone());
+
+        hedgeMayAnswer.countDown();
+
+        ExecutionResult<String> result = call.get(BOUND, TimeUnit.SECONDS);
+        assertThat(result.value()).as("the call's value; error " + result.error()).isEqualTo("full");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(this.tries).hasValue(2);
     }
 
 }

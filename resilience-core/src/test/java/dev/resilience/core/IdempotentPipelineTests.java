@@ -163,6 +163,22 @@ class IdempotentPipelineTests {
     }
 
     @Test
+    void aCallThatStartsWaitingJustBeforeTheClockWrapsWaitsItsWholeInProgressTtlAndNoLonger() {
+        ResiliencePipeline waiting = ResiliencePipeline.builder("payment")
+            .timeSource(new ClockNearWrap(this.clock, Duration.ofMillis(1).toNanos()))
+            .idempotency(new IdempotencyPolicy("pay", this.store, Duration.ofHours(1), Duration.ofSeconds(1),
+                    OnInProgress.WAIT))
+            .build();
+        this.store.claim(storeKey("pay", "key-1"), "fp", Duration.ofSeconds(5));
+
+        ExecutionResult<String> result = waiting.execute(CallContext.idempotent("key-1", "fp"), () -> "second");
+
+        assertThat(result.status()).as("status; error " + result.error()).isEqualTo(ExecutionStatus.REJECTED);
+        assertThat(result.error()).isInstanceOf(IdempotencyInProgressException.class);
+        assertThat(this.clock.elapsed()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
     void interruptWhileWaitingForAKeyInProgressEndsTheCallAtOnceAndKeepsTheFlag() {
         ResiliencePipeline waiting = pipeline(new IdempotencyPolicy("pay", this.store, Duration.ofHours(1),
                 Duration.ofSeconds(10), OnInProgress.WAIT));

@@ -64,6 +64,28 @@ class ResultPredicateTests {
     }
 
     @Test
+    void anAsynchronousRejectedValueIsRetriedWhateverExceptionTypesThePolicyAbortsOnOrFilters() {
+        AtomicInteger runs = new AtomicInteger();
+        ResiliencePipeline pipeline = ResiliencePipeline.builder("order-status")
+            .timeSource(this.clock)
+            .retry(RetryPolicy.builder()
+                .maxAttempts(3)
+                .backoff(Backoff.of(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), Jitter.NONE))
+                .abortOn(RuntimeException.class)
+                .retryOnError((error) -> false)
+                .retryOnResult(PENDING)
+                .build())
+            .build();
+
+        CompletableFuture<ExecutionResult<String>> call = pipeline.executeAsync(CallContext.empty(),
+                () -> completed((runs.incrementAndGet() < 3) ? "PENDING" : "DONE"));
+        this.clock.advance(Duration.ofMillis(300));
+
+        assertThat(call.join().value()).isEqualTo("DONE");
+        assertThat(call.join().attempts()).isEqualTo(3);
+    }
+
+    @Test
     void aValueStillRejectedAfterTheLastAttemptEndsAsErrorWithRejectedResultException() {
         AtomicInteger runs = new AtomicInteger();
 

@@ -131,12 +131,19 @@ class SyncExecutionClockTests {
             .bulkhead(bulkhead)
             .build();
 
+        for (int call = 1; call < 20; call++) {
+            pipeline.call(() -> {
+                this.clock.advance(Duration.ofMillis(100));
+                return "slow";
+            });
+        }
+        assertThat(bulkhead.limit()).as("the limit is decided once per window of 20 calls").isEqualTo(20);
         pipeline.call(() -> {
             this.clock.advance(Duration.ofMillis(100));
             return "slow";
         });
 
-        assertThat(bulkhead.limit()).as("a call above the threshold lowers the limit").isEqualTo(18);
+        assertThat(bulkhead.limit()).as("a window of calls above the threshold lowers the limit").isEqualTo(18);
         assertThat(bulkhead.concurrentCalls()).isZero();
     }
 

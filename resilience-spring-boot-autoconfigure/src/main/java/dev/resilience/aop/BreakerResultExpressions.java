@@ -1,5 +1,6 @@
 package dev.resilience.aop;
 
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
@@ -10,29 +11,30 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@code failOnResult} predicate of one breaker, which every method that names the
  * breaker shares: each method's {@link ResultExpression} (one text for all of them,
- * {@link InstanceNameConflicts} sees to that), chosen by the judged call's method
- * ({@link CallContext#method()}), so the expression reads that method's parameters. A
- * value of a call that no annotated method made (the HTTP client, {@code
- * ResilienceTemplate}) is not judged: it is no failure. Thread-safe.
+ * {@link InstanceNameConflicts} sees to that), chosen by the method the judged call was
+ * made to ({@link MethodArguments}), so the expression reads that method's parameters, an
+ * overload's own included. A value of a call that no annotated method made (the HTTP
+ * client, {@code ResilienceTemplate}) is not judged: it is no failure. Thread-safe.
  */
 final class BreakerResultExpressions implements Predicate<@Nullable Object> {
 
-    private final Map<String, ResultExpression> byMethod = new ConcurrentHashMap<>();
+    private final Map<Method, ResultExpression> byMethod = new ConcurrentHashMap<>();
 
     /**
-     * Adds the expression of a method; the first of a method's name stays.
-     * @param method the method's description, as its calls' contexts name it
+     * Adds the expression of a method; the first of a method stays.
+     * @param method the annotated method
      * @param expression the method's expression
      * @return this predicate
      */
-    BreakerResultExpressions add(String method, ResultExpression expression) {
+    BreakerResultExpressions add(Method method, ResultExpression expression) {
         this.byMethod.putIfAbsent(method, expression);
         return this;
     }
 
     @Override
     public boolean test(@Nullable Object result) {
-        ResultExpression expression = this.byMethod.get(CallContext.judged().method());
+        Method method = MethodArguments.methodOf(CallContext.judged().arguments());
+        ResultExpression expression = (method != null) ? this.byMethod.get(method) : null;
         return expression != null && expression.test(result);
     }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import dev.resilience.annotation.Bulkhead;
+import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.annotation.Retryable;
@@ -47,6 +48,10 @@ final class InstanceNameConflicts {
             Set.of("delay", "maxDelay", "attemptTimeout", "maxDuration"), Bulkhead.class, Set.of("maxWait"),
             RateLimited.class, Set.of("period", "timeout"), TimeLimited.class, Set.of("timeout"), Hedged.class,
             Set.of("delay"));
+
+    /** The attributes that no property sets: the result predicates. */
+    private static final Map<Class<? extends Annotation>, String> ANNOTATION_ONLY = Map.of(Retryable.class,
+            "retryOnResult", CircuitGuarded.class, "failOnResult");
 
     private final Map<String, Declaration> defaultNames = new ConcurrentHashMap<>();
 
@@ -163,21 +168,22 @@ final class InstanceNameConflicts {
                 continue;
             }
             String annotationName = "@" + declaration.annotation().annotationType().getSimpleName();
-            String property = prefix + name + "." + kebabCase(attributeName);
+            String orElse = attributeName.equals(ANNOTATION_ONLY.get(declaration.annotation().annotationType()))
+                    ? ", or give the two annotations different names (no property sets " + attributeName + ")."
+                    : ", or set " + prefix + name + "." + kebabCase(attributeName) + " and leave " + attributeName
+                            + " out of both annotations.";
             String unreadable = unreadable(declaration.annotation(), attributeName, attribute.getValue());
             if (unreadable != null) {
                 throw new InvalidResiliencePolicyException(declaration.subject(),
                         annotationName + "(" + attributeName + ")", render(attribute.getValue()), unreadable,
-                        "Write " + render(their) + " as " + first.subject() + " does, or set " + property
-                                + " and leave " + attributeName + " out of both annotations.");
+                        "Write " + render(their) + " as " + first.subject() + " does" + orElse);
             }
             throw new InvalidResiliencePolicyException(declaration.subject(),
                     annotationName + "(" + attributeName + ")", render(attribute.getValue()),
                     kind + " '" + name + "' is also configured by " + first.subject() + ", with " + attributeName
                             + " = " + render(their) + "; one name has one configuration, so which of the two applies "
                             + "would depend on the order the methods are compiled in",
-                    "Give both annotations the same " + attributeName + ", or set " + property + " and leave "
-                            + attributeName + " out of both annotations.");
+                    "Give both annotations the same " + attributeName + orElse);
         }
     }
 

@@ -93,10 +93,7 @@ final class ProtectableMethods {
         if (isInterceptable(method) || Proxy.isProxyClass(method.getDeclaringClass())) {
             return;
         }
-        String annotations = ANNOTATIONS.stream()
-            .filter((type) -> AnnotatedElementUtils.hasAnnotation(method, type))
-            .map((type) -> "@" + type.getSimpleName())
-            .collect(Collectors.joining(", "));
+        String annotations = annotations(method);
         if (annotations.isEmpty()) {
             return;
         }
@@ -113,6 +110,50 @@ final class ProtectableMethods {
         }
         throw notInterceptable(method, subject, annotations, "final",
                 "Remove final from " + name + ", or remove " + annotations + ".");
+    }
+
+    /**
+     * Fails when a method carries one of the annotations itself but the bean is a JDK
+     * dynamic proxy ({@code spring.aop.proxy-target-class=false}, a bean that implements
+     * interfaces) none of whose interfaces declares the method: the proxy can only ever
+     * intercept the methods of those interfaces. A class-level annotation never applies
+     * to such a method, so it does not fail.
+     * @param method a method of the bean's class
+     * @param proxiedInterfaces the interfaces the bean's JDK proxy implements, or
+     * {@code null} when the bean is no JDK proxy
+     * @param subject the bean and method, for the failure analysis
+     * @throws InvalidResiliencePolicyException when no proxied interface declares the
+     * method
+     */
+    static void requireReachable(Method method, Class<?> @Nullable [] proxiedInterfaces, String subject) {
+        if (proxiedInterfaces == null || Modifier.isStatic(method.getModifiers())) {
+            return;
+        }
+        for (Class<?> proxied : proxiedInterfaces) {
+            if (ClassUtils.hasMethod(proxied, method.getName(), method.getParameterTypes())) {
+                return;
+            }
+        }
+        String annotations = annotations(method);
+        if (annotations.isEmpty()) {
+            return;
+        }
+        String interfaces = Arrays.stream(proxiedInterfaces)
+            .map(Class::getSimpleName)
+            .collect(Collectors.joining(", "));
+        throw new InvalidResiliencePolicyException(subject, annotations, declaration(method),
+                "the bean is a JDK dynamic proxy of its interfaces (" + interfaces
+                        + "), none of which declares the method, so calls never reach it through the proxy and "
+                        + annotations + " would never apply to it",
+                "Declare '" + method.getName() + "' on an interface the bean implements, let Spring proxy the class "
+                        + "(spring.aop.proxy-target-class=true, Boot's default), or remove " + annotations + ".");
+    }
+
+    private static String annotations(Method method) {
+        return ANNOTATIONS.stream()
+            .filter((type) -> AnnotatedElementUtils.hasAnnotation(method, type))
+            .map((type) -> "@" + type.getSimpleName())
+            .collect(Collectors.joining(", "));
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.resilience.aop;
 
+import java.lang.reflect.Method;
 import java.lang.reflect.UndeclaredThrowableException;
-import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -27,6 +27,8 @@ import org.springframework.aop.ProxyMethodInvocation;
  */
 final class ResilientMethod {
 
+    private final Method method;
+
     private final String description;
 
     private final ResiliencePipeline pipeline;
@@ -45,9 +47,10 @@ final class ResilientMethod {
 
     private final CallContextCustomizer customizer;
 
-    ResilientMethod(String description, ResiliencePipeline pipeline, ReturnKind returnKind,
+    ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
             @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer) {
+        this.method = method;
         this.lastGood = lastGood;
         this.customizer = customizer;
         this.description = description;
@@ -104,7 +107,7 @@ final class ResilientMethod {
             scope = lastGoodScope();
         }
         return this.customizer.customize(new CallContext(this.description, invocation.getThis(),
-                Arrays.asList(arguments), key, fingerprint, listener, scope));
+                new MethodArguments(this.method, arguments), key, fingerprint, listener, scope));
     }
 
     /**

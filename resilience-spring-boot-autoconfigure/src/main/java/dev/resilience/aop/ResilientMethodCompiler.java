@@ -5,11 +5,8 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.resilience.annotation.Bulkhead;
@@ -37,6 +34,7 @@ import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.ResolvableType;
 
@@ -64,7 +62,7 @@ final class ResilientMethodCompiler {
 
     private final InstanceNameConflicts names = new InstanceNameConflicts();
 
-    private final Map<String, BreakerResultExpressions> breakerResults = new ConcurrentHashMap<>();
+    private final ResultPredicates results = new ResultPredicates();
 
     private volatile CallContextCustomizer customizer = CallContextCustomizer.NONE;
 
@@ -81,6 +79,16 @@ final class ResilientMethodCompiler {
 
     void customizeCalls(CallContextCustomizer customizer) {
         this.customizer = customizer;
+    }
+
+    /** Lets result expressions refer to the application's beans. */
+    void referTo(BeanFactory beans) {
+        this.results.referTo(beans);
+    }
+
+    /** Checks what the result expressions of the startup's methods refer to. */
+    void started() {
+        this.results.started(this.policies.registry());
     }
 
     private CallContext customize(CallContext context) {
@@ -140,12 +148,12 @@ final class ResilientMethodCompiler {
         CallStatistics statistics = registry.statistics(pipelineName);
         RetryPolicy retry = (retryName != null) ? registry.retry(retryName, retryable) : null;
         if (retry != null) {
-            retry = withRetryOnResult(retry, retryable, method, subject);
+            retry = this.results.withRetryOnResult(retry, retryable, method, subject);
             pipeline.retry(retry);
         }
         if (breakerName != null) {
             pipeline.circuitBreaker(registry.circuitBreaker(breakerName, circuitGuarded,
-                    failOnResult(breakerName, circuitGuarded, method, id, subject)));
+                    this.results.failOnResult(breakerName, circuitGuarded, method, subject)));
         }
         if (rateLimiterName != null) {
             pipeline.rateLimiter(registry.rateLimiter(rateLimiterName, rateLimited));
@@ -184,42 +192,12 @@ final class ResilientMethodCompiler {
             requireDeclaredResultType(idempotency, method, targetClass, returnKind, subject);
             pipeline.idempotency(idempotency.withResultType(resultType));
             statistics.registerIdempotency(idempotencyName);
-            IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", idempotency, retryName, retry);
         }
-        return new ResilientMethod(id, pipeline.build(), returnKind, keys, this.scopes, this.observer,
+        ResiliencePipeline built = pipeline.build();
+        IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", built, retryName, timeLimiterName);
+        this.results.compiled(registry);
+        return new ResilientMethod(method, id, built, returnKind, keys, this.scopes, this.observer,
                 (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood, this::customize);
-    }
-
-    /**
-     * Derives the method's own retry policy from its instance's when the annotation has a
-     * {@code retryOnResult} expression: the instance's settings and budget, and the
-     * method's predicate, which reads the method's parameters.
-     */
-    private static RetryPolicy withRetryOnResult(RetryPolicy retry, @Nullable Retryable retryable, Method method,
-            String subject) {
-        if (retryable == null || retryable.retryOnResult().isBlank()) {
-            return retry;
-        }
-        return retry.toBuilder()
-            .retryOnResult(
-                    ResultExpression.compile(method, retryable.retryOnResult(), "@Retryable(retryOnResult)", subject))
-            .build();
-    }
-
-    /**
-     * Parses the {@code failOnResult} expression of a method and adds it to its breaker's
-     * shared predicate.
-     * @return the breaker's predicate, or {@code null} when the annotation has none
-     */
-    private @Nullable Predicate<@Nullable Object> failOnResult(String breakerName,
-            @Nullable CircuitGuarded circuitGuarded, Method method, String id, String subject) {
-        if (circuitGuarded == null || circuitGuarded.failOnResult().isBlank()) {
-            return null;
-        }
-        ResultExpression expression = ResultExpression.compile(method, circuitGuarded.failOnResult(),
-                "@CircuitGuarded(failOnResult)", subject);
-        return this.breakerResults.computeIfAbsent(breakerName, (name) -> new BreakerResultExpressions())
-            .add(id, expression);
     }
 
     /**

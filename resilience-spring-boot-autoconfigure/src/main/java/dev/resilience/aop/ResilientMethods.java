@@ -16,6 +16,7 @@ import dev.resilience.core.time.TimeSource;
 import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -124,6 +125,7 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
             this.beanFactory = listable;
         }
+        this.compiler.referTo(beanFactory);
     }
 
     @Override
@@ -133,10 +135,11 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         for (String beanName : beanNames) {
             Class<?> targetClass = targetClass(factory, beanName);
             if (targetClass != null) {
-                compileAll(beanName, targetClass);
+                compileAll(beanName, targetClass, proxiedInterfaces(factory.getSingleton(beanName)));
             }
         }
         this.policies.registry().createConfiguredInstances();
+        this.compiler.started();
     }
 
     /**
@@ -167,12 +170,22 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         return (type != null) ? ClassUtils.getUserClass(type) : null;
     }
 
-    private void compileAll(String beanName, Class<?> targetClass) {
+    /**
+     * The interfaces of a bean that is a JDK dynamic proxy of Spring AOP, the only ones
+     * whose methods its calls can reach; {@code null} for any other bean.
+     */
+    private static Class<?> @Nullable [] proxiedInterfaces(@Nullable Object singleton) {
+        return (singleton != null && AopUtils.isJdkDynamicProxy(singleton))
+                ? AopProxyUtils.proxiedUserInterfaces(singleton) : null;
+    }
+
+    private void compileAll(String beanName, Class<?> targetClass, Class<?> @Nullable [] proxiedInterfaces) {
         for (Class<?> annotatedClass : TargetClasses.annotatedClasses(targetClass)) {
             ReflectionUtils.doWithMethods(annotatedClass, (method) -> {
                 warnOfForeignRetryable(beanName, method);
-                ProtectableMethods.requireInterceptable(method,
-                        ResilientMethodCompiler.subject(beanName, annotatedClass, method));
+                String subject = ResilientMethodCompiler.subject(beanName, annotatedClass, method);
+                ProtectableMethods.requireInterceptable(method, subject);
+                ProtectableMethods.requireReachable(method, proxiedInterfaces, subject);
                 ResilienceAnnotations annotations = ResilienceAnnotations.find(method);
                 if (annotations != null && find(this.entries.get(method), targetClass) == null) {
                     add(method, targetClass, this.compiler.compile(method, annotatedClass, annotations, beanName));

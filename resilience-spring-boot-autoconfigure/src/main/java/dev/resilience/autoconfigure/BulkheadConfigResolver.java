@@ -7,15 +7,16 @@ import java.util.Objects;
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.core.bulkhead.BulkheadConfig;
 import dev.resilience.core.bulkhead.BulkheadType;
+import dev.resilience.core.time.Durations;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Resolves the {@link BulkheadConfig} of a bulkhead from, in order of precedence, its
  * {@code resilience.bulkhead.instances.<name>} properties, its {@link Bulkhead}
- * annotation (type, max concurrent calls and max wait), the
- * {@code resilience.bulkhead.defaults} properties and the core's built-in defaults.
- * Thread-safe.
+ * annotation (type, max concurrent calls and max wait; the adaptive settings are YAML
+ * only), the {@code resilience.bulkhead.defaults} properties and the core's built-in
+ * defaults. Thread-safe.
  */
 final class BulkheadConfigResolver {
 
@@ -56,7 +57,8 @@ final class BulkheadConfigResolver {
                 (annotation != null)
                         ? SettingSources.annotationDuration(name, "@Bulkhead(maxWait)", annotation.maxWait()) : null,
                 BulkheadConfig.DEFAULT_MAX_WAIT);
-        maxWait.applyTo(name, builder::maxWait, "Use 0 to refuse at once, or a positive duration such as \"100ms\".");
+        maxWait.applyTo(name, builder::maxWait, "Use 0 to refuse at once, or a positive duration of at most "
+                + Durations.format(BulkheadConfig.MAX_MAX_WAIT) + ", such as \"100ms\".");
         Setting<Integer> minLimit = sources.pick("min-limit", BulkheadSettings::getMinLimit, null,
                 BulkheadConfig.DEFAULT_MIN_LIMIT);
         minLimit.applyTo(name, builder::minLimit, LIMIT_FIX);
@@ -66,6 +68,12 @@ final class BulkheadConfigResolver {
         builder.algorithm(Objects.requireNonNull(
                 sources.pick("algorithm", BulkheadSettings::getAlgorithm, null, BulkheadConfig.DEFAULT_ALGORITHM)
                     .value()));
+        sources
+            .pick("latency-threshold", BulkheadSettings::getLatencyThreshold, null,
+                    BulkheadConfig.DEFAULT_LATENCY_THRESHOLD)
+            .applyTo(name, builder::latencyThreshold, "Use a positive duration up to "
+                    + Durations.format(BulkheadConfig.MAX_LATENCY_THRESHOLD)
+                    + ", such as \"500ms\": the average latency of a window of calls from which aimd backs off.");
         Integer min = Objects.requireNonNull(minLimit.value());
         Integer max = Objects.requireNonNull(maxLimit.value());
         minLimit.require(name, min <= max, "it is above " + maxLimit.source() + " (" + max + ")",

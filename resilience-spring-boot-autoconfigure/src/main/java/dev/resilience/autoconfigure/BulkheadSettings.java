@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The settings of bulkheads, used both for {@code resilience.bulkhead.defaults} and for
  * each of {@code resilience.bulkhead.instances}. A setting left {@code null} is unset: it
- * falls back to the annotation (type, max-concurrent-calls and max-wait), then to the
- * defaults, then to the built-in value of the core.
+ * falls back to the annotation (type, max-concurrent-calls and max-wait; the other
+ * settings have no attribute), then to the defaults, then to the built-in value of the
+ * core.
  */
 public class BulkheadSettings {
 
@@ -27,7 +28,8 @@ public class BulkheadSettings {
     private @Nullable Integer maxConcurrentCalls;
 
     /**
-     * How long a call waits for a permit when all are taken; 0 refuses at once.
+     * How long a call waits for a permit when all are taken; 0 refuses at once. At most
+     * 1h.
      */
     private @Nullable Duration maxWait;
 
@@ -42,11 +44,19 @@ public class BulkheadSettings {
     private @Nullable Integer maxLimit;
 
     /**
-     * How an adaptive bulkhead moves its limit: gradient (compares each call's latency
-     * with the long-run latency, no threshold to tune) or aimd (grows by one, shrinks by
-     * 10% when a call fails or is slower than 1s).
+     * How an adaptive bulkhead moves its limit, once per window of calls (as many as the
+     * limit, at least 10): gradient (compares the window's average latency with the
+     * latency the bulkhead is used to, no threshold to tune) or aimd (grows by one,
+     * shrinks by 10% when a call of the window failed or its average latency reached
+     * latency-threshold).
      */
     private @Nullable LimitAlgorithm algorithm;
+
+    /**
+     * Average latency of a window of calls from which an aimd bulkhead backs off; choose
+     * it per service, above the latency it has when healthy. Positive, at most 1h.
+     */
+    private @Nullable Duration latencyThreshold;
 
     /**
      * Returns whether the limit is fixed or adaptive.
@@ -142,6 +152,24 @@ public class BulkheadSettings {
      */
     public void setAlgorithm(@Nullable LimitAlgorithm algorithm) {
         this.algorithm = algorithm;
+    }
+
+    /**
+     * Returns the average latency of a window of calls from which an aimd bulkhead backs
+     * off.
+     * @return the threshold, or {@code null} if unset
+     */
+    public @Nullable Duration getLatencyThreshold() {
+        return this.latencyThreshold;
+    }
+
+    /**
+     * Sets the average latency of a window of calls from which an aimd bulkhead backs
+     * off.
+     * @param latencyThreshold the threshold, or {@code null} to unset
+     */
+    public void setLatencyThreshold(@Nullable Duration latencyThreshold) {
+        this.latencyThreshold = latencyThreshold;
     }
 
 }

@@ -2,6 +2,7 @@ package dev.resilience.autoconfigure;
 
 import java.time.Duration;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import dev.resilience.annotation.Bulkhead;
 import dev.resilience.annotation.CircuitGuarded;
@@ -16,6 +17,8 @@ import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.ratelimiter.RateLimiterStore;
+import dev.resilience.core.ratelimiter.SharedPermits;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.registry.PolicyResolver;
@@ -43,13 +46,21 @@ final class PropertiesPolicyResolver implements PolicyResolver {
 
     private final HedgingPolicyResolver hedging;
 
-    PropertiesPolicyResolver(ResilienceProperties properties, TimeSource timeSource) {
+    /**
+     * Creates the resolver.
+     * @param properties the {@code resilience.*} properties
+     * @param timeSource the clock of the retry budgets
+     * @param rateLimiterStore supplies the store of the rate limiters whose store is
+     * redis, or {@code null} when the application has none
+     */
+    PropertiesPolicyResolver(ResilienceProperties properties, TimeSource timeSource,
+            Supplier<@Nullable RateLimiterStore> rateLimiterStore) {
         this.properties = properties;
         this.retry = new RetryPolicyResolver(properties, timeSource);
         this.circuitBreaker = new CircuitBreakerConfigResolver(properties);
         this.idempotency = new IdempotencyPolicyResolver(properties);
         this.bulkhead = new BulkheadConfigResolver(properties);
-        this.rateLimiter = new RateLimiterConfigResolver(properties);
+        this.rateLimiter = new RateLimiterConfigResolver(properties, rateLimiterStore);
         this.timeLimit = new TimeLimitResolver(properties);
         this.hedging = new HedgingPolicyResolver(properties);
     }
@@ -87,6 +98,12 @@ final class PropertiesPolicyResolver implements PolicyResolver {
     @Override
     public RateLimiterConfig rateLimiter(String name, @Nullable RateLimited annotation) {
         return this.rateLimiter.resolve(name, annotation);
+    }
+
+    @Override
+    public @Nullable SharedPermits rateLimiterPermits(String name, @Nullable RateLimited annotation,
+            RateLimiterConfig config) {
+        return this.rateLimiter.sharedPermits(name, annotation, config);
     }
 
     @Override

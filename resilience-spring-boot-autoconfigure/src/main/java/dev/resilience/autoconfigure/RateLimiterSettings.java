@@ -29,8 +29,9 @@ public class RateLimiterSettings {
     private @Nullable Duration timeout;
 
     /**
-     * Where the limiter keeps its state: memory, each instance of the application
-     * limiting on its own. redis is not supported yet and fails the start.
+     * Where the limiter keeps its state: memory (each instance of the application limits
+     * on its own) or redis (one limit shared by every instance, needs a
+     * RedisConnectionFactory; see resilience.rate-limiter.redis).
      */
     private ResilienceProperties.Idempotency.@Nullable Store store;
 

@@ -21,6 +21,7 @@ import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.idempotency.ResultCodec;
 import dev.resilience.core.lastgood.InMemoryLastGoodStore;
 import dev.resilience.core.lastgood.LastGoodStore;
+import dev.resilience.core.ratelimiter.RateLimiterStore;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.feature.CircuitBreakers;
@@ -99,12 +100,12 @@ public final class ResilienceAutoConfiguration {
     @ConditionalOnMissingBean
     @SuppressWarnings("removal")
     ResilienceRegistry resilienceRegistry(ResilienceProperties properties, TimeSource timeSource,
-            AsyncStepTracker asyncSteps,
+            AsyncStepTracker asyncSteps, ObjectProvider<RateLimiterStore> rateLimiterStore,
             ObjectProvider<dev.resilience.core.circuitbreaker.CircuitBreakerRegistry> unused) {
         unused.ifAvailable((breakers) -> logger.warn("A CircuitBreakerRegistry bean is defined, and no longer used: "
                 + "ResilienceRegistry creates and keeps the breakers, configured by "
                 + "resilience.circuit-breaker.instances.<name>; remove the bean"));
-        PolicyResolver resolver = new PropertiesPolicyResolver(properties, timeSource);
+        PolicyResolver resolver = new PropertiesPolicyResolver(properties, timeSource, rateLimiterStore::getIfUnique);
         Executor executor = asyncSteps.executor();
         return (executor != null) ? new ResilienceRegistry(resolver, timeSource, executor)
                 : new ResilienceRegistry(resolver, timeSource);
@@ -207,13 +208,14 @@ public final class ResilienceAutoConfiguration {
     }
 
     /**
-     * Says at startup which stores are in use, and that the in-memory ones are per
-     * instance.
+     * Says at startup which stores are in use, that the in-memory ones are per instance,
+     * and which rate limiters share their permits.
      */
     @Bean
     ResilienceStoresReport resilienceStoresReport(ObjectProvider<IdempotencyStore> idempotencyStore,
-            ObjectProvider<DeadLetterStore> deadLetterStore) {
-        return new ResilienceStoresReport(idempotencyStore, deadLetterStore);
+            ObjectProvider<DeadLetterStore> deadLetterStore, ObjectProvider<ResilienceRegistry> registry,
+            ObjectProvider<RateLimiterStore> rateLimiterStore) {
+        return new ResilienceStoresReport(idempotencyStore, deadLetterStore, registry, rateLimiterStore);
     }
 
     @Configuration(proxyBeanMethods = false)

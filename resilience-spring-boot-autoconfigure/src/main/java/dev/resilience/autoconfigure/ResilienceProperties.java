@@ -411,11 +411,25 @@ public class ResilienceProperties implements Validator {
         private final Map<String, RateLimiterSettings> instances = new LinkedHashMap<>();
 
         /**
+         * Settings of the Redis store of the rate limiters whose store is redis.
+         */
+        @NestedConfigurationProperty
+        private final RateLimiterRedisSettings redis = new RateLimiterRedisSettings();
+
+        /**
          * Returns the settings every rate limiter starts from.
          * @return the defaults
          */
         public RateLimiterSettings getDefaults() {
             return this.defaults;
+        }
+
+        /**
+         * Returns the settings of the Redis store of rate limiters.
+         * @return the Redis settings
+         */
+        public RateLimiterRedisSettings getRedis() {
+            return this.redis;
         }
 
         /**

@@ -62,6 +62,10 @@ final class ResiliencePropertiesValidation {
         validateRateLimiter("rate-limiter.defaults", rateLimiter.getDefaults());
         rateLimiter.getInstances()
             .forEach((name, settings) -> validateRateLimiter("rate-limiter.instances[" + name + "]", settings));
+        check("rate-limiter.redis.store-timeout", rateLimiter.getRedis().getStoreTimeout(),
+                ResiliencePropertiesValidation::isPositive, "must be positive");
+        check("rate-limiter.redis.key-prefix", rateLimiter.getRedis().getKeyPrefix(), (prefix) -> !prefix.isBlank(),
+                "must not be blank (unset it for the default)");
         ResilienceProperties.TimeLimiter timeLimiter = this.properties.getTimeLimiter();
         check("time-limiter.defaults.timeout", timeLimiter.getDefaults().getTimeout(),
                 ResiliencePropertiesValidation::isPositive, "must be positive");
@@ -193,9 +197,14 @@ final class ResiliencePropertiesValidation {
         String range = "must be between " + BulkheadConfig.LOWEST_LIMIT + " and " + BulkheadConfig.HIGHEST_LIMIT;
         check(path + ".max-concurrent-calls", settings.getMaxConcurrentCalls(), ResiliencePropertiesValidation::isLimit,
                 range);
-        check(path + ".max-wait", settings.getMaxWait(), (wait) -> !wait.isNegative(), "must be >= 0");
+        check(path + ".max-wait", settings.getMaxWait(),
+                (wait) -> !wait.isNegative() && wait.compareTo(BulkheadConfig.MAX_MAX_WAIT) <= 0,
+                "must be between 0 and " + Durations.format(BulkheadConfig.MAX_MAX_WAIT));
         check(path + ".min-limit", settings.getMinLimit(), ResiliencePropertiesValidation::isLimit, range);
         check(path + ".max-limit", settings.getMaxLimit(), ResiliencePropertiesValidation::isLimit, range);
+        check(path + ".latency-threshold", settings.getLatencyThreshold(),
+                (threshold) -> isPositive(threshold) && threshold.compareTo(BulkheadConfig.MAX_LATENCY_THRESHOLD) <= 0,
+                "must be positive and at most " + Durations.format(BulkheadConfig.MAX_LATENCY_THRESHOLD));
         Integer minLimit = settings.getMinLimit();
         if (minLimit != null && isLimit(minLimit)) {
             check(path + ".max-limit", settings.getMaxLimit(), (maxLimit) -> maxLimit >= minLimit,
@@ -214,9 +223,6 @@ final class ResiliencePropertiesValidation {
         check(path + ".timeout", settings.getTimeout(),
                 (timeout) -> !timeout.isNegative() && timeout.compareTo(RateLimiterConfig.MAX_TIMEOUT) <= 0,
                 "must be between 0 and " + Durations.format(RateLimiterConfig.MAX_TIMEOUT));
-        check(path + ".store", settings.getStore(), (store) -> store == ResilienceProperties.Idempotency.Store.MEMORY,
-                "redis is not supported yet for rate limiters: use memory (each application instance limits on "
-                        + "its own) or leave store unset");
     }
 
     private void validateHedging(String path, HedgingSettings settings) {

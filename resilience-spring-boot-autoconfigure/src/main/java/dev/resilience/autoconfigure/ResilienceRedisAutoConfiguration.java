@@ -5,18 +5,21 @@ import java.time.Duration;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.lastgood.LastGoodStore;
+import dev.resilience.core.ratelimiter.RateLimiterStore;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.redis.JsonResultCodec;
 import dev.resilience.redis.RedisDeadLetterStore;
 import dev.resilience.redis.RedisEvictionPolicyCheck;
 import dev.resilience.redis.RedisIdempotencyStore;
 import dev.resilience.redis.RedisLastGoodStore;
+import dev.resilience.redis.RedisRateLimiterStore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -35,8 +38,11 @@ import org.springframework.util.StringUtils;
  * {@code resilience.fallback.last-good.store=redis}, on the application's
  * {@link RedisConnectionFactory}, each call bounded by
  * {@code resilience.idempotency.store-timeout} or
- * {@code resilience.dead-letter.store-timeout}. The default key prefixes are scoped to
- * {@code spring.application.name} ({@code <app>:idem:}, {@code <app>:deadletters}); a
+ * {@code resilience.dead-letter.store-timeout}, and the Redis store of the rate limiters
+ * whose store is redis wherever there is a connection factory, each permit bounded by
+ * {@code resilience.rate-limiter.redis.store-timeout}. The default key prefixes are
+ * scoped to {@code spring.application.name} ({@code <app>:idem:},
+ * {@code <app>:deadletters}, {@code <app>:ratelimit:}); a
  * {@link RedisEvictionPolicyCheck} warns when Redis may evict the stores' keys. The
  * in-memory stores of {@link ResilienceAutoConfiguration} exist only for {@code memory}
  * (or no value), so exactly one store of each kind exists whatever the order; either
@@ -125,6 +131,29 @@ public final class ResilienceRedisAutoConfiguration {
                     evictionCheck.getIfAvailable());
         }
 
+    }
+
+    /**
+     * The store of the rate limiters whose store is redis, wherever the application has a
+     * {@link RedisConnectionFactory}: which limiters use it is only known once their
+     * annotations are read. It checks Redis's eviction policy with the other stores'
+     * check when there is one, else with one of its own, after its first permit.
+     */
+    @Bean
+    @ConditionalOnMissingBean(RateLimiterStore.class)
+    @ConditionalOnBean(RedisConnectionFactory.class)
+    RedisRateLimiterStore redisRateLimiterStore(RedisConnectionFactory connectionFactory,
+            ResilienceProperties properties, Environment environment, TimeSource timeSource,
+            ObjectProvider<RedisEvictionPolicyCheck> evictionCheck) {
+        RateLimiterRedisSettings redis = properties.getRateLimiter().getRedis();
+        RedisEvictionPolicyCheck check = evictionCheck.getIfAvailable(() -> {
+            RedisEvictionPolicyCheck own = new RedisEvictionPolicyCheck(connectionFactory);
+            own.checkAfterNextSuccess();
+            return own;
+        });
+        return new RedisRateLimiterStore(new StringRedisTemplate(connectionFactory),
+                prefix(redis.getKeyPrefix(), environment, "ratelimit:", "ratelimit:"), redis.getStoreTimeout(),
+                RedisRateLimiterStore.OnStoreError.valueOf(redis.getOnStoreError().name()), timeSource, check);
     }
 
     /**

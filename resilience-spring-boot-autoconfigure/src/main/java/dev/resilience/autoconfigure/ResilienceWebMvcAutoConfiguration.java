@@ -1,11 +1,16 @@
 package dev.resilience.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.web.CapacityProblemAdvice;
 import dev.resilience.web.IdempotencyKeyHeaderInterceptor;
 import dev.resilience.web.IdempotencyProblemAdvice;
 import dev.resilience.web.IdempotentReplayHeaderListener;
+import dev.resilience.web.ProblemAdviceExceptionResolver;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -37,6 +43,26 @@ public final class ResilienceWebMvcAutoConfiguration {
     @ConditionalOnMissingBean
     CapacityProblemAdvice capacityProblemAdvice() {
         return new CapacityProblemAdvice();
+    }
+
+    /**
+     * Answers the exceptions of the problem advice before the application's controller
+     * advice, but only those thrown as they are, never an application exception that
+     * carries one as its cause.
+     */
+    @Bean
+    WebMvcConfigurer problemAdviceWebMvcConfigurer(ObjectProvider<IdempotencyProblemAdvice> idempotency,
+            ObjectProvider<CapacityProblemAdvice> capacity) {
+        return new WebMvcConfigurer() {
+
+            @Override
+            public void extendHandlerExceptionResolvers(List<HandlerExceptionResolver> resolvers) {
+                List<Object> advice = new ArrayList<>();
+                idempotency.ifAvailable(advice::add);
+                capacity.ifAvailable(advice::add);
+                ProblemAdviceExceptionResolver.addBeforeExceptionHandlers(resolvers, advice);
+            }
+        };
     }
 
     @Bean

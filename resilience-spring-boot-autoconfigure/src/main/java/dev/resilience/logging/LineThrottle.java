@@ -14,7 +14,7 @@ import dev.resilience.core.time.TimeSource;
  * the application's instances, and beyond {@value #MAX_SUBJECTS} subjects the others
  * share one. Lock-free and thread-safe.
  */
-final class LineThrottle {
+public final class LineThrottle {
 
     static final int MAX_SUBJECTS = 1024;
 
@@ -26,17 +26,24 @@ final class LineThrottle {
 
     private final ConcurrentHashMap<String, Window> windows = new ConcurrentHashMap<>();
 
-    LineThrottle(Duration interval, TimeSource time) {
+    /**
+     * Creates a throttle.
+     * @param interval the shortest time between two lines about one subject; zero lets
+     * every line through
+     * @param time the clock of the intervals
+     */
+    public LineThrottle(Duration interval, TimeSource time) {
         this.intervalNanos = Durations.toNanos(interval);
         this.time = time;
     }
 
     /**
      * Asks whether a line about a subject may be written now.
+     * @param subject what the line is about, such as a category and an instance name
      * @return how many lines about it were held back since the last one written, or
      * {@code -1} when this one is held back
      */
-    long pass(String subject) {
+    public long pass(String subject) {
         if (this.intervalNanos <= 0) {
             return 0;
         }

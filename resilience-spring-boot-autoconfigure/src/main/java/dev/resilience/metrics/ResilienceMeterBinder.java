@@ -32,7 +32,9 @@ import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
  * Binds the meters of every named instance of a {@link ResilienceRegistry}, from the
- * start: the counters over each {@link CallStatistics}, the gauges and counters of each
+ * start: the counters over each {@link CallStatistics} (those of retries, refused retries
+ * and dead letters only for the name of a retry instance, one meter per concept and no
+ * retry counter for an operation that never retries), the gauges and counters of each
  * circuit breaker, bulkhead and rate limiter, the hedge counters of each hedging
  * instance, and the {@code resilience.calls} timers that the observation of each call
  * updates, pre-registered with the observation's low-cardinality keys, the tags they keep
@@ -152,13 +154,25 @@ public final class ResilienceMeterBinder
                 callTimer(name, status, false);
             }
             callTimer(name, ExecutionStatus.SUCCESS, true);
+        }
+        bindNames(statistics);
+    }
+
+    /**
+     * Binds a retry instance's counters of retries, refused retries and dead letters,
+     * which a protected operation without a retry policy never has.
+     * @param statistics the statistics of the retry instance's name
+     */
+    @Override
+    public void onRetry(CallStatistics statistics) {
+        String name = statistics.name();
+        if (this.bound.add("retries/" + name)) {
             counter(RETRIES, "Retries made", Tags.of("name", name), statistics, CallStatistics::retries);
             counter(BUDGET_REFUSED, "Retries the retry budget refused", Tags.of("name", name), statistics,
                     CallStatistics::budgetRefused);
             counter(DEAD_LETTERS, "Dead letters written", Tags.of("name", name), statistics,
                     CallStatistics::deadLetters);
         }
-        bindNames(statistics);
     }
 
     /**

@@ -23,8 +23,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Reads Redis's {@code maxmemory-policy} at startup and again after a reconnection, and
  * logs a WARN when it may evict the stores' keys ({@code allkeys-*}, {@code volatile-*}):
  * an evicted completed entry lets a repeated request run again, an evicted dead letter is
- * lost. One check serves every Redis store on one connection factory, so a policy is
- * warned about once per (re)connection.
+ * lost, an evicted rate limiter (whose keys all expire, so {@code volatile-*} evicts them
+ * too) admits a full burst again. One check serves every Redis store on one connection
+ * factory, so a policy is warned about once per (re)connection.
  *
  * <p>
  * The stores tell it of their commands' outcomes: any failure marks the connection as
@@ -118,6 +119,15 @@ public final class RedisEvictionPolicyCheck implements SmartInitializingSingleto
     }
 
     /**
+     * Checks the policy, in the background, after the next command of a store that
+     * succeeds: for a check that is not a bean, made for a store whose first command
+     * comes after the start.
+     */
+    public void checkAfterNextSuccess() {
+        this.suspect = true;
+    }
+
+    /**
      * Notes that a command failed, so that the next success checks again.
      */
     void failed() {
@@ -186,8 +196,9 @@ public final class RedisEvictionPolicyCheck implements SmartInitializingSingleto
         }
         else if (policy.startsWith("allkeys-") || policy.startsWith("volatile-")) {
             logger.warn("Redis's " + POLICY + " '" + policy + "' may evict the resilience stores' keys: an evicted "
-                    + "idempotency entry lets a repeated request run again, an evicted dead letter is lost. Set "
-                    + POLICY + " to noeviction (a full Redis then fails closed) or use a Redis dedicated to them");
+                    + "idempotency entry lets a repeated request run again, an evicted dead letter is lost, an "
+                    + "evicted rate limiter admits a full burst again. Set " + POLICY
+                    + " to noeviction (a full Redis then fails closed) or use a Redis dedicated to them");
         }
         else {
             logger.debug("Redis's " + POLICY + " is '" + policy + "'");

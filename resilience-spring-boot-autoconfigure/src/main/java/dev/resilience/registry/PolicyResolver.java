@@ -16,6 +16,7 @@ import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.ratelimiter.SharedPermits;
 import dev.resilience.core.retry.RetryPolicy;
 import org.jspecify.annotations.Nullable;
 
@@ -100,6 +101,23 @@ public interface PolicyResolver {
      */
     default RateLimiterConfig rateLimiter(String name, @Nullable RateLimited annotation) {
         return RateLimiterConfig.ofDefaults();
+    }
+
+    /**
+     * Resolves where a rate limiter takes its permits when they are shared with the other
+     * instances of the application. The default shares none, as a resolver written before
+     * shared rate limiters existed did.
+     * @param name the rate limiter's name
+     * @param annotation the annotation that names it, if any
+     * @param config its resolved configuration
+     * @return the shared permits, or {@code null} for a rate limiter whose permits are in
+     * memory only
+     * @throws InvalidResiliencePolicyException when the permits cannot be shared as
+     * configured
+     */
+    default @Nullable SharedPermits rateLimiterPermits(String name, @Nullable RateLimited annotation,
+            RateLimiterConfig config) {
+        return null;
     }
 
     /**

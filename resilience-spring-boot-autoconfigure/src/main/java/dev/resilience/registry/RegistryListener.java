@@ -19,6 +19,14 @@ public interface RegistryListener {
     }
 
     /**
+     * A retry instance was created: the statistics of its name count its retries, the
+     * retries its budget refused and its dead letters, which only a retried call has.
+     * @param statistics the statistics of the retry instance's name
+     */
+    default void onRetry(CallStatistics statistics) {
+    }
+
+    /**
      * A circuit breaker was created.
      * @param circuitBreaker the breaker
      */

@@ -29,6 +29,7 @@ import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
 import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.ratelimiter.SharedPermits;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import org.apache.commons.logging.Log;
@@ -136,6 +137,8 @@ public final class ResilienceRegistry {
         List.copyOf(this.bulkheads.values()).forEach(subscription::tell);
         List.copyOf(this.rateLimiters.values()).forEach(subscription::tell);
         List.copyOf(this.statistics.values()).forEach(subscription::tell);
+        List.copyOf(this.retryPolicies.keySet())
+            .forEach((name) -> subscription.tell(new RetryInstance(statistics(name))));
         List.copyOf(this.hedging.values()).forEach(subscription::tell);
     }
 
@@ -212,8 +215,10 @@ public final class ResilienceRegistry {
     public RateLimiter rateLimiter(String name, @Nullable RateLimited annotation) {
         RateLimiter rateLimiter = instance(this.rateLimiters, name, (key) -> {
             RateLimiterConfig resolved;
+            SharedPermits shared;
             try {
                 resolved = this.resolver.rateLimiter(key, annotation);
+                shared = this.resolver.rateLimiterPermits(key, annotation, resolved);
             }
             catch (InvalidResiliencePolicyException ex) {
                 throw ex.about("rate limiter '" + key + "'");
@@ -221,7 +226,8 @@ public final class ResilienceRegistry {
             if (annotation == null) {
                 this.unreadRateLimiterAnnotations.resolvedWithout(key);
             }
-            return RateLimiter.of(key, resolved, this.timeSource);
+            return (shared != null) ? RateLimiter.of(key, resolved, this.timeSource, shared)
+                    : RateLimiter.of(key, resolved, this.timeSource);
         }, this::announce);
         if (annotation != null) {
             this.unreadRateLimiterAnnotations.check(name, annotation);
@@ -399,7 +405,7 @@ public final class ResilienceRegistry {
                 this.unreadRetryAnnotations.resolvedWithout(key);
             }
             return resolved;
-        }, (created) -> statistics(name));
+        }, (created) -> announce(new RetryInstance(statistics(name))));
         if (annotation != null) {
             this.unreadRetryAnnotations.check(name, annotation);
         }
@@ -431,8 +437,9 @@ public final class ResilienceRegistry {
      */
     @Deprecated(since = "0.1.0", forRemoval = true)
     public void registerRetryPolicy(String name, RetryPolicy policy) {
-        this.retryPolicies.putIfAbsent(name, policy);
-        statistics(name);
+        if (this.retryPolicies.putIfAbsent(name, policy) == null) {
+            announce(new RetryInstance(statistics(name)));
+        }
     }
 
     /**
@@ -541,6 +548,13 @@ public final class ResilienceRegistry {
     }
 
     /**
+     * The creation of a retry instance, told to listeners with the statistics of its
+     * name, once per name.
+     */
+    private record RetryInstance(CallStatistics statistics) {
+    }
+
+    /**
      * A listener and the instances it has been told of: an instance created while the
      * listener is added is both in the registry's maps it replays and announced to it,
      * and it is told of it by whichever comes first.
@@ -574,6 +588,9 @@ public final class ResilienceRegistry {
                 }
                 else if (instance instanceof HedgingInstance hedgingInstance) {
                     this.listener.onHedging(hedgingInstance);
+                }
+                else if (instance instanceof RetryInstance retryInstance) {
+                    this.listener.onRetry(retryInstance.statistics());
                 }
             }
             catch (RuntimeException ex) {

@@ -19,9 +19,17 @@ import org.springframework.util.ObjectUtils;
  * client, {@code ResilienceTemplate}, or a bean asking for them by name before the
  * annotated methods were compiled), and the refusal of an annotation that would configure
  * such an instance: the registry resolves a name once, so that annotation's settings
- * would never apply. An annotation that only names the instance is welcome. Thread-safe.
+ * would never apply. An annotation that only names the instance is welcome, and so is
+ * {@code retryOnResult}, which each method applies to its own copy of the retry policy.
+ * Thread-safe.
  */
 final class UnreadAnnotations {
+
+    /** The attributes a method applies itself, whatever resolved its instance. */
+    private static final Set<String> APPLIED_BY_THE_METHOD = Set.of("retryOnResult");
+
+    /** The attributes that no property sets. */
+    private static final Set<String> ANNOTATION_ONLY = Set.of("failOnResult");
 
     private static final Log logger = LogFactory.getLog(ResilienceRegistry.class);
 
@@ -66,10 +74,12 @@ final class UnreadAnnotations {
         List<String> settings = new ArrayList<>();
         List<String> properties = new ArrayList<>();
         AnnotationUtils.getAnnotationAttributes(annotation).forEach((attribute, value) -> {
-            if (!"value".equals(attribute) && !"name".equals(attribute)
+            if (!"value".equals(attribute) && !"name".equals(attribute) && !APPLIED_BY_THE_METHOD.contains(attribute)
                     && !ObjectUtils.nullSafeEquals(value, AnnotationUtils.getDefaultValue(annotation, attribute))) {
                 settings.add(attribute + " = " + ObjectUtils.nullSafeToString(value));
-                properties.add(this.propertyPrefix + name + "." + kebabCase(attribute));
+                if (!ANNOTATION_ONLY.contains(attribute)) {
+                    properties.add(this.propertyPrefix + name + "." + kebabCase(attribute));
+                }
             }
         });
         if (settings.isEmpty()) {
@@ -80,9 +90,10 @@ final class UnreadAnnotations {
                     "@%s(%s) does not apply: the %s '%s' was resolved without an annotation (by ResilienceTemplate "
                             + "or a bean asking for it by name before the annotated methods were read, or from "
                             + "resilience.* instances before a method compiled at its first call), and a name is "
-                            + "resolved once. Set %s instead, or give the method's %s a name of its own.",
+                            + "resolved once. %s the method's %s a name of its own.",
                     annotation.annotationType().getSimpleName(), String.join(", ", settings), this.kind, name,
-                    String.join(", ", properties), this.kind));
+                    properties.isEmpty() ? "Give" : "Set " + String.join(", ", properties) + " instead, or give",
+                    this.kind));
         }
         return true;
     }

@@ -5,15 +5,12 @@ import java.time.Duration;
 import dev.resilience.core.bulkhead.BulkheadFullException;
 import dev.resilience.core.ratelimiter.RateLimitedException;
 
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
-import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Answers the refusals of a rate limiter or a bulkhead that escape a controller with RFC
@@ -43,11 +40,12 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * </table>
  *
  * <p>
- * Ordered first among the controller advice, so that an application's catch-all advice
- * does not answer these first; replace the bean to answer otherwise.
+ * Its handlers answer before the application's controller advice, so that an
+ * application's catch-all advice does not answer these first, but only a refusal that
+ * escapes a controller as it is: an application exception that carries one as its cause
+ * is the application's to answer ({@link ProblemAdviceExceptionResolver}); replace the
+ * bean to answer otherwise.
  */
-@RestControllerAdvice
-@Order(Ordered.HIGHEST_PRECEDENCE)
 public class CapacityProblemAdvice {
 
     /** The problem of a request refused by a rate limiter. */
@@ -80,12 +78,16 @@ public class CapacityProblemAdvice {
     }
 
     /**
-     * Returns a wait in whole seconds, rounded up, at least 1.
+     * Returns a wait in whole seconds, rounded up, at least 1; the longest waits saturate
+     * at {@link Long#MAX_VALUE}.
      * @param wait the wait
      * @return the seconds
      */
     static long retryAfterSeconds(Duration wait) {
-        long seconds = wait.getSeconds() + ((wait.getNano() > 0) ? 1 : 0);
+        long seconds = wait.getSeconds();
+        if (wait.getNano() > 0 && seconds < Long.MAX_VALUE) {
+            seconds++;
+        }
         return Math.max(1, seconds);
     }
 

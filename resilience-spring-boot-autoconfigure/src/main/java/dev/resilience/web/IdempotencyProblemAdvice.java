@@ -10,15 +10,12 @@ import dev.resilience.core.idempotency.IdempotencyResultUnavailableException;
 import dev.resilience.core.idempotency.IdempotencyStoreException;
 import dev.resilience.core.time.TimeSource;
 
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
-import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Answers refused idempotent requests with RFC 9457 problem responses
@@ -66,14 +63,14 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * </table>
  *
  * <p>
- * Ordered first among the controller advice, so that an application's catch-all advice
- * does not answer these first; replace the bean to answer otherwise. It answers only the
- * exceptions of the idempotency support listed above: every other exception, a missing
- * request header or a failed conversion among them, goes on to the application's own
- * exception handlers and to Boot's problem details.
+ * Its handlers answer before the application's controller advice, so that an
+ * application's catch-all advice does not answer these first; replace the bean to answer
+ * otherwise. It answers only the exceptions of the idempotency support listed above, and
+ * only when one escapes a handler as it is ({@link ProblemAdviceExceptionResolver}): an
+ * application exception that carries one as its cause, and every other exception, a
+ * missing request header or a failed conversion among them, go on to the application's
+ * own exception handlers and to Boot's problem details.
  */
-@RestControllerAdvice
-@Order(Ordered.HIGHEST_PRECEDENCE)
 public class IdempotencyProblemAdvice {
 
     /** The request header that carries the idempotency key. */

@@ -1,5 +1,6 @@
 package dev.resilience.aop;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -248,6 +249,35 @@ class BulkheadAnnotationTests {
                 assertThat(registry.findBulkhead("picking").orElseThrow().config().maxWait()).hasSeconds(10);
                 assertThat(registry.findBulkhead("shipping").orElseThrow().config().maxWait()).hasSeconds(1);
             });
+    }
+
+    @Test
+    void yamlLatencyThresholdOfAnInstanceWinsOverTheDefaultsAndDecidesWhenAimdBacksOff() {
+        this.contextRunner.withBean(Warehouse.class, () -> new Warehouse(new Floor()))
+            .withPropertyValues("resilience.bulkhead.defaults.type=adaptive",
+                    "resilience.bulkhead.defaults.algorithm=aimd",
+                    "resilience.bulkhead.defaults.latency-threshold=300ms",
+                    "resilience.bulkhead.instances.picking.latency-threshold=200ms")
+            .run((context) -> {
+                ResilienceRegistry registry = context.getBean(ResilienceRegistry.class);
+                dev.resilience.core.bulkhead.Bulkhead picking = registry.findBulkhead("picking").orElseThrow();
+                dev.resilience.core.bulkhead.Bulkhead shipping = registry.findBulkhead("shipping").orElseThrow();
+                assertThat(picking.config().latencyThreshold()).isEqualTo(Duration.ofMillis(200));
+                assertThat(shipping.config().latencyThreshold()).isEqualTo(Duration.ofMillis(300));
+
+                windowOfCallsTaking(picking, Duration.ofMillis(250));
+                windowOfCallsTaking(shipping, Duration.ofMillis(250));
+
+                assertThat(picking.limit()).as("8 cut by a tenth").isEqualTo(7);
+                assertThat(shipping.limit()).as("1 grown by one").isEqualTo(2);
+            });
+    }
+
+    private static void windowOfCallsTaking(dev.resilience.core.bulkhead.Bulkhead bulkhead, Duration latency)
+            throws InterruptedException {
+        for (int i = 0; i < 10; i++) {
+            bulkhead.onSuccess(bulkhead.acquire(), latency.toNanos());
+        }
     }
 
     private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {

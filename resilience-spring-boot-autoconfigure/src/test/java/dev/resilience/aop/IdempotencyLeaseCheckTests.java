@@ -1,7 +1,9 @@
 package dev.resilience.aop;
 
+import dev.resilience.annotation.Hedged;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
+import dev.resilience.annotation.TimeLimited;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
@@ -73,6 +75,84 @@ class IdempotencyLeaseCheckTests {
         });
     }
 
+    @Test
+    void timeLimitWithinTheLeaseBoundsAMethodWithoutRetryAndIsSilent(CapturedOutput output) {
+        this.contextRunner.withBean("payments", TimeLimitedPayments.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output).doesNotContain("may outlive its lease");
+        });
+    }
+
+    @Test
+    void timeLimitLongerThanTheLeaseIsAWarningNamingTheTimeLimiter(CapturedOutput output) {
+        this.contextRunner.withBean("payments", TimeLimitedPayments.class)
+            .withPropertyValues("resilience.time-limiter.instances.limited.timeout=8s")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(output).contains("Idempotent method TimeLimitedPayments#pay of bean 'payments' may outlive "
+                        + "its lease: resilience.idempotency.in-progress-ttl is 5s, but a call can take 8s (one "
+                        + "attempt of at most 8s). A call still running when its lease ends lets another call with "
+                        + "the same key run the method again. Set resilience.time-limiter.instances.limited.timeout "
+                        + "to at most the lease, or raise resilience.idempotency.in-progress-ttl.");
+                assertThat(output).doesNotContain("nothing bounds");
+            });
+    }
+
+    @Test
+    void timeLimitBoundsEachAttemptOfARetryWithoutAttemptTimeout(CapturedOutput output) {
+        this.contextRunner.withBean("payments", TimeLimitedRetriedPayments.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output).contains("Idempotent method TimeLimitedRetriedPayments#pay of bean 'payments' may "
+                    + "outlive its lease: resilience.idempotency.in-progress-ttl is 5s, but a call can take 8s (3 "
+                    + "attempts of at most 2s and 2 waits of at most 1s)");
+            assertThat(output).doesNotContain("sets neither attempt-timeout nor max-duration");
+        });
+    }
+
+    @Test
+    void aTimeLimitLongerThanTheAttemptTimeoutLeavesTheAttemptTimeoutAsTheBound(CapturedOutput output) {
+        this.contextRunner.withBean("payments", TimeLimitedRetriedPayments.class)
+            .withPropertyValues("resilience.retry.instances.limited-retry.attempt-timeout=1s")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(output).as("3 attempts of at most 1s and 2 waits of at most 1s")
+                    .doesNotContain("may outlive its lease");
+            });
+    }
+
+    @Test
+    void anAttemptTimeoutLongerThanTheTimeLimitLeavesTheTimeLimitAsTheBound(CapturedOutput output) {
+        this.contextRunner.withBean("payments", TimeLimitedRetriedPayments.class)
+            .withPropertyValues("resilience.retry.instances.limited-retry.attempt-timeout=10s")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(output)
+                    .contains("but a call can take 8s (3 attempts of at most 2s and 2 waits of at most 1s)");
+            });
+    }
+
+    @Test
+    void hedgesOfATimeLimitedAttemptAddTheLastHedgesStartToItsWorstCase(CapturedOutput output) {
+        this.contextRunner.withBean("payments", HedgedPayments.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output).contains("Idempotent method HedgedPayments#quote of bean 'payments' may outlive its "
+                    + "lease: resilience.idempotency.in-progress-ttl is 5s, but a call can take 6s (one attempt of at "
+                    + "most 6s: tries of at most 4s, the last of 2 hedges starting after 2s)")
+                .contains("Set resilience.time-limiter.instances.hedged.timeout to at most the lease less the last "
+                        + "hedge's start, or raise resilience.idempotency.in-progress-ttl.");
+        });
+    }
+
+    @Test
+    void aTimeLimitedAttemptWhoseLastHedgeEndsWithinTheLeaseIsSilent(CapturedOutput output) {
+        this.contextRunner.withBean("payments", HedgedPayments.class)
+            .withPropertyValues("resilience.hedging.instances.hedged.max-hedges=1")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(output).as("4s and one hedge after 1s").doesNotContain("may outlive its lease");
+            });
+    }
+
     static class SlowPayments {
 
         @Idempotent(key = "#key")
@@ -97,6 +177,38 @@ class IdempotencyLeaseCheckTests {
         @Idempotent(key = "#key")
         @Retryable(value = "retried", maxAttempts = 3)
         public String pay(String key) {
+            return key;
+        }
+
+    }
+
+    static class TimeLimitedPayments {
+
+        @Idempotent(key = "#key")
+        @TimeLimited(value = "limited", timeout = "4s")
+        public String pay(String key) {
+            return key;
+        }
+
+    }
+
+    static class TimeLimitedRetriedPayments {
+
+        @Idempotent(key = "#key")
+        @Retryable(value = "limited-retry", maxAttempts = 3, delay = "100ms", maxDelay = "1s")
+        @TimeLimited(value = "limited-retry", timeout = "2s")
+        public String pay(String key) {
+            return key;
+        }
+
+    }
+
+    static class HedgedPayments {
+
+        @Idempotent(key = "#key")
+        @TimeLimited(value = "hedged", timeout = "4s")
+        @Hedged(value = "hedged", delay = "1s", maxHedges = 2)
+        public String quote(String key) {
             return key;
         }
 

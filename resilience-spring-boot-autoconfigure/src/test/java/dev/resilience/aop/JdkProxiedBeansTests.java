@@ -120,6 +120,26 @@ class JdkProxiedBeansTests {
     }
 
     /**
+     * Under {@code spring.aop.proxy-target-class=false}, a class-level annotation applies
+     * to the methods of the bean's interfaces and does not fail the start for a public
+     * method of the class that no interface declares, which no call through the proxy
+     * reaches: only a method that carries an annotation itself does.
+     */
+    @Test
+    void classLevelAnnotationOfAnInterfaceProxiedBeanWithAPublicMethodOfItsOwnStarts() {
+        this.contextRunner.withPropertyValues("spring.aop.proxy-target-class=false")
+            .withBean("orders", ClassLevelOrders.class)
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context.getBean(Orders.class).place("book")).isEqualTo("book");
+                assertThat(context.getBean(ResilienceRegistry.class)
+                    .statistics()
+                    .get("orders-retry")
+                    .calls(ExecutionStatus.SUCCESS)).isOne();
+            });
+    }
+
+    /**
      * A call through the interface proxy runs the instance the start created for the
      * method.
      */
@@ -229,6 +249,20 @@ class JdkProxiedBeansTests {
         @Override
         @Retryable("orders-retry")
         public String place(String order) {
+            return order;
+        }
+
+    }
+
+    @Retryable("orders-retry")
+    static class ClassLevelOrders implements Orders {
+
+        @Override
+        public String place(String order) {
+            return order;
+        }
+
+        public String audit(String order) {
             return order;
         }
 

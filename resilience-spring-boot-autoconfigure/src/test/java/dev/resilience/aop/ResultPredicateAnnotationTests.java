@@ -186,7 +186,9 @@ class ResultPredicateAnnotationTests {
             .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
                 .contains("Setting: @CircuitGuarded(failOnResult)")
                 .contains("breaker 'settlement' is also configured by bean '")
-                .contains("resilience.circuit-breaker.instances.settlement.fail-on-result"));
+                .contains("Action: Give both annotations the same failOnResult, or give the two annotations "
+                        + "different names (no property sets failOnResult).")
+                .doesNotContain("fail-on-result"));
     }
 
     static class Settlements {

@@ -39,6 +39,7 @@ class BulkheadConfigResolverTests {
             min-limit            | 4        | 4
             max-limit            | 60       | 60
             algorithm            | aimd     | AIMD
+            latency-threshold    | 300ms    | PT0.3S
             """)
     void defaultPropertyAppliesWhenTheAnnotationLeavesTheSettingUnset(String key, String value, String expected) {
         this.contextRunner
@@ -80,16 +81,16 @@ class BulkheadConfigResolverTests {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            min-limit | 2   | 2
-            max-limit | 150 | 150
-            algorithm | aimd | AIMD
+            min-limit         | 2     | 2
+            max-limit         | 150   | 150
+            algorithm         | aimd  | AIMD
+            latency-threshold | 200ms | PT0.2S
             """)
     void instancePropertyOverridesTheDefaultPropertiesOfTheAdaptiveSettings(String key, String value, String expected) {
-        this.contextRunner
-            .withPropertyValues("resilience.bulkhead.defaults.type=adaptive",
-                    "resilience.bulkhead.defaults.min-limit=1", "resilience.bulkhead.defaults.max-limit=100",
-                    "resilience.bulkhead.defaults.algorithm=gradient",
-                    "resilience.bulkhead.instances.inventory." + key + "=" + value)
+        this.contextRunner.withPropertyValues("resilience.bulkhead.defaults.type=adaptive",
+                "resilience.bulkhead.defaults.min-limit=1", "resilience.bulkhead.defaults.max-limit=100",
+                "resilience.bulkhead.defaults.algorithm=gradient", "resilience.bulkhead.defaults.latency-threshold=2s",
+                "resilience.bulkhead.instances.inventory." + key + "=" + value)
             .run((context) -> assertThat(
                     setting(key).apply(resolve(context.getBean(ResilienceProperties.class), bulkhead("everySet"))))
                 .hasToString(expected));
@@ -102,6 +103,18 @@ class BulkheadConfigResolverTests {
             .satisfies((ex) -> {
                 assertThat(ex.getMessage()).contains("@Bulkhead(type)").contains("'elastic' is not a bulkhead type");
                 assertThat(ex.getFix()).contains("Use \"fixed\" or \"adaptive\"");
+            }));
+    }
+
+    @Test
+    void annotatedWaitLongerThanAnHourNamesTheAttributeAndTheLongestWait() {
+        this.contextRunner.run((context) -> assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+            .isThrownBy(() -> resolve(context.getBean(ResilienceProperties.class), bulkhead("centuriesOfWaiting")))
+            .satisfies((ex) -> {
+                assertThat(ex.getMessage()).contains("@Bulkhead(maxWait)")
+                    .contains("109500d")
+                    .contains("maxWait must be at most PT1H");
+                assertThat(ex.getFix()).contains("a positive duration of at most 1h");
             }));
     }
 
@@ -131,6 +144,7 @@ class BulkheadConfigResolverTests {
             case "min-limit" -> BulkheadConfig::minLimit;
             case "max-limit" -> BulkheadConfig::maxLimit;
             case "algorithm" -> BulkheadConfig::algorithm;
+            case "latency-threshold" -> BulkheadConfig::latencyThreshold;
             default -> throw new IllegalArgumentException(key);
         };
     }
@@ -151,6 +165,10 @@ class BulkheadConfigResolverTests {
 
         @Bulkhead(name = "inventory", type = "elastic")
         void badType() {
+        }
+
+        @Bulkhead(name = "inventory", maxWait = "109500d")
+        void centuriesOfWaiting() {
         }
 
     }

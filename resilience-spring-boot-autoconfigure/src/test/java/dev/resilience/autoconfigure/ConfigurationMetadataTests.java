@@ -19,6 +19,7 @@ import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.redis.RedisDeadLetterStore;
 import dev.resilience.redis.RedisIdempotencyStore;
+import dev.resilience.redis.RedisRateLimiterStore;
 import dev.resilience.registry.PolicyResolver;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -46,7 +47,7 @@ class ConfigurationMetadataTests {
         defaults.keySet()
             .removeIf((name) -> !name.startsWith("resilience.bulkhead.defaults.")
                     && !name.startsWith("resilience.rate-limiter.defaults."));
-        assertThat(defaults).hasSize(10)
+        assertThat(defaults).hasSize(11)
             .allSatisfy((name, property) -> assertThat(property.has("defaultValue")).as(name).isTrue());
     }
 
@@ -100,10 +101,13 @@ class ConfigurationMetadataTests {
         expected.put("resilience.bulkhead.defaults.max-limit", BulkheadConfig.DEFAULT_MAX_LIMIT);
         expected.put("resilience.bulkhead.defaults.algorithm",
                 BulkheadConfig.DEFAULT_ALGORITHM.name().toLowerCase(Locale.ROOT));
+        expected.put("resilience.bulkhead.defaults.latency-threshold", BulkheadConfig.DEFAULT_LATENCY_THRESHOLD);
         expected.put("resilience.rate-limiter.defaults.limit", RateLimiterConfig.DEFAULT_LIMIT);
         expected.put("resilience.rate-limiter.defaults.period", RateLimiterConfig.DEFAULT_PERIOD);
         expected.put("resilience.rate-limiter.defaults.timeout", RateLimiterConfig.DEFAULT_TIMEOUT);
         expected.put("resilience.rate-limiter.defaults.store", "memory");
+        expected.put("resilience.rate-limiter.redis.store-timeout", RedisRateLimiterStore.DEFAULT_TIMEOUT);
+        expected.put("resilience.rate-limiter.redis.on-store-error", "local");
         expected.put("resilience.time-limiter.defaults.timeout", PolicyResolver.DEFAULT_TIME_LIMIT);
         expected.put("resilience.idempotency.ttl", IdempotencyPolicy.DEFAULT_TTL);
         expected.put("resilience.idempotency.in-progress-ttl", IdempotencyPolicy.DEFAULT_IN_PROGRESS_TTL);
@@ -137,7 +141,8 @@ class ConfigurationMetadataTests {
             .containsEntry("resilience.circuit-breaker.defaults.sliding-window-type", "count time")
             .containsEntry("resilience.bulkhead.defaults.type", "fixed adaptive")
             .containsEntry("resilience.bulkhead.defaults.algorithm", "gradient aimd")
-            .containsEntry("resilience.rate-limiter.defaults.store", "memory")
+            .containsEntry("resilience.rate-limiter.defaults.store", "memory redis")
+            .containsEntry("resilience.rate-limiter.redis.on-store-error", "local reject")
             .containsEntry("resilience.idempotency.store", "memory redis")
             .containsEntry("resilience.dead-letter.store", "memory redis none");
     }

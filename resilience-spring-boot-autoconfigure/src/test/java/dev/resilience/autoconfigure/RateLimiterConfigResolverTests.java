@@ -1,9 +1,13 @@
 package dev.resilience.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 import dev.resilience.annotation.RateLimited;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.ratelimiter.RateLimiterStore;
+import dev.resilience.core.ratelimiter.SharedPermits;
 import dev.resilience.registry.InvalidResiliencePolicyException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -77,12 +81,62 @@ class RateLimiterConfigResolverTests {
                 .isNotNull());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|',
+            textBlock = """
+                    nothing sets it                               | unset    |                                         | memory
+                    the defaults                                  | unset    | resilience.rate-limiter.defaults.store=redis | redis
+                    the annotation over the defaults              | inMemory | resilience.rate-limiter.defaults.store=redis | memory
+                    the annotation                                | inRedis  |                                         | redis
+                    the instance over the annotation              | inRedis  | resilience.rate-limiter.instances.quotes.store=memory | memory
+                    """)
+    void storeFollowsTheSamePrecedence(String source, String method, String property, String expected) {
+        this.contextRunner.withPropertyValues((property != null) ? new String[] { property } : new String[0])
+            .run((context) -> {
+                RecordingStore store = new RecordingStore();
+                SharedPermits permits = new RateLimiterConfigResolver(context.getBean(ResilienceProperties.class),
+                        () -> store)
+                    .sharedPermits("quotes", rateLimited(method), RateLimiterConfig.ofDefaults());
+
+                assertThat((permits != null) ? "redis" : "memory").isEqualTo(expected);
+                assertThat(store.names).isEqualTo("redis".equals(expected) ? List.of("quotes") : List.of());
+            });
+    }
+
     @Test
-    void redisStoreOfAnInstanceFailsTheStartAsNotSupportedYet() {
+    void redisStoreWithoutAConnectionFactoryNamesThePropertyAndTheFix() {
         this.contextRunner.withPropertyValues("resilience.rate-limiter.instances.quotes.store=redis")
-            .run((context) -> assertThat(FailureAnalyses.describe(context.getStartupFailure()))
-                .contains("Property: resilience.rate-limiter.instances[quotes].store")
-                .contains("redis is not supported yet for rate limiters: use memory"));
+            .run((context) -> assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+                .isThrownBy(() -> new RateLimiterConfigResolver(context.getBean(ResilienceProperties.class), () -> null)
+                    .sharedPermits("quotes", null, RateLimiterConfig.ofDefaults()))
+                .satisfies((ex) -> assertThat(FailureAnalyses.describe(ex))
+                    .contains("Setting: resilience.rate-limiter.instances.quotes.store")
+                    .contains("Value: \"redis\"")
+                    .contains("the application has no RedisConnectionFactory to share the limit through")
+                    .contains("spring.data.redis.host")
+                    .contains("or use store: memory")));
+    }
+
+    @Test
+    void settingsTheStoreCannotKeepAreReportedAgainstTheStore() {
+        this.contextRunner.withPropertyValues("resilience.rate-limiter.defaults.store=redis")
+            .run((context) -> assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+                .isThrownBy(() -> new RateLimiterConfigResolver(context.getBean(ResilienceProperties.class),
+                        () -> (name, config) -> {
+                            throw new IllegalArgumentException("too fast for this store");
+                        })
+                    .sharedPermits("quotes", null, RateLimiterConfig.ofDefaults()))
+                .withMessageContaining("resilience.rate-limiter.defaults.store")
+                .withMessageContaining("too fast for this store"));
+    }
+
+    @Test
+    void storeThatIsNoneNamesTheAttribute() {
+        this.contextRunner.run((context) -> assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+            .isThrownBy(() -> new RateLimiterConfigResolver(context.getBean(ResilienceProperties.class), () -> null)
+                .sharedPermits("quotes", rateLimited("onDisk"), RateLimiterConfig.ofDefaults()))
+            .withMessageContaining("@RateLimited(store)")
+            .withMessageContaining("'disk' is not a rate limiter store"));
     }
 
     @Test
@@ -102,7 +156,7 @@ class RateLimiterConfigResolverTests {
     }
 
     private static RateLimiterConfig resolve(ResilienceProperties properties, @Nullable RateLimited annotation) {
-        return new RateLimiterConfigResolver(properties).resolve("quotes", annotation);
+        return new RateLimiterConfigResolver(properties, () -> null).resolve("quotes", annotation);
     }
 
     private static Function<RateLimiterConfig, Object> setting(String key) {
@@ -134,6 +188,60 @@ class RateLimiterConfigResolverTests {
 
         @RateLimited(name = "quotes", period = "500us")
         void tooShort() {
+        }
+
+        @RateLimited(name = "quotes", store = "memory")
+        void inMemory() {
+        }
+
+        @RateLimited(name = "quotes", store = "redis")
+        void inRedis() {
+        }
+
+        @RateLimited(name = "quotes", store = "disk")
+        void onDisk() {
+        }
+
+    }
+
+    /**
+     * A store that records the names it made permits for.
+     */
+    static final class RecordingStore implements RateLimiterStore {
+
+        private final List<String> names = new ArrayList<>();
+
+        @Override
+        public SharedPermits permits(String name, RateLimiterConfig config) {
+            this.names.add(name);
+            return new SharedPermits() {
+
+                @Override
+                public long take(long now, long maxWaitNanos) {
+                    return 0;
+                }
+
+                @Override
+                public boolean giveBack(long now, long waitNanos) {
+                    return false;
+                }
+
+                @Override
+                public int availablePermits(long now) {
+                    return -1;
+                }
+
+                @Override
+                public String store() {
+                    return "recording";
+                }
+
+                @Override
+                public long storeErrors() {
+                    return 0;
+                }
+
+            };
         }
 
     }

@@ -48,15 +48,19 @@ class ResiliencePropertiesValidationTests {
                     circuit-breaker.instances[payment-gateway].max-wait-in-half-open | -1s | must be positive
                     bulkhead.defaults.max-concurrent-calls                | 0       | must be between 1 and 100000
                     bulkhead.instances[inventory].max-concurrent-calls    | 100001  | must be between 1 and 100000
-                    bulkhead.defaults.max-wait                            | -1s     | must be >= 0
+                    bulkhead.defaults.max-wait                            | -1s     | must be between 0 and 1h
+                    bulkhead.instances[inventory].max-wait                | 61m     | must be between 0 and 1h
                     bulkhead.defaults.min-limit                           | 0       | must be between 1 and 100000
                     bulkhead.instances[inventory].max-limit               | 0       | must be between 1 and 100000
+                    bulkhead.defaults.latency-threshold                   | 0s      | must be positive and at most 1h
+                    bulkhead.instances[inventory].latency-threshold       | 2h      | must be positive and at most 1h
                     rate-limiter.defaults.limit                           | 0       | must be between 1 and 1000000
                     rate-limiter.instances[quotes].limit                  | 1000001 | must be between 1 and 1000000
                     rate-limiter.defaults.period                          | 0s      | must be between 1ms and 1d
                     rate-limiter.instances[quotes].period                 | 2d      | must be between 1ms and 1d
                     rate-limiter.defaults.timeout                         | -1s     | must be between 0 and 1h
-                    rate-limiter.defaults.store                           | redis   | redis is not supported yet for rate limiters
+                    rate-limiter.redis.store-timeout                      | 0ms     | must be positive
+                    rate-limiter.redis.key-prefix                         | ' '     | must not be blank (unset it for the default)
                     idempotency.ttl                                       | 0s      | must be positive
                     idempotency.in-progress-ttl                           | -1s     | must be positive
                     idempotency.max-entries                               | 0       | must be >= 1

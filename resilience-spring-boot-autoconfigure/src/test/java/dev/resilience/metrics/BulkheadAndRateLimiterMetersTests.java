@@ -57,6 +57,19 @@ class BulkheadAndRateLimiterMetersTests {
     }
 
     @Test
+    void methodsWithoutARetryHaveCallTimersButNoRetryOrDeadLetterCounters() {
+        this.contextRunner.run((context) -> {
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+            assertThat(meters.get("resilience.calls").tag("name", "pool").timers()).isNotEmpty();
+            assertThat(meters.get("resilience.calls").tag("name", "quota").timers()).isNotEmpty();
+            assertThat(meters.find("resilience.retries").meters()).isEmpty();
+            assertThat(meters.find("resilience.retry.budget.refused").meters()).isEmpty();
+            assertThat(meters.find("resilience.deadletters").meters()).isEmpty();
+        });
+    }
+
+    @Test
     void metersReadTheInstancesAfterCalls() {
         this.contextRunner.run((context) -> {
             MeterRegistry meters = context.getBean(MeterRegistry.class);

@@ -35,6 +35,7 @@ class ResilienceMeterBinderTests {
 
     @Test
     void statisticsMetersExistAtZeroAndReadTheStatistics() {
+        this.registry.retry("payment");
         CallStatistics payment = this.registry.statistics("payment");
         this.binder.afterSingletonsInstantiated();
 
@@ -47,6 +48,30 @@ class ResilienceMeterBinderTests {
         assertThat(this.meters.get("resilience.retries").tag("name", "payment").functionCounter().count()).isOne();
         assertThat(this.meters.get("resilience.retry.budget.refused").functionCounter().count()).isOne();
         assertThat(this.meters.get("resilience.deadletters").functionCounter().count()).isOne();
+    }
+
+    @Test
+    void operationWithoutARetryInstanceHasCallTimersButNoRetryOrDeadLetterCounters() {
+        this.binder.afterSingletonsInstantiated();
+        this.registry.statistics("backup-gateway");
+
+        assertThat(this.meters.get("resilience.calls").tag("name", "backup-gateway").timers()).hasSize(6);
+        assertThat(this.meters.find("resilience.retries").meters()).isEmpty();
+        assertThat(this.meters.find("resilience.retry.budget.refused").meters()).isEmpty();
+        assertThat(this.meters.find("resilience.deadletters").meters()).isEmpty();
+    }
+
+    @Test
+    void retryInstanceCreatedAfterItsStatisticsGetsItsCountersOnce() {
+        this.binder.afterSingletonsInstantiated();
+        CallStatistics quotes = this.registry.statistics("quotes");
+        this.registry.retry("quotes");
+        this.registry.retry("quotes");
+        quotes.onRetry("quotes", null);
+
+        assertThat(this.meters.find("resilience.retries").meters()).hasSize(1);
+        assertThat(this.meters.get("resilience.retries").tag("name", "quotes").functionCounter().count()).isOne();
+        assertThat(this.meters.get("resilience.deadletters").tag("name", "quotes").functionCounter().count()).isZero();
     }
 
     @Test

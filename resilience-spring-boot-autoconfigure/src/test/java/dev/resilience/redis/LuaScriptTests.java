@@ -21,7 +21,7 @@ class LuaScriptTests {
         LettuceConnectionFactory connections = redis.connectionFactory();
         try (RedisConnection connection = connections.getConnection()) {
             for (String name : List.of("idempotency-claim.lua", "idempotency-complete.lua", "idempotency-release.lua",
-                    "deadletter-write.lua", "deadletter-list.lua", "deadletter-delete.lua")) {
+                    "deadletter-write.lua", "deadletter-list.lua", "deadletter-delete.lua", "ratelimiter-permit.lua")) {
                 LuaScript<Long> script = LuaScript.load(name, Long.class);
 
                 String loaded = connection.scriptingCommands()

@@ -30,15 +30,16 @@ class DeadLetterRedriveProxyMethodReviewTests {
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, JacksonAutoConfiguration.class,
                 ResilienceAutoConfiguration.class, DeadLetterRedriveAutoConfiguration.class))
         .withPropertyValues("spring.aop.proxy-target-class=false", "resilience.retry.instances.audit.max-attempts=1")
-        .withBean(Mailer.class, SmtpMailer::new);
+        .withBean("mailer", SmtpMailer.class, SmtpMailer::new, (definition) -> definition.setLazyInit(true));
 
     /**
      * The letter of an annotated method that is not on any interface of the bean's JDK
      * proxy (written before the application switched to JDK proxies, say, in a Redis
-     * store): {@code AopUtils.selectInvocableMethod} throws {@code IllegalStateException}
-     * ("not found in any interface(s) of the exposed proxy type"), which the re-drive
-     * does not catch. {@code redrive} throws instead of answering UNREADABLE, so the
-     * endpoint answers 500 and the re-drive's listeners (the
+     * store; the bean is lazy, since the start fails for such a method of a bean it
+     * creates): {@code AopUtils.selectInvocableMethod} throws
+     * {@code IllegalStateException} ("not found in any interface(s) of the exposed proxy
+     * type"), which the re-drive does not catch. {@code redrive} throws instead of
+     * answering UNREADABLE, so the endpoint answers 500 and the re-drive's listeners (the
      * {@code resilience.deadletters.redriven} meter) never hear of it.
      */
     @Test
@@ -54,6 +55,7 @@ class DeadLetterRedriveProxyMethodReviewTests {
             RedriveResult result = context.getBean(DeadLetterRedrive.class).redrive(letter.id());
 
             assertThat(result.outcome()).isEqualTo(Outcome.UNREADABLE);
+            assertThat(result.error()).contains("is a proxy that does not expose the method");
             assertThat(result.deadLetter()).isEqualTo(DeadLetterState.KEPT);
             assertThat(store.find(letter.id())).contains(letter);
         });

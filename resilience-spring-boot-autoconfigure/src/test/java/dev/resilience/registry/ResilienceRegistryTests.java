@@ -90,6 +90,20 @@ class ResilienceRegistryTests {
     }
 
     @Test
+    void resultPredicateOfAnAnnotationIsWarnedOfOnlyWhereItDoesNotApplyAndNeverWithAProperty(CapturedOutput output) {
+        this.registry.retry("statuses");
+        this.registry.circuitBreaker("settlement");
+
+        this.registry.retry("statuses", annotation("retriedOnPending", Retryable.class));
+        this.registry.circuitBreaker("settlement", annotation("failedOnPending", CircuitGuarded.class));
+
+        assertThat(output).doesNotContain("@Retryable(retryOnResult")
+            .containsOnlyOnce("@CircuitGuarded(failOnResult = #result == 'PENDING') does not apply")
+            .contains("resolved once. Give the method's circuit breaker a name of its own.")
+            .doesNotContain("fail-on-result");
+    }
+
+    @Test
     void instanceWhoseFirstResolutionFailedIsResolvedWithTheNextRequestsAnnotation() {
         AtomicInteger resolutions = new AtomicInteger();
         this.resolver.whileResolving((name) -> {
@@ -345,6 +359,16 @@ class ResilienceRegistryTests {
 
         @CircuitGuarded(value = "http-client", recordOn = IOException.class)
         void guardedOnIo() {
+        }
+
+        @Retryable(value = "statuses", retryOnResult = "#result == 'PENDING'")
+        String retriedOnPending() {
+            return "DONE";
+        }
+
+        @CircuitGuarded(value = "settlement", failOnResult = "#result == 'PENDING'")
+        String failedOnPending() {
+            return "DONE";
         }
 
     }

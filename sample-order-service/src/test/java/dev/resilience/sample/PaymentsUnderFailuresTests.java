@@ -1,5 +1,6 @@
 package dev.resilience.sample;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.resilience.sample.order.OrderState;
 import dev.resilience.sample.order.OrderView;
@@ -23,16 +25,24 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Payments while the primary gateway fails half of its calls and the backup a fifth:
  * every payment ends paid or deferred, and no order is charged twice, even when each
- * payment is sent twice at once with the same key.
+ * payment is sent twice at once with the same key, or when the gateways also answer some
+ * charges pending: then a payment may end in doubt, and paying it again once the charges
+ * have settled pays it with its one charge.
  */
 @SampleApplicationTests
 class PaymentsUnderFailuresTests {
 
     private static final int ORDERS = 40;
+
+    /**
+     * How long a pending charge stays pending: a retry or a lookup may find it settled.
+     */
+    private static final long PENDING_MS = 40;
 
     @LocalServerPort
     private int port;
@@ -69,6 +79,45 @@ class PaymentsUnderFailuresTests {
             payments.add(response.getBody());
         }
         assertSettledOnceEach(payments, "sequential");
+    }
+
+    @Test
+    void withPendingChargesEveryPaymentEndsPaidDeferredOrInDoubtAndNoOrderIsChargedTwice() {
+        this.client.pendingCharges("primary", 0.5, 0.3, PENDING_MS);
+        this.client.pendingCharges("backup", 0.2, 0.3, PENDING_MS);
+        List<PaymentResponse> payments = new ArrayList<>();
+        Map<Long, String> inDoubt = new TreeMap<>();
+        for (int i = 0; i < ORDERS; i++) {
+            OrderView order = this.client.createOrder("tok_visa");
+            String key = "pending-seq-" + order.id();
+            ResponseEntity<PaymentResponse> response = this.client.pay(order.id(), key);
+            PaymentResponse payment = response.getBody();
+            if (payment.state() == OrderState.PAYMENT_IN_DOUBT) {
+                assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_GATEWAY);
+                assertThat(payment.deadLetterId()).isNotNull();
+                assertThat(this.client.order(order.id()).state()).isEqualTo(OrderState.PAYMENT_IN_DOUBT);
+                assertThat(this.client.charges(order.id())).hasSizeLessThanOrEqualTo(1);
+                inDoubt.put(order.id(), key);
+            }
+            else {
+                assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+                payments.add(payment);
+            }
+        }
+        assertThat(this.client.report().ordersChargedMoreThanOnce()).isEmpty();
+        this.client.reset();
+        await().atMost(Duration.ofSeconds(20))
+            .until(() -> Stream.of("primary", "backup")
+                .flatMap((gateway) -> this.client.charges(gateway).stream())
+                .noneMatch((charge) -> charge.status().equals(ChargeRecord.PENDING)));
+        inDoubt.forEach((orderId, key) -> {
+            ResponseEntity<PaymentResponse> settled = this.client.pay(orderId, key);
+            assertThat(settled.getStatusCode()).isEqualTo(HttpStatus.OK);
+            assertThat(settled.getBody().state()).as("order %d paid again", orderId).isEqualTo(OrderState.PAID);
+            payments.add(settled.getBody());
+        });
+        System.out.printf("FIGURES pending: %d orders in doubt, paid again: %s%n", inDoubt.size(), inDoubt.keySet());
+        assertSettledOnceEach(payments, "sequential-pending");
     }
 
     @Test

@@ -69,6 +69,20 @@ final class SampleClient {
             .toBodilessEntity();
     }
 
+    /**
+     * Makes a gateway fail a share of its calls and record a share of its new charges
+     * pending, each settling {@code settleMs} after it was recorded.
+     */
+    void pendingCharges(String gateway, double failureRate, double pendingRate, long settleMs) {
+        this.http.post()
+            .uri("/simulator/faults")
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(Map.of("target", gateway, "failureRate", failureRate, "pendingRate", pendingRate, "settleMs",
+                    settleMs))
+            .retrieve()
+            .toBodilessEntity();
+    }
+
     void forceBreaker(String name, String state) {
         this.http.post()
             .uri("/actuator/circuitbreakers/{name}", name)

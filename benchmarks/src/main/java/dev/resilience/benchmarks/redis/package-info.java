@@ -1,5 +1,6 @@
 /**
- * Throughput of idempotent calls on the Redis store, next to the Redis server's own.
+ * Throughput of idempotent calls and rate limiter permits on the Redis stores, next to
+ * the Redis server's own.
  */
 @NullMarked
 package dev.resilience.benchmarks.redis;

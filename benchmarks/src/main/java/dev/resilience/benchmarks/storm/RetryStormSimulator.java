@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+
+import dev.resilience.benchmarks.simulator.SimulatorCharts;
+import dev.resilience.benchmarks.simulator.SimulatorOptions;
 
 /**
  * Simulates a retry storm for each {@link RetryStrategy}: clients calling at a steady
@@ -31,13 +32,11 @@ public final class RetryStormSimulator {
      * @throws IOException if a report cannot be written
      */
     public static void main(String[] args) throws IOException {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
-        Map<String, String> options = options(args);
-        Path out = Path.of(options.getOrDefault("out", "target/retry-storm"));
-        options.remove("out");
+        SimulatorCharts.useHeadlessGraphics();
+        SimulatorOptions options = SimulatorOptions.parse(args);
+        Path out = Path.of(options.text("out", "target/retry-storm"));
         StormScenario scenario = StormScenario.parse(options);
+        options.requireAllRead();
         List<StormResult> results = new ArrayList<>();
         for (RetryStrategy strategy : RetryStrategy.values()) {
             results.add(StormSimulation.run(scenario, strategy));
@@ -49,18 +48,6 @@ public final class RetryStormSimulator {
         StormReport.writeCsv(results, csv);
         StormChart.writePng(results, png);
         System.out.println("Wrote " + csv + " and " + png);
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (String arg : args) {
-            int equals = arg.indexOf('=');
-            if (!arg.startsWith("--") || equals < 0) {
-                throw new IllegalArgumentException("Expected --name=value, got '" + arg + "'");
-            }
-            options.put(arg.substring(2, equals), arg.substring(equals + 1));
-        }
-        return options;
     }
 
 }

@@ -1,7 +1,6 @@
 package dev.resilience.benchmarks.storm;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.resilience.benchmarks.simulator.SimulatorOptions;
 
 /**
  * The settings of one simulated scenario: how many clients call, how much the server can
@@ -43,27 +42,20 @@ public record StormScenario(int clients, int capacity, int outageStart, int outa
     }
 
     /**
-     * Reads a scenario from {@code --name=value} arguments, each setting left out keeping
+     * Reads a scenario from {@code --name=value} options, each setting left out keeping
      * its default.
-     * @param args {@code --clients}, {@code --capacity}, {@code --outage-start},
+     * @param options {@code --clients}, {@code --capacity}, {@code --outage-start},
      * {@code --outage-end}, {@code --duration}, {@code --max-attempts} or {@code --seed}
      * @return the scenario
-     * @throws IllegalArgumentException for an unknown name or a value out of range
+     * @throws IllegalArgumentException for a value out of range
      */
-    public static StormScenario parse(Map<String, String> args) {
-        Map<String, String> remaining = new LinkedHashMap<>(args);
+    public static StormScenario parse(SimulatorOptions options) {
         StormScenario defaults = defaults();
-        StormScenario scenario = new StormScenario(intOption(remaining, "clients", defaults.clients()),
-                intOption(remaining, "capacity", defaults.capacity()),
-                intOption(remaining, "outage-start", defaults.outageStart()),
-                intOption(remaining, "outage-end", defaults.outageEnd()),
-                intOption(remaining, "duration", defaults.duration()),
-                intOption(remaining, "max-attempts", defaults.maxAttempts()),
-                longOption(remaining, "seed", defaults.seed()));
-        if (!remaining.isEmpty()) {
-            throw new IllegalArgumentException("Unknown option(s): " + remaining.keySet());
-        }
-        return scenario;
+        return new StormScenario(options.intValue("clients", defaults.clients()),
+                options.intValue("capacity", defaults.capacity()),
+                options.intValue("outage-start", defaults.outageStart()),
+                options.intValue("outage-end", defaults.outageEnd()), options.intValue("duration", defaults.duration()),
+                options.intValue("max-attempts", defaults.maxAttempts()), options.longValue("seed", defaults.seed()));
     }
 
     /**
@@ -74,16 +66,6 @@ public record StormScenario(int clients, int capacity, int outageStart, int outa
      */
     public boolean isDown(long second) {
         return second >= this.outageStart && second < this.outageEnd;
-    }
-
-    private static int intOption(Map<String, String> args, String name, int fallback) {
-        String value = args.remove(name);
-        return (value != null) ? Integer.parseInt(value) : fallback;
-    }
-
-    private static long longOption(Map<String, String> args, String name, long fallback) {
-        String value = args.remove(name);
-        return (value != null) ? Long.parseLong(value) : fallback;
     }
 
     private static void require(boolean condition, String message) {

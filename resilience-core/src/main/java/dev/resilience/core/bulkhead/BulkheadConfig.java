@@ -3,6 +3,8 @@ package dev.resilience.core.bulkhead;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.resilience.core.time.Durations;
+
 /**
  * The immutable settings of a {@link Bulkhead}, built by a {@link Builder} that rejects
  * an out-of-range setting when it is given, naming the value; settings that depend on
@@ -22,6 +24,9 @@ public final class BulkheadConfig {
     /** The default longest wait for a permit: none, a full bulkhead refuses at once. */
     public static final Duration DEFAULT_MAX_WAIT = Duration.ZERO;
 
+    /** The longest wait for a permit: one hour, as a rate limiter's longest wait. */
+    public static final Duration MAX_MAX_WAIT = Duration.ofHours(1);
+
     /** The default lowest limit of an adaptive bulkhead: 1. */
     public static final int DEFAULT_MIN_LIMIT = 1;
 
@@ -32,14 +37,18 @@ public final class BulkheadConfig {
     public static final LimitAlgorithm DEFAULT_ALGORITHM = LimitAlgorithm.GRADIENT;
 
     /**
-     * The default latency from which an {@link LimitAlgorithm#AIMD} bulkhead counts a
-     * call as overloaded: 1 second.
+     * The default average latency of a window of calls from which an
+     * {@link LimitAlgorithm#AIMD} bulkhead counts its downstream as overloaded: 1 second.
      */
     public static final Duration DEFAULT_LATENCY_THRESHOLD = Duration.ofSeconds(1);
 
+    /** The longest latency threshold: 1 hour. */
+    public static final Duration MAX_LATENCY_THRESHOLD = Duration.ofHours(1);
+
     /**
-     * The factor an {@link LimitAlgorithm#AIMD} limit is multiplied by after an
-     * overloaded call: 0.9.
+     * The factor an adaptive limit is multiplied by, at most, after a window of calls in
+     * which one failed, and an {@link LimitAlgorithm#AIMD} limit after a window whose
+     * latency reached the threshold: 0.9.
      */
     public static final double DECREASE_FACTOR = 0.9;
 
@@ -141,8 +150,8 @@ public final class BulkheadConfig {
     }
 
     /**
-     * Returns the latency from which an {@link LimitAlgorithm#AIMD} bulkhead counts a
-     * call as overloaded.
+     * Returns the average latency of a window of calls from which an
+     * {@link LimitAlgorithm#AIMD} bulkhead counts its downstream as overloaded.
      * @return the threshold
      */
     public Duration latencyThreshold() {
@@ -203,14 +212,18 @@ public final class BulkheadConfig {
 
         /**
          * Sets how long a call waits for a permit when all are in use.
-         * @param maxWait zero (the default: refuse at once) or positive
+         * @param maxWait zero (the default: refuse at once) or positive, at most
+         * {@link BulkheadConfig#MAX_MAX_WAIT}
          * @return this builder
-         * @throws IllegalArgumentException if the duration is negative
+         * @throws IllegalArgumentException if the duration is negative or too long
          */
         public Builder maxWait(Duration maxWait) {
             Objects.requireNonNull(maxWait, "maxWait");
             if (maxWait.isNegative()) {
                 throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
+            }
+            if (maxWait.compareTo(MAX_MAX_WAIT) > 0) {
+                throw new IllegalArgumentException("maxWait must be at most " + MAX_MAX_WAIT + ", was " + maxWait);
             }
             this.maxWait = maxWait;
             return this;
@@ -249,16 +262,18 @@ public final class BulkheadConfig {
         }
 
         /**
-         * Sets the latency from which an {@link LimitAlgorithm#AIMD} bulkhead counts a
-         * call as overloaded.
-         * @param latencyThreshold a positive duration
+         * Sets the average latency of a window of calls from which an
+         * {@link LimitAlgorithm#AIMD} bulkhead counts its downstream as overloaded.
+         * @param latencyThreshold positive and at most {@link #MAX_LATENCY_THRESHOLD}
          * @return this builder
-         * @throws IllegalArgumentException if the duration is zero or negative
+         * @throws IllegalArgumentException if the duration is out of range
          */
         public Builder latencyThreshold(Duration latencyThreshold) {
             Objects.requireNonNull(latencyThreshold, "latencyThreshold");
-            if (latencyThreshold.isNegative() || latencyThreshold.isZero()) {
-                throw new IllegalArgumentException("latencyThreshold must be positive, was " + latencyThreshold);
+            if (latencyThreshold.isNegative() || latencyThreshold.isZero()
+                    || latencyThreshold.compareTo(MAX_LATENCY_THRESHOLD) > 0) {
+                throw new IllegalArgumentException("latencyThreshold must be positive and at most "
+                        + Durations.format(MAX_LATENCY_THRESHOLD) + ", was " + latencyThreshold);
             }
             this.latencyThreshold = latencyThreshold;
             return this;

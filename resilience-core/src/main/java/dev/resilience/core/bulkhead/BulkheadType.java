@@ -12,7 +12,8 @@ public enum BulkheadType {
     /**
      * The limit starts at {@link BulkheadConfig#maxConcurrentCalls()} and moves between
      * {@link BulkheadConfig#minLimit()} and {@link BulkheadConfig#maxLimit()} as the
-     * {@link BulkheadConfig#algorithm()} decides from each call's latency and outcome.
+     * {@link BulkheadConfig#algorithm()} decides, once per window of calls, from their
+     * latency and outcomes.
      */
     ADAPTIVE
 

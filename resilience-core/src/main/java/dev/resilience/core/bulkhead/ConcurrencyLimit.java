@@ -1,8 +1,10 @@
 package dev.resilience.core.bulkhead;
 
 /**
- * The limit of a {@link Bulkhead}, and how it learns from each call that gave its permit
- * back with an outcome. Not thread-safe: the bulkhead reads and moves it under its lock.
+ * The limit of a {@link Bulkhead}, and how it learns from the calls that gave their
+ * permits back with an outcome; the adaptive ones gather them in a {@link SampleWindow}
+ * and decide once per window. Not thread-safe: the bulkhead reads and moves it under its
+ * lock.
  */
 interface ConcurrencyLimit {
 

@@ -6,17 +6,20 @@ package dev.resilience.core.bulkhead;
 public enum LimitAlgorithm {
 
     /**
-     * Additive increase, multiplicative decrease: the limit grows by one after a call
-     * that succeeded within {@link BulkheadConfig#latencyThreshold()} while the bulkhead
-     * was busy, and is multiplied by {@link BulkheadConfig#DECREASE_FACTOR} after a call
-     * that failed or took longer.
+     * Additive increase, multiplicative decrease, once per window of calls (as many as
+     * the limit, at least ten): the limit grows by one after a window whose calls all
+     * succeeded within {@link BulkheadConfig#latencyThreshold()} on average while the
+     * bulkhead was busy, and is multiplied by {@link BulkheadConfig#DECREASE_FACTOR}
+     * after a window in which a call failed or whose average latency reached the
+     * threshold.
      */
     AIMD,
 
     /**
-     * The limit follows the ratio of a long-term average latency to the latest one: it
-     * shrinks as the latency rises above what the bulkhead is used to, and grows while
-     * the latency stays at or below it. Needs no threshold.
+     * The limit follows how the average latency of each window of calls compares with the
+     * latency the bulkhead is used to: it shrinks while the latency is more than one and
+     * a half times the normal, and grows while it is within that. A latency that halving
+     * the limit does not bring down becomes the new normal. Needs no threshold.
      */
     GRADIENT
 

@@ -230,18 +230,20 @@ public final class CircuitBreaker {
      * when the configuration's {@link CircuitBreakerConfig#isFailureResult result
      * predicate} matches the value, else as a success. When the predicate throws, the
      * call is recorded as {@link #onError(Permit, long, Throwable)} records that
-     * exception, and the exception is thrown: the permit is settled either way.
+     * exception or {@link Error}, and it is thrown as it is: the permit is settled either
+     * way.
      * @param permit the call's permit
      * @param durationNanos how long the call took
      * @param result the value the call returned
      * @throws RuntimeException what the predicate threw
+     * @throws Error what the predicate threw
      */
     public void onResult(Permit permit, long durationNanos, @Nullable Object result) {
         boolean failed;
         try {
             failed = this.config.isFailureResult(result);
         }
-        catch (RuntimeException ex) {
+        catch (RuntimeException | Error ex) {
             onError(permit, durationNanos, ex);
             throw ex;
         }

@@ -169,12 +169,12 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
         try {
             long now = this.time.nanoTime();
             expire(now);
-            this.claims.values().removeIf((hold) -> now >= hold.expiresAt());
+            this.claims.values().removeIf((hold) -> now - hold.expiresAt() >= 0);
             Entry entry = this.deadLetters.get(id);
             if (entry == null || this.claims.containsKey(id)) {
                 return Optional.empty();
             }
-            Hold hold = new Hold(Durations.later(now, leaseNanos));
+            Hold hold = new Hold(now + leaseNanos);
             this.claims.put(id, hold);
             return Optional.of(new MemoryClaim(entry.deadLetter(), hold));
         }

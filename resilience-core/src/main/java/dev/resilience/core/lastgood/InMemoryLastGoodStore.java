@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.TimeSource;
 
 /**
@@ -48,7 +49,7 @@ public final class InMemoryLastGoodStore implements LastGoodStore {
 
     @Override
     public void put(String key, Object value, Type type, Instant storedAt, Duration ttl) {
-        Entry entry = new Entry(value, storedAt, this.time.nanoTime() + ttl.toNanos());
+        Entry entry = new Entry(value, storedAt, this.time.nanoTime(), Durations.toNanos(ttl));
         this.lock.lock();
         try {
             this.entries.remove(key);
@@ -73,7 +74,7 @@ public final class InMemoryLastGoodStore implements LastGoodStore {
             if (entry == null) {
                 return Optional.empty();
             }
-            if (now - entry.expiresAtNanos >= 0) {
+            if (now - entry.keptAtNanos >= entry.ttlNanos) {
                 this.entries.remove(key);
                 return Optional.empty();
             }
@@ -98,7 +99,7 @@ public final class InMemoryLastGoodStore implements LastGoodStore {
         }
     }
 
-    private record Entry(Object value, Instant storedAt, long expiresAtNanos) {
+    private record Entry(Object value, Instant storedAt, long keptAtNanos, long ttlNanos) {
     }
 
 }

@@ -11,11 +11,14 @@ import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A named rate limiter: at most {@link RateLimiterConfig#limit()} calls per
+ * A named rate limiter: {@link RateLimiterConfig#limit()} calls per
  * {@link RateLimiterConfig#period()}, with a burst of {@code limit}. Permits refill
- * continuously, one every {@code period / limit} (rounded up to a whole nanosecond), not
- * all at once at the start of each period: with 5 per second, a limiter whose burst was
- * spent has its next permit free 200ms later.
+ * continuously, one every {@code interval = period / limit} (rounded up to a whole
+ * nanosecond), not all at once at the start of each period: with 5 per second, a limiter
+ * whose burst was spent has its next permit free 200ms later. In any span of time
+ * {@code t} it admits at most {@code limit + t / interval} calls: so at most
+ * {@code 2 x limit} in one period that starts with the full burst free (the burst at
+ * once, then one every interval), and {@code limit} per period over the long run.
  *
  * <p>
  * It is a GCRA ("generic cell rate algorithm"): its whole state is one theoretical
@@ -37,6 +40,12 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * A permit is not given back when the call ends: this limits a rate, not a concurrency.
  * Thread-safe; share one instance between every caller of a limited operation.
+ *
+ * <p>
+ * A limiter made with {@link SharedPermits} takes its permits from them instead, by the
+ * same rule on the store's clock, so that every process sharing the store shares the
+ * limit; the waits, the give-backs and the counts stay this limiter's. While the store
+ * cannot answer, its in-memory state (above) judges the calls.
  */
 public final class RateLimiter {
 
@@ -59,8 +68,11 @@ public final class RateLimiter {
 
     private final LongAdder rejected = new LongAdder();
 
-    private RateLimiter(String name, RateLimiterConfig config, TimeSource time) {
+    private final @Nullable SharedPermits shared;
+
+    private RateLimiter(String name, RateLimiterConfig config, TimeSource time, @Nullable SharedPermits shared) {
         this.name = name;
+        this.shared = shared;
         this.config = config;
         this.time = time;
         long periodNanos = config.period().toNanos();
@@ -82,7 +94,26 @@ public final class RateLimiter {
         if (name.isBlank()) {
             throw new IllegalArgumentException("A rate limiter needs a name");
         }
-        return new RateLimiter(name, Objects.requireNonNull(config, "config"), Objects.requireNonNull(time, "time"));
+        return new RateLimiter(name, Objects.requireNonNull(config, "config"), Objects.requireNonNull(time, "time"),
+                null);
+    }
+
+    /**
+     * Creates a rate limiter that takes its permits from shared permits, and judges calls
+     * by its own in-memory state, with its full burst free, while they cannot answer.
+     * @param name the name, used in refusals and metrics
+     * @param config the settings, the ones the permits were made with
+     * @param time where the limiter reads time and sleeps
+     * @param shared the permits shared with other processes
+     * @return the rate limiter
+     * @throws IllegalArgumentException if the name is blank
+     */
+    public static RateLimiter of(String name, RateLimiterConfig config, TimeSource time, SharedPermits shared) {
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("A rate limiter needs a name");
+        }
+        return new RateLimiter(name, Objects.requireNonNull(config, "config"), Objects.requireNonNull(time, "time"),
+                Objects.requireNonNull(shared, "shared"));
     }
 
     /**
@@ -99,6 +130,14 @@ public final class RateLimiter {
      */
     public RateLimiterConfig config() {
         return this.config;
+    }
+
+    /**
+     * Returns the shared permits this limiter takes its permits from.
+     * @return the permits, or {@code null} when it keeps them in memory only
+     */
+    public @Nullable SharedPermits sharedPermits() {
+        return this.shared;
     }
 
     /**
@@ -191,11 +230,15 @@ public final class RateLimiter {
 
     /**
      * Estimates how many permits are free now, for a gauge: another caller may take them
-     * before a call does.
+     * before a call does. With shared permits, as of their store's latest answer.
      * @return the free permits, from 0 to {@link RateLimiterConfig#limit()}
      */
     public int availablePermits() {
         long now = this.time.nanoTime();
+        int sharedPermits = (this.shared != null) ? this.shared.availablePermits(now) : -1;
+        if (sharedPermits >= 0) {
+            return sharedPermits;
+        }
         long owed = Math.max(0, this.arrival.get() - now);
         return (int) Math.max(0, (this.burstNanos - owed) / this.intervalNanos);
     }
@@ -228,16 +271,21 @@ public final class RateLimiter {
     }
 
     /**
-     * Reserves the next permit if it is free within a wait. Before refusing, the clock is
-     * read again, once; a reservation made on that later reading is never given back (its
-     * {@code now} is not the caller's), so the permit stays spent: one call fewer, never
-     * one more.
+     * Reserves the next permit if it is free within a wait: the shared permits decide,
+     * when there are some and their store answers; otherwise the in-memory state does.
+     * Before refusing, the clock is read again, once; a reservation made on that later
+     * reading is never given back (its {@code now} is not the caller's), so the permit
+     * stays spent: one call fewer, never one more.
      * @param now the current time
      * @param maxWaitNanos the longest wait allowed, 0 for none
      * @return the wait until the reserved permit is free, {@code >= 0}; or, when none is
      * reserved, the negated wait a permit would need, {@code < 0}
      */
     private long take(long now, long maxWaitNanos) {
+        long sharedTake = (this.shared != null) ? this.shared.take(now, maxWaitNanos) : SharedPermits.UNAVAILABLE;
+        if (sharedTake != SharedPermits.UNAVAILABLE) {
+            return sharedTake;
+        }
         boolean fresh = false;
         long current = this.arrival.get();
         while (true) {
@@ -274,6 +322,9 @@ public final class RateLimiter {
      * @return whether it was given back; otherwise the permit stays spent
      */
     private boolean giveBack(long now, long waitNanos) {
+        if (this.shared != null && this.shared.giveBack(now, waitNanos)) {
+            return true;
+        }
         long reserved = now + this.burstNanos + waitNanos;
         return this.arrival.compareAndSet(reserved, reserved - this.intervalNanos);
     }

@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The settings of a {@link RateLimiter}: at most {@link #limit()} calls per
- * {@link #period()}, and how long a synchronous call may wait for a permit. Immutable and
- * thread-safe; built by a {@link Builder} that validates every value.
+ * The settings of a {@link RateLimiter}: {@link #limit()} calls per {@link #period()},
+ * and how long a synchronous call may wait for a permit. In any span of time {@code t}
+ * the limiter admits at most {@code limit + t / interval} calls, where
+ * {@code interval = period / limit}: so at most {@code 2 x limit} in one period that
+ * starts with the full burst free, and {@code limit} per period over the long run.
+ * Immutable and thread-safe; built by a {@link Builder} that validates every value.
  */
 public final class RateLimiterConfig {
 
@@ -62,7 +65,8 @@ public final class RateLimiterConfig {
     }
 
     /**
-     * Returns how many calls a period admits, which is also the largest burst.
+     * Returns how many calls a period admits over the long run, which is also the largest
+     * burst (see the class description for the bound over any span of time).
      * @return the limit, at least 1
      */
     public int limit() {
@@ -107,7 +111,7 @@ public final class RateLimiterConfig {
         }
 
         /**
-         * Sets how many calls a period admits.
+         * Sets how many calls a period admits over the long run, which is also the burst.
          * @param limit the limit, from 1 to {@value RateLimiterConfig#MAX_LIMIT}
          * @return this builder
          * @throws IllegalArgumentException if the limit is out of range

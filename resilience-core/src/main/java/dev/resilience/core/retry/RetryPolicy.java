@@ -360,8 +360,9 @@ public final class RetryPolicy {
 
         /**
          * Sets which results call for another attempt: such a value is retried as a
-         * failure would be (backoff, budget and deadline apply); when no attempt is left
-         * the call ends with status ERROR and a
+         * retryable failure would be (backoff, budget and deadline apply), whatever
+         * {@code retryOn}, {@code abortOn} and {@code retryOnError} say of exceptions;
+         * when no attempt is left the call ends with status ERROR and a
          * {@link dev.resilience.core.RejectedResultException}, or goes to the fallbacks.
          * A predicate that throws ends the call at once with status ERROR and a
          * {@link dev.resilience.core.ResultPredicateException} caused by what it threw.

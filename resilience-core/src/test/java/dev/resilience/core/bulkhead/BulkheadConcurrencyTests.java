@@ -57,7 +57,7 @@ class BulkheadConcurrencyTests {
 
     @Test
     void sixtyFourThreadsThatWaitNeverExceedALimitOfEightAndAllGetTheirTurn() throws InterruptedException {
-        Bulkhead bulkhead = bulkhead(Duration.ofDays(1));
+        Bulkhead bulkhead = bulkhead(Duration.ofHours(1));
         int rounds = 300;
 
         runAll(rounds, (thread, round) -> {
@@ -108,7 +108,7 @@ class BulkheadConcurrencyTests {
 
     @Test
     void asynchronousWaitersHandedPermitsByOtherThreadsNeverExceedTheLimit() throws InterruptedException {
-        Bulkhead bulkhead = bulkhead(Duration.ofDays(1));
+        Bulkhead bulkhead = bulkhead(Duration.ofHours(1));
         int rounds = 300;
 
         runAll(rounds, (thread, round) -> {
@@ -131,7 +131,7 @@ class BulkheadConcurrencyTests {
 
     @Test
     void waitersThatGiveUpWhilePermitsAreHandedOverLeaveNoPermitOutAndNobodyWaiting() throws InterruptedException {
-        Bulkhead bulkhead = bulkhead(Duration.ofDays(1));
+        Bulkhead bulkhead = bulkhead(Duration.ofHours(1));
         int rounds = 300;
         AtomicLong gaveUp = new AtomicLong();
 
@@ -157,7 +157,7 @@ class BulkheadConcurrencyTests {
     @Test
     void waitersOnALimitOfOneAreGrantedInTheOrderTheyQueued() throws InterruptedException {
         Bulkhead bulkhead = Bulkhead.of("single",
-                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofDays(1)).build(), this.clock);
+                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofHours(1)).build(), this.clock);
         bulkhead.enter();
         ReentrantLock order = new ReentrantLock();
         ConcurrentLinkedQueue<Integer> queued = new ConcurrentLinkedQueue<>();
@@ -193,7 +193,7 @@ class BulkheadConcurrencyTests {
     @Test
     void callsArrivingWhileOthersWaitOnALimitOfOneAreGrantedInTheOrderTheyArrived() throws InterruptedException {
         Bulkhead bulkhead = Bulkhead.of("single",
-                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofDays(1)).build(), this.clock);
+                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofHours(1)).build(), this.clock);
         ReentrantLock arrivals = new ReentrantLock();
         AtomicLong tickets = new AtomicLong();
         List<Long> granted = new ArrayList<>();

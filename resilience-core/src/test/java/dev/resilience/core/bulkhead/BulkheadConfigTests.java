@@ -40,12 +40,25 @@ class BulkheadConfigTests {
     }
 
     @Test
-    void negativeWaitAndNonPositiveThresholdAreRefused() {
+    void negativeWaitAndAThresholdOutOfRangeAreRefused() {
         assertThatIllegalArgumentException().isThrownBy(() -> BulkheadConfig.builder().maxWait(Duration.ofMillis(-1)))
             .withMessage("maxWait must not be negative, was PT-0.001S");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> BulkheadConfig.builder().maxWait(BulkheadConfig.MAX_MAX_WAIT.plusNanos(1)))
+            .withMessage("maxWait must be at most PT1H, was PT1H0.000000001S");
+        assertThat(BulkheadConfig.builder().maxWait(BulkheadConfig.MAX_MAX_WAIT).build().maxWait())
+            .isEqualTo(Duration.ofHours(1));
         assertThatIllegalArgumentException().isThrownBy(() -> BulkheadConfig.builder().latencyThreshold(Duration.ZERO))
             .withMessageContaining("latencyThreshold")
             .withMessageContaining("PT0S");
+        assertThatIllegalArgumentException()
+            .isThrownBy(
+                    () -> BulkheadConfig.builder().latencyThreshold(BulkheadConfig.MAX_LATENCY_THRESHOLD.plusNanos(1)))
+            .withMessage("latencyThreshold must be positive and at most 1h, was PT1H0.000000001S");
+        assertThat(BulkheadConfig.builder()
+            .latencyThreshold(BulkheadConfig.MAX_LATENCY_THRESHOLD)
+            .build()
+            .latencyThreshold()).isEqualTo(Duration.ofHours(1));
     }
 
     @Test

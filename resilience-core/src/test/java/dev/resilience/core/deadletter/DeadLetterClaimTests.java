@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.resilience.core.ExecutionStatus;
+import dev.resilience.core.time.ScheduledTask;
+import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +62,20 @@ class DeadLetterClaimTests {
         this.time.advance(Duration.ofNanos(1));
 
         assertThat(this.store.claim("a", LEASE)).isPresent();
+    }
+
+    @Test
+    void claimTakenJustBeforeTheClockWrapsStillRunsOutAfterItsLease() {
+        InMemoryDeadLetterStore nearWrap = new InMemoryDeadLetterStore(100, Duration.ofDays(7),
+                new ClockNearWrap(this.time, Duration.ofMillis(1).toNanos()));
+        nearWrap.write(deadLetter("a"));
+        assertThat(nearWrap.claim("a", LEASE)).isPresent();
+
+        this.time.advance(LEASE.minusNanos(1));
+        assertThat(nearWrap.claim("a", LEASE)).isEmpty();
+        this.time.advance(Duration.ofNanos(1));
+
+        assertThat(nearWrap.claim("a", LEASE)).as("claimable again once the lease ran out").isPresent();
     }
 
     @Test
@@ -140,6 +156,34 @@ class DeadLetterClaimTests {
         @Override
         public int size() {
             return this.delegate.size();
+        }
+
+    }
+
+    /**
+     * A virtual clock whose readings start just before {@link Long#MAX_VALUE} and wrap
+     * past it, as {@link System#nanoTime()} may.
+     */
+    private record ClockNearWrap(VirtualTimeSource clock, long nanosBeforeWrap) implements TimeSource {
+
+        @Override
+        public long nanoTime() {
+            return Long.MAX_VALUE - this.nanosBeforeWrap + this.clock.nanoTime();
+        }
+
+        @Override
+        public Instant now() {
+            return this.clock.now();
+        }
+
+        @Override
+        public void sleep(Duration duration) throws InterruptedException {
+            this.clock.sleep(duration);
+        }
+
+        @Override
+        public ScheduledTask schedule(Runnable task, Duration delay) {
+            return this.clock.schedule(task, delay);
         }
 
     }

@@ -33,6 +33,15 @@ class InMemoryLastGoodStoreTests {
     }
 
     @Test
+    void valueKeptForCenturiesIsKeptAndReturned() {
+        Instant storedAt = this.time.now();
+        this.store.put("k", "v", String.class, storedAt, Duration.ofDays(109_500));
+        this.time.advance(Duration.ofDays(365));
+
+        assertThat(this.store.get("k", String.class)).contains(new LastGoodValue("v", storedAt));
+    }
+
+    @Test
     void oldestStoredValueIsEvictedBeyondTheBound() {
         this.store.put("a", "1", String.class, this.time.now(), Duration.ofMinutes(1));
         this.store.put("b", "2", String.class, this.time.now(), Duration.ofMinutes(1));

@@ -154,6 +154,34 @@ class RateLimiterTests {
         assertThat(limiter.rejectedCalls()).isEqualTo(16_000 - 100);
     }
 
+    /**
+     * The guarantee the class states: at most {@code limit + t / interval} calls in any
+     * span {@code t}, reached by a caller that takes every permit as soon as it is free.
+     */
+    @Test
+    void aGreedyCallerGetsTheBurstPlusOnePerIntervalSoTwiceTheLimitInItsFirstPeriod() {
+        RateLimiter limiter = limiter(Duration.ZERO);
+
+        int firstPeriod = takeEveryFreePermitEachMillisecondUntil(limiter, Duration.ofSeconds(1));
+        int tenPeriods = firstPeriod + takeEveryFreePermitEachMillisecondUntil(limiter, Duration.ofSeconds(10));
+
+        assertThat(firstPeriod).as("calls admitted from 0 to 1s, both ends included").isEqualTo(2 * 5);
+        assertThat(tenPeriods).as("calls admitted from 0 to 10s").isEqualTo(5 + 10_000 / 200);
+    }
+
+    private int takeEveryFreePermitEachMillisecondUntil(RateLimiter limiter, Duration end) {
+        int admitted = 0;
+        while (true) {
+            while (limiter.tryAcquire() == 0) {
+                admitted++;
+            }
+            if (this.clock.elapsed().compareTo(end) >= 0) {
+                return admitted;
+            }
+            this.clock.advance(Duration.ofMillis(1));
+        }
+    }
+
     @Test
     void intervalIsRoundedUpSoThatAPeriodNeverAdmitsMoreThanTheLimit() {
         RateLimiter limiter = RateLimiter.of("thirds",

@@ -6,6 +6,7 @@ import java.util.TreeMap;
 
 import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.ratelimiter.SharedPermits;
 import dev.resilience.core.time.Durations;
 import dev.resilience.registry.ResilienceRegistry;
 
@@ -13,11 +14,14 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The {@code ratelimiters} endpoint, read-only: every rate limiter's resolved settings
- * and its live figures (the permits free now, the calls permitted and rejected).
+ * The {@code ratelimiters} endpoint, read-only: every rate limiter's resolved settings,
+ * where it keeps its permits, and its live figures (the permits free now, the calls
+ * permitted and rejected, the errors of its shared store).
  */
 @Endpoint(id = "ratelimiters")
 public class RateLimitersEndpoint {
+
+    private static final String MEMORY = "memory";
 
     private final ResilienceRegistry registry;
 
@@ -42,9 +46,11 @@ public class RateLimitersEndpoint {
 
     private static RateLimiterDescriptor describe(RateLimiter rateLimiter) {
         RateLimiterConfig config = rateLimiter.config();
+        SharedPermits shared = rateLimiter.sharedPermits();
         return new RateLimiterDescriptor(config.limit(), Durations.format(config.period()),
-                Durations.format(config.timeout()), rateLimiter.availablePermits(), rateLimiter.permittedCalls(),
-                rateLimiter.rejectedCalls());
+                Durations.format(config.timeout()), (shared != null) ? shared.store() : MEMORY,
+                rateLimiter.availablePermits(), rateLimiter.permittedCalls(), rateLimiter.rejectedCalls(),
+                (shared != null) ? shared.storeErrors() : 0);
     }
 
     /**
@@ -61,12 +67,17 @@ public class RateLimitersEndpoint {
      * @param limit the calls admitted per period
      * @param period the period the limit applies to
      * @param timeout the longest wait for a permit
-     * @param availablePermits the permits free now
-     * @param permittedCalls the calls permitted since the start
-     * @param rejectedCalls the calls rejected since the start
+     * @param store where the permits are kept: {@code memory}, or the shared store, such
+     * as {@code redis}
+     * @param availablePermits the permits free now; for a shared store, as of its latest
+     * answer to this instance
+     * @param permittedCalls the calls this instance permitted since the start
+     * @param rejectedCalls the calls this instance rejected since the start
+     * @param storeErrors how many times the shared store could not answer since the
+     * start, 0 in memory
      */
-    public record RateLimiterDescriptor(int limit, String period, String timeout, int availablePermits,
-            long permittedCalls, long rejectedCalls) {
+    public record RateLimiterDescriptor(int limit, String period, String timeout, String store, int availablePermits,
+            long permittedCalls, long rejectedCalls, long storeErrors) {
     }
 
 }

@@ -76,8 +76,9 @@ class BulkheadsAndRateLimitersEndpointWebTests {
 
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
         DocumentContext json = JsonPath.parse(response.getBody());
-        assertThat(json.read("$.rateLimiters.stocktake", Map.class)).containsExactlyInAnyOrderEntriesOf(Map.of("limit",
-                5, "period", "1s", "timeout", "0s", "availablePermits", 2, "permittedCalls", 3, "rejectedCalls", 0));
+        assertThat(json.read("$.rateLimiters.stocktake", Map.class))
+            .containsExactlyInAnyOrderEntriesOf(Map.of("limit", 5, "period", "1s", "timeout", "0s", "store", "memory",
+                    "availablePermits", 2, "permittedCalls", 3, "rejectedCalls", 0, "storeErrors", 0));
     }
 
     @Test

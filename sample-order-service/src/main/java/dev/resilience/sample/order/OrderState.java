@@ -24,8 +24,8 @@ public enum OrderState {
 
     /**
      * A gateway may have charged it but could not be asked, or was still processing its
-     * charge when the payment's time was up; paying again with any key settles it without
-     * charging twice.
+     * charge when the payment's time was up, or holds its charge pending; paying again
+     * with any key settles it without charging twice.
      */
     PAYMENT_IN_DOUBT;
 

@@ -23,9 +23,12 @@ import org.springframework.web.client.RestClientResponseException;
  * {@link GatewayRequestLog} before it is sent.
  * <p>
  * Only a 402 is a decline. A 409 says the gateway is still processing an earlier request
- * with the key, whose charge may yet be made: in doubt, never a decline. A lookup that
- * finds no charge proves none was made only once the gateway has finished with the key;
- * until then it is asked again, for {@link PaymentProperties#lookupWait()} at most.
+ * with the key, whose charge may yet be made: in doubt, never a decline. A 200 whose
+ * charge is {@linkplain GatewayCharge#pending() pending} is no charge yet either: the
+ * gateway holds it and settles it later, so its request stays pending in the log. A
+ * lookup that finds no charge proves none was made only once the gateway has finished
+ * with the key, and one that finds a pending charge is no answer yet; until then it is
+ * asked again, for {@link PaymentProperties#lookupWait()} at most.
  */
 @Component
 public class GatewayClient {
@@ -63,7 +66,8 @@ public class GatewayClient {
      * @param orderId the order
      * @param amountCents the amount, in cents
      * @param cardToken the card
-     * @return the charge, new or made earlier under the order's key
+     * @return the charge, new or made earlier under the order's key; pending when the
+     * gateway has not settled it, and then its request stays pending in the log
      * @throws CardDeclinedException when the gateway answers 402
      * @throws ChargeInDoubtException when it answers 409: an earlier request with the
      * order's key is still being processed, and may charge
@@ -84,7 +88,9 @@ public class GatewayClient {
             if (charge == null) {
                 throw new IllegalStateException("The " + gateway.id() + " gateway answered without a charge");
             }
-            this.requests.answered(requestId, RequestOutcome.CHARGED, charge.chargeId());
+            if (!charge.pending()) {
+                this.requests.answered(requestId, RequestOutcome.CHARGED, charge.chargeId());
+            }
             return charge;
         }
         catch (HttpClientErrorException ex) {
@@ -128,31 +134,34 @@ public class GatewayClient {
     /**
      * Asks a gateway whether it holds a charge for an order, and settles the order's
      * pending requests to it with the answer. While the gateway is still processing a
-     * request for the order, "no charge" is no answer yet: it is asked again until it has
-     * finished with the key, for {@link PaymentProperties#lookupWait()} at most.
+     * request for the order, "no charge" is no answer yet, and neither is a charge it
+     * holds pending: it is asked again until it has finished with the key and settled its
+     * charge, for {@link PaymentProperties#lookupWait()} at most.
      * @param gateway the gateway to ask
      * @param orderId the order
-     * @return the charge it holds, or empty when it holds none and has finished with the
-     * key
+     * @return the settled charge it holds, or empty when it holds none and has finished
+     * with the key
      * @throws ChargeInDoubtException when it cannot answer, or is still processing the
-     * key when the wait is over
+     * key or holds its charge pending when the wait is over
      */
     public Optional<GatewayCharge> find(Gateway gateway, long orderId) {
         long deadline = System.nanoTime() + this.properties.lookupWait().toNanos();
         while (true) {
             Lookup lookup = lookup(gateway, orderId);
-            if (lookup.charge() != null) {
-                this.requests.settle(orderId, gateway, RequestOutcome.CHARGED, lookup.charge().chargeId());
-                return Optional.of(lookup.charge());
+            GatewayCharge charge = lookup.charge();
+            if (charge != null && !charge.pending()) {
+                this.requests.settle(orderId, gateway, RequestOutcome.CHARGED, charge.chargeId());
+                return Optional.of(charge);
             }
-            if (!lookup.processing()) {
+            if (charge == null && !lookup.processing()) {
                 this.requests.settle(orderId, gateway, RequestOutcome.NOT_CHARGED, null);
                 return Optional.empty();
             }
             Duration interval = this.properties.lookupInterval();
             if (System.nanoTime() + interval.toNanos() - deadline > 0) {
+                String unsettled = (charge != null) ? "its charge still pending" : "still processing its key";
                 throw new ChargeInDoubtException(orderId, gateway, new IllegalStateException(
-                        "still processing its key after " + this.properties.lookupWait().toMillis() + "ms"));
+                        unsettled + " after " + this.properties.lookupWait().toMillis() + "ms"));
             }
             try {
                 Thread.sleep(interval.toMillis());

@@ -8,6 +8,7 @@ import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.OnInProgress;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.core.ExecutionResult;
+import dev.resilience.core.RejectedResultException;
 import dev.resilience.sample.order.Order;
 import dev.resilience.sample.order.OrderRepository;
 import dev.resilience.sample.order.OrderState;
@@ -34,14 +35,26 @@ import org.springframework.stereotype.Service;
  * <li>Only a gateway's 402 declines: its 409 (a request with the order's key is still
  * being processed) is in doubt and retried, never
  * {@link OrderState#PAYMENT_DECLINED}.</li>
+ * <li>A charge the gateway answers pending is no payment yet: the order is
+ * {@link OrderState#PAYMENT_IN_DOUBT}, the attempt counts against the gateway's breaker
+ * and the primary is asked again under the same key, which its dedupe makes safe. Still
+ * pending after the last attempt, the payment ends in doubt without a fallback: the
+ * backup would charge the card again when the primary's charge settles.</li>
  * <li>Before charging one gateway, the other is asked whether it holds a charge for the
- * order, if a request to it went unanswered; "no charge" counts only once that gateway
- * has finished with the order's key. When it cannot say in time, nobody is charged and
- * the order is {@link OrderState#PAYMENT_IN_DOUBT}, which the next payment settles.</li>
+ * order, if a request to it went unanswered or was answered pending; "no charge" counts
+ * only once that gateway has finished with the order's key, and a charge only once it is
+ * settled. When it cannot say in time, nobody is charged and the order is
+ * {@link OrderState#PAYMENT_IN_DOUBT}, which the next payment settles.</li>
  * </ul>
  */
 @Service
 public class PaymentService {
+
+    /**
+     * Whether a payment is still in doubt after an attempt: the gateway answered its
+     * charge pending.
+     */
+    static final String CHARGE_PENDING = "#result.state().name() == 'PAYMENT_IN_DOUBT'";
 
     private final OrderRepository orders;
 
@@ -64,7 +77,10 @@ public class PaymentService {
     /**
      * Pays an order through the primary gateway; the backup gateway and a deferral are
      * its fallbacks. A declined card ends the call at once, as
-     * {@link OrderState#PAYMENT_DECLINED}.
+     * {@link OrderState#PAYMENT_DECLINED}. A charge the primary answers pending is asked
+     * for again, and counts as a failure of the primary; still pending after the last
+     * attempt, the call ends ERROR with a {@link RejectedResultException}, no fallback
+     * runs, and the order stays {@link OrderState#PAYMENT_IN_DOUBT}.
      * @param orderId the order
      * @param amountCents the amount, in cents
      * @param idempotencyKey the client's idempotency key of this payment
@@ -72,20 +88,28 @@ public class PaymentService {
      */
     @Idempotent(key = "#idempotencyKey", onInProgress = OnInProgress.WAIT)
     @Fallback(value = { "payWithBackupGateway", "deferPayment" },
-            skipOn = { CardDeclinedException.class, OrderNotPayableException.class })
-    @Retryable(value = "payment", abortOn = { CardDeclinedException.class, OrderNotPayableException.class })
+            skipOn = { CardDeclinedException.class, OrderNotPayableException.class, RejectedResultException.class })
+    @Retryable(value = "payment", abortOn = { CardDeclinedException.class, OrderNotPayableException.class },
+            retryOnResult = CHARGE_PENDING)
     @CircuitGuarded(value = "payment-gateway",
-            ignoreOn = { CardDeclinedException.class, OrderNotPayableException.class, ChargeInDoubtException.class })
+            ignoreOn = { CardDeclinedException.class, OrderNotPayableException.class, ChargeInDoubtException.class },
+            failOnResult = CHARGE_PENDING)
     public ExecutionResult<Payment> pay(long orderId, long amountCents, String idempotencyKey) {
         return ExecutionResult.success(charge(Gateway.PRIMARY, orderId, amountCents, idempotencyKey));
     }
 
     /**
      * The first fallback: charges the backup gateway, unless the primary holds a charge
-     * for the order, which then pays it.
+     * for the order, which then pays it. A charge the backup answers pending leaves the
+     * order in doubt, for the next fallback to find.
      */
     ExecutionResult<Payment> payWithBackupGateway(long orderId, long amountCents, String idempotencyKey) {
-        return ExecutionResult.success(charge(Gateway.BACKUP, orderId, amountCents, idempotencyKey));
+        Payment payment = charge(Gateway.BACKUP, orderId, amountCents, idempotencyKey);
+        if (payment.state() == OrderState.PAYMENT_IN_DOUBT) {
+            throw new ChargeInDoubtException(orderId, Gateway.BACKUP,
+                    new IllegalStateException("it answered the charge pending"));
+        }
+        return ExecutionResult.success(payment);
     }
 
     /**
@@ -118,9 +142,11 @@ public class PaymentService {
             return paid(earlier.get());
         }
         try {
-            return paid(
-                    (gateway == Gateway.BACKUP) ? this.gateways.chargeBackup(orderId, amountCents, order.cardToken())
-                            : this.gateways.charge(gateway, orderId, amountCents, order.cardToken()));
+            GatewayCharge charge = (gateway == Gateway.BACKUP)
+                    ? this.gateways.chargeBackup(orderId, amountCents, order.cardToken())
+                    : this.gateways.charge(gateway, orderId, amountCents, order.cardToken());
+            return charge.pending() ? Payment.of(this.orders.markUnpaid(orderId, OrderState.PAYMENT_IN_DOUBT))
+                    : paid(charge);
         }
         catch (CardDeclinedException ex) {
             this.orders.markUnpaid(orderId, OrderState.PAYMENT_DECLINED);

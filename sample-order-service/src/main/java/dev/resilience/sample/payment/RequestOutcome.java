@@ -7,7 +7,8 @@ public enum RequestOutcome {
 
     /**
      * Sent, no answer yet or never, or answered 409 (an earlier request with the key is
-     * still being processed): the gateway may have charged.
+     * still being processed), or answered with a charge the gateway holds pending: the
+     * gateway may have charged, or will.
      */
     PENDING,
 

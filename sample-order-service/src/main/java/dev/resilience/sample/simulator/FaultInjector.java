@@ -1,5 +1,6 @@
 package dev.resilience.sample.simulator;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,13 +8,15 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.stereotype.Component;
 
 /**
  * The faults of every simulated downstream, and the count of the requests each received.
- * Each target draws its failures from its own random sequence, seeded from
- * {@link SimulatorProperties#seed()}, so that a sequential run fails the same calls every
- * time. Thread-safe.
+ * Each target draws its failures, and which new charges stay pending, from its own random
+ * sequence, seeded from {@link SimulatorProperties#seed()}, so that a sequential run
+ * fails the same calls every time. Thread-safe.
  */
 @Component
 public class FaultInjector {
@@ -85,11 +88,18 @@ public class FaultInjector {
     }
 
     /**
-     * Sleeps for the time a gateway takes to process a new charge.
+     * Sleeps for the time a gateway takes to process a new charge, then decides whether
+     * the charge is recorded pending.
      * @param target the gateway's name
+     * @return how long the new charge stays pending, or {@code null} when it succeeds at
+     * once
      */
-    void process(String target) {
-        sleep(target(target).faults.get().processingMs());
+    @Nullable Duration process(String target) {
+        Target state = target(target);
+        Faults faults = state.faults.get();
+        sleep(faults.processingMs());
+        boolean pending = faults.pendingRate() > 0 && state.random.nextDouble() < faults.pendingRate();
+        return pending ? Duration.ofMillis(faults.settleMs()) : null;
     }
 
     private static void sleep(long millis) {

@@ -9,24 +9,39 @@ package dev.resilience.sample.simulator;
  * @param processingMs how long a gateway processes a new charge before it is recorded, in
  * milliseconds; meanwhile the gateway answers a charge request with the same key 409 and
  * a lookup of the key 404 with {@code "processing": true}
+ * @param pendingRate the share of a gateway's new charges that it records as
+ * {@code pending} and answers 200 with that status, from 0 to 1
+ * @param settleMs how long such a charge stays pending, in milliseconds, counted from its
+ * recording; until then a request or lookup with its key answers it {@code pending}, from
+ * then on {@code succeeded}
  */
-public record Faults(double failureRate, long latencyMs, boolean outage, long processingMs) {
+public record Faults(double failureRate, long latencyMs, boolean outage, long processingMs, double pendingRate,
+        long settleMs) {
 
     /** A downstream that answers every call at once and correctly. */
-    public static final Faults NONE = new Faults(0, 0, false, 0);
+    public static final Faults NONE = new Faults(0, 0, false, 0, 0, 0);
 
     /**
      * Checks the ranges.
      */
     public Faults {
-        if (failureRate < 0 || failureRate > 1) {
-            throw new IllegalArgumentException("failureRate must be between 0 and 1, not " + failureRate);
-        }
-        if (latencyMs < 0 || latencyMs > 60_000) {
-            throw new IllegalArgumentException("latencyMs must be between 0 and 60000, not " + latencyMs);
-        }
-        if (processingMs < 0 || processingMs > 60_000) {
-            throw new IllegalArgumentException("processingMs must be between 0 and 60000, not " + processingMs);
+        requireShare("failureRate", failureRate);
+        requireMillis("latencyMs", latencyMs);
+        requireMillis("processingMs", processingMs);
+        requireShare("pendingRate", pendingRate);
+        requireMillis("settleMs", settleMs);
+    }
+
+    private static void requireShare(String name, double share) {
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException(name + " must be between 0 and 1, not " + share);
         }
     }
+
+    private static void requireMillis(String name, long millis) {
+        if (millis < 0 || millis > 60_000) {
+            throw new IllegalArgumentException(name + " must be between 0 and 60000, not " + millis);
+        }
+    }
+
 }

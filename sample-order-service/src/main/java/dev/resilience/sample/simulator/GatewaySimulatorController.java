@@ -17,15 +17,17 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * The simulated gateways' HTTP API, as the payment client sees it: {@code POST
  * /sim/gateways/{name}/charges} with an {@code Idempotency-Key} header charges (201, or
- * 200 with the earlier charge for a key already charged; 402 for a declined card; 409
- * while an earlier request with the key is still being processed; 503 for an injected
- * failure, which charges nothing), and {@code GET /sim/gateways/{name}/charges/{key}}
- * tells whether a key was charged (200, or 404 whose {@code processing} property says
- * whether a charge under the key may still be recorded).
+ * 200 with the earlier charge for a key already charged, or 200 with a charge whose
+ * {@code status} is {@code pending}; 402 for a declined card; 409 while an earlier
+ * request with the key is still being processed; 503 for an injected failure, which
+ * charges nothing), and {@code GET /sim/gateways/{name}/charges/{key}} tells whether a
+ * key was charged (200 with the charge, {@code pending} or {@code succeeded}, or 404
+ * whose {@code processing} property says whether a charge under the key may still be
+ * recorded).
  * <p>
- * A new charge is processed for the injected processing time and recorded at its end; the
- * injected latency then delays the answer, not the charge, as with a gateway whose
- * response is lost on the way back.
+ * A new charge is processed for the injected processing time and recorded at its end,
+ * pending for the injected share of new charges; the injected latency then delays the
+ * answer, not the charge, as with a gateway whose response is lost on the way back.
  */
 @RestController
 public class GatewaySimulatorController {
@@ -52,7 +54,8 @@ public class GatewaySimulatorController {
      * @param name {@code primary} or {@code backup}
      * @param key the idempotency key
      * @param request the order, amount and card
-     * @return the charge, or a problem
+     * @return the charge (201 when made by this request and settled, 200 when made before
+     * or still pending), or a problem
      */
     @PostMapping("/sim/gateways/{name}/charges")
     public ResponseEntity<?> charge(@PathVariable String name, @RequestHeader("Idempotency-Key") String key,
@@ -74,18 +77,19 @@ public class GatewaySimulatorController {
                 .body(ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
                         "A request with key " + key + " is still being processed; retry later"));
         }
-        return ResponseEntity.status(charged.get().replayed() ? HttpStatus.OK : HttpStatus.CREATED)
-            .body(charged.get().charge());
+        ChargeRecord charge = charged.get().charge();
+        boolean created = !charged.get().replayed() && ChargeRecord.SUCCEEDED.equals(charge.status());
+        return ResponseEntity.status(created ? HttpStatus.CREATED : HttpStatus.OK).body(charge);
     }
 
     /**
      * Tells whether a key was charged.
      * @param name {@code primary} or {@code backup}
      * @param key the idempotency key
-     * @return 200 with the charge; 404 when none is recorded under the key, with
-     * {@code "processing": true} while a request with the key is still being processed (a
-     * charge may yet be recorded) and {@code false} once the gateway is finished with it;
-     * or 503
+     * @return 200 with the charge, pending or succeeded; 404 when none is recorded under
+     * the key, with {@code "processing": true} while a request with the key is still
+     * being processed (a charge may yet be recorded) and {@code false} once the gateway
+     * is finished with it; or 503
      */
     @GetMapping("/sim/gateways/{name}/charges/{key}")
     public ResponseEntity<?> find(@PathVariable String name, @PathVariable String key) {

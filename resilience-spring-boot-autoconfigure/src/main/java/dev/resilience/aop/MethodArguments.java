@@ -1,0 +1,50 @@
+package dev.resilience.aop;
+
+import java.lang.reflect.Method;
+import java.util.AbstractList;
+import java.util.List;
+import java.util.RandomAccess;
+
+import dev.resilience.core.CallContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The arguments of a call of an annotated method, as its {@link CallContext} carries
+ * them, with the method they were passed to: a breaker's {@code failOnResult} predicate,
+ * shared by every method that names the breaker, reads from them whose expression judges
+ * the call ({@link BreakerResultExpressions}), overloads included, which share one
+ * {@link CallContext#method() description}. A read-only view of the arguments, not a
+ * copy.
+ */
+final class MethodArguments extends AbstractList<@Nullable Object> implements RandomAccess {
+
+    private final Method method;
+
+    private final @Nullable Object[] arguments;
+
+    MethodArguments(Method method, @Nullable Object[] arguments) {
+        this.method = method;
+        this.arguments = arguments;
+    }
+
+    /**
+     * Returns the method a call's arguments were passed to.
+     * @param arguments the arguments of a call's context
+     * @return the annotated method, or {@code null} for a call that no annotated method
+     * made
+     */
+    static @Nullable Method methodOf(List<@Nullable Object> arguments) {
+        return (arguments instanceof MethodArguments passed) ? passed.method : null;
+    }
+
+    @Override
+    public @Nullable Object get(int index) {
+        return this.arguments[index];
+    }
+
+    @Override
+    public int size() {
+        return this.arguments.length;
+    }
+
+}

@@ -1,0 +1,194 @@
+package dev.resilience.redis;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.ratelimiter.SharedPermits;
+import dev.resilience.core.time.Durations;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The permits of one rate limiter in a {@link RedisRateLimiterStore}: each {@link #take}
+ * is one run of the permit script, which reads Redis's clock; the limiter sleeps or
+ * schedules the wait it answers on its own clock. The latest reservation with a wait (the
+ * one that set the latest arrival time, whichever reply came first) is remembered with
+ * that arrival time, which is what a give-back names; an earlier one cannot be the latest
+ * in Redis either, and stays spent. Thread-safe.
+ */
+final class RedisPermits implements SharedPermits {
+
+    private static final Log logger = LogFactory.getLog(RedisRateLimiterStore.class);
+
+    private static final long NANOS_PER_MICRO = 1000;
+
+    private static final String TAKE = "take";
+
+    private static final String GIVE_BACK = "give-back";
+
+    private final RedisRateLimiterStore store;
+
+    private final String name;
+
+    private final RateLimiterConfig config;
+
+    private final List<String> keys;
+
+    private final String intervalMicros;
+
+    private final String burstMicros;
+
+    private final long intervalNanos;
+
+    private final long burstNanos;
+
+    private final LongAdder storeErrors = new LongAdder();
+
+    private final AtomicReference<@Nullable Reservation> latest = new AtomicReference<>();
+
+    /**
+     * When the limiter is back to a full burst, on the limiter's clock, as last answered.
+     */
+    private volatile long fullAt;
+
+    private volatile boolean answered;
+
+    RedisPermits(RedisRateLimiterStore store, String name, RateLimiterConfig config) {
+        this.store = store;
+        this.name = name;
+        this.config = config;
+        this.keys = List.of(store.key(name));
+        long periodNanos = Durations.toNanos(config.period());
+        long interval = (periodNanos + config.limit() * NANOS_PER_MICRO - 1) / (config.limit() * NANOS_PER_MICRO);
+        this.intervalMicros = Long.toString(interval);
+        this.burstMicros = Long.toString(interval * config.limit());
+        this.intervalNanos = interval * NANOS_PER_MICRO;
+        this.burstNanos = this.intervalNanos * config.limit();
+    }
+
+    @Override
+    public long take(long now, long maxWaitNanos) {
+        long wait;
+        long arrival;
+        long owed;
+        try {
+            @Nullable List<?> reply = this.store.redis()
+                .script(RedisRateLimiterStore.PERMIT, this.keys, TAKE, this.intervalMicros, this.burstMicros,
+                        Long.toString(maxWaitNanos / NANOS_PER_MICRO));
+            wait = number(reply, 0);
+            arrival = number(reply, 1);
+            owed = arrival - number(reply, 2);
+        }
+        catch (RuntimeException ex) {
+            return failed(ex);
+        }
+        this.fullAt = now + owed * NANOS_PER_MICRO;
+        this.answered = true;
+        if (wait > 0) {
+            Reservation reserved = new Reservation(now, wait * NANOS_PER_MICRO, arrival);
+            this.latest.accumulateAndGet(reserved,
+                    (known, made) -> (known == null || known.arrival < made.arrival) ? made : known);
+        }
+        return wait * NANOS_PER_MICRO;
+    }
+
+    @Override
+    public boolean giveBack(long now, long waitNanos) {
+        Reservation reservation = this.latest.get();
+        if (reservation == null || reservation.now != now || reservation.waitNanos != waitNanos
+                || !this.latest.compareAndSet(reservation, null)) {
+            return false;
+        }
+        try {
+            CompletableFuture<?> reply = this.store.redis()
+                .send(RedisRateLimiterStore.PERMIT, this.keys, this.store.giveBacksInFlight(), GIVE_BACK,
+                        this.intervalMicros, this.burstMicros, Long.toString(reservation.arrival));
+            if (reply != null) {
+                reply.whenComplete((givenBack, failure) -> {
+                    if (failure != null) {
+                        giveBackFailed(failure);
+                    }
+                });
+            }
+        }
+        catch (RuntimeException ex) {
+            giveBackFailed(ex);
+        }
+        return true;
+    }
+
+    @Override
+    public int availablePermits(long now) {
+        if (!this.answered) {
+            return -1;
+        }
+        long owed = Math.max(0, this.fullAt - now);
+        return (int) Math.max(0, (this.burstNanos - owed) / this.intervalNanos);
+    }
+
+    @Override
+    public String store() {
+        return "redis";
+    }
+
+    @Override
+    public long storeErrors() {
+        return this.storeErrors.sum();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisPermits[" + this.keys.get(0) + "]";
+    }
+
+    /**
+     * Counts a failure of Redis to answer a permit, warns of it unless a warning about
+     * this limiter was written within the store's interval, and answers as the store is
+     * set to.
+     * @return {@link SharedPermits#UNAVAILABLE}, or a refusal of one interval
+     */
+    private long failed(RuntimeException failure) {
+        boolean local = this.store.onStoreError() == RedisRateLimiterStore.OnStoreError.LOCAL;
+        warn("take a permit", failure,
+                local ? "this instance judges its calls by its own limit of " + this.config.limit() + " per "
+                        + Durations.format(this.config.period()) + " meanwhile, so the instances together may "
+                        + "admit more" : "its calls are refused meanwhile");
+        return local ? UNAVAILABLE : -this.intervalNanos;
+    }
+
+    private void giveBackFailed(Throwable failure) {
+        Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+                : failure;
+        warn("give a reservation back", cause, "its permit stays spent");
+    }
+
+    private void warn(String operation, Throwable failure, String consequence) {
+        this.storeErrors.increment();
+        long heldBack = this.store.warnings().pass(this.name);
+        if (heldBack >= 0 && logger.isWarnEnabled()) {
+            logger.warn("Rate limiter '" + this.name + "' could not " + operation + " in Redis (key '"
+                    + this.keys.get(0) + "'): " + failure + "; " + consequence + " (store errors so far: "
+                    + storeErrors() + ", not logged since the last warning: " + heldBack + ")");
+        }
+    }
+
+    private static long number(@Nullable List<?> reply, int index) {
+        if (reply == null || reply.size() <= index || !(reply.get(index) instanceof Number number)) {
+            throw new IllegalStateException("unexpected reply from Redis " + reply);
+        }
+        return number.longValue();
+    }
+
+    /**
+     * The latest reservation with a wait: the limiter's clock reading and the wait it was
+     * given, which name it in {@link #giveBack}, and the arrival time it set in Redis.
+     */
+    private record Reservation(long now, long waitNanos, long arrival) {
+    }
+
+}

@@ -1,0 +1,38 @@
+-- Takes a permit of a rate limiter shared by every instance (GCRA), or gives one back; time is Redis's own.
+-- KEYS[1] the limiter's theoretical arrival time (TAT): when it is back to a full burst, in microseconds
+-- since the epoch on Redis's clock; a missing key is a full burst, and the key expires when the TAT is reached.
+-- ARGV[1] 'take' or 'give-back'; ARGV[2] the interval between two permits (us); ARGV[3] the burst (limit x interval, us)
+-- take: ARGV[4] the longest wait for a permit (us). Reserves the next permit if it is free within that wait.
+--   Returns {wait, tat, now}: wait >= 0 and the new TAT when reserved (the permit is free after wait);
+--   otherwise -wait (a permit would be free after wait) and the TAT unchanged.
+-- give-back: ARGV[4] the TAT a reservation set. Moves the TAT back by one interval while it is still that one,
+--   so that no later reservation's wait is shortened. Returns {1} if given back, {0} otherwise.
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local interval = tonumber(ARGV[2])
+local stored = redis.call('GET', KEYS[1])
+local tat = now
+if stored then
+    tat = math.max(tonumber(stored), now)
+end
+local function keep(arrival)
+    if arrival > now then
+        redis.call('SET', KEYS[1], string.format('%.0f', arrival), 'PX', math.ceil((arrival - now) / 1000))
+    else
+        redis.call('DEL', KEYS[1])
+    end
+end
+if ARGV[1] == 'give-back' then
+    if not stored or tonumber(stored) ~= tonumber(ARGV[4]) then
+        return {0}
+    end
+    keep(tonumber(stored) - interval)
+    return {1}
+end
+local arrival = tat + interval
+local wait = arrival - now - tonumber(ARGV[3])
+if wait > tonumber(ARGV[4]) then
+    return {-wait, tat, now}
+end
+keep(arrival)
+return {math.max(0, wait), arrival, now}
