@@ -242,8 +242,8 @@ public final class Bulkhead {
     }
 
     /**
-     * Returns how many calls were refused with a {@link BulkheadFullException} since the
-     * bulkhead was created; a call whose wait was interrupted or cancelled is not one.
+     * Returns how many calls were refused with a {@link BulkheadFullException}, or gave
+     * up their wait (interrupted or cancelled), since the bulkhead was created.
      * @return the rejected calls
      */
     public long rejectedCalls() {

@@ -289,6 +289,9 @@ final class PermitQueue {
                 task.cancel();
             }
             if (refused) {
+                if (isCancelled()) {
+                    PermitQueue.this.rejected.increment();
+                }
                 PermitQueue.this.lock.lock();
                 try {
                     if (PermitQueue.this.waiters.remove(this) && PermitQueue.this.waiters.isEmpty()) {
