@@ -2,6 +2,8 @@ package dev.resilience.benchmarks;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.ratelimiter.RateLimitedException;
@@ -22,17 +24,17 @@ import org.openjdk.jmh.infra.Blackhole;
  * in a {@link ResiliencePipeline} called through {@link ResiliencePipeline#call}, against
  * Resilience4j's (atomic) rate limiter decorating the same task, and against calling the
  * task directly. Neither waits, and each is set so that it never refuses a call of this
- * benchmark, which {@link #checkNothingRefused()} checks at the end of each fork:
- * Resilience4j's to {@value #LIMIT} calls a millisecond (one a nanosecond), ours to
- * {@value #LIMIT} calls every 50 ms (one every 50 ns, 20 million a second, above what two
- * threads reach through it here). The settings change neither limiter's work per call.
- * Ours is not set to its own highest rate (1 ms, one call a nanosecond) because it reads
- * the clock once, before its compare-and-set loop: a thread descheduled between that read
- * and its compare-and-set for longer than the period finds the arrival time another
- * thread has set since more than a burst ahead of its stale reading, and is refused. On
- * two threads on a loaded 2-core machine a few calls in a fork were refused so with
- * periods of 1 ms and 20 ms, and even 50 ms, so the log of a run must be checked for
- * refusals.
+ * benchmark, which {@link #checkNothingRefused()} checks at the end of each fork: both to
+ * {@value #LIMIT} calls a millisecond (one a nanosecond), far above what two threads
+ * reach. The settings change neither limiter's work per call. Ours was set to 50 ms in
+ * earlier runs, because a thread descheduled between its clock reading and its
+ * compare-and-set for longer than the period found the arrival time other threads had set
+ * more than a burst ahead of its stale reading and was refused; it now reads the clock
+ * again before it refuses, and the pipeline has become fast enough that two threads would
+ * use up a limiter of one call every 50 ns. The log of a run must still be checked for
+ * refusals. The floor rows are what any limiter that reads the clock costs at least on
+ * this machine (one {@code System.nanoTime()} and one compare-and-set), and the rows of
+ * our limiter alone split its cost from the pipeline's.
  */
 @State(Scope.Benchmark)
 public class RateLimiterBenchmark extends GuardSuccessPath {
@@ -40,19 +42,18 @@ public class RateLimiterBenchmark extends GuardSuccessPath {
     /** The permits of both limiters per period. */
     static final int LIMIT = RateLimiterConfig.MAX_LIMIT;
 
-    /** The period of ours. */
-    static final Duration OURS_PERIOD = Duration.ofMillis(50);
-
-    /** The period of Resilience4j's. */
-    static final Duration RESILIENCE4J_PERIOD = Duration.ofMillis(1);
+    /** The period of both limiters. */
+    static final Duration PERIOD = Duration.ofMillis(1);
 
     private RateLimiter oursLimiter;
-
-    private RateLimiter oursAloneLimiter;
 
     private ResiliencePipeline ours;
 
     private Callable<Object> resilience4j;
+
+    private final AtomicLong floorArrival = new AtomicLong();
+
+    private final LongAdder floorCount = new LongAdder();
 
     /**
      * Builds both limiters and the decorated forms of the task.
@@ -60,17 +61,14 @@ public class RateLimiterBenchmark extends GuardSuccessPath {
     @Setup
     public void setUp() {
         this.oursLimiter = RateLimiter.of("ours",
-                RateLimiterConfig.builder().limit(LIMIT).period(OURS_PERIOD).timeout(Duration.ZERO).build(),
+                RateLimiterConfig.builder().limit(LIMIT).period(PERIOD).timeout(Duration.ZERO).build(),
                 TimeSource.system());
         this.ours = ResiliencePipeline.builder("ours").rateLimiter(this.oursLimiter).build();
-        this.oursAloneLimiter = RateLimiter.of("ours-alone",
-                RateLimiterConfig.builder().limit(LIMIT).period(RESILIENCE4J_PERIOD).timeout(Duration.ZERO).build(),
-                TimeSource.system());
         io.github.resilience4j.ratelimiter.RateLimiter resilience4jLimiter = io.github.resilience4j.ratelimiter.RateLimiter
             .of("r4j",
                     io.github.resilience4j.ratelimiter.RateLimiterConfig.custom()
                         .limitForPeriod(LIMIT)
-                        .limitRefreshPeriod(RESILIENCE4J_PERIOD)
+                        .limitRefreshPeriod(PERIOD)
                         .timeoutDuration(Duration.ZERO)
                         .build());
         this.resilience4j = io.github.resilience4j.ratelimiter.RateLimiter.decorateCallable(resilience4jLimiter,
@@ -83,7 +81,7 @@ public class RateLimiterBenchmark extends GuardSuccessPath {
      */
     @TearDown
     public void checkNothingRefused() {
-        long refusals = this.refused.sum() + this.oursLimiter.rejectedCalls() + this.oursAloneLimiter.rejectedCalls();
+        long refusals = this.refused.sum() + this.oursLimiter.rejectedCalls();
         if (refusals > 0) {
             throw new IllegalStateException(refusals + " calls were refused: not a success-path measurement");
         }
@@ -104,17 +102,73 @@ public class RateLimiterBenchmark extends GuardSuccessPath {
 
     /**
      * Our rate limiter alone, without a pipeline, one thread: a permit, then the task.
-     * What {@link #ours1Thread} adds to it is the pipeline's. A limiter of its own, set
-     * like Resilience4j's (one call a nanosecond): alone it takes a permit faster than
-     * the 50 ns of the pipeline's limiter, and one thread never reads the clock before
-     * another thread's compare-and-set.
+     * What {@link #ours1Thread} adds to it is the pipeline's.
      * @param blackhole consumes the value
      * @throws Exception never
      */
     @Benchmark
     @Threads(1)
     public void oursLimiterAlone1Thread(Blackhole blackhole) throws Exception {
-        this.oursAloneLimiter.acquirePermission();
+        this.oursLimiter.acquirePermission();
+        blackhole.consume(this.task.call());
+    }
+
+    /**
+     * Our rate limiter alone, two threads sharing it, as
+     * {@link #oursLimiterAlone1Thread}.
+     * @param blackhole consumes the value
+     * @throws Exception never
+     */
+    @Benchmark
+    @Threads(2)
+    public void oursLimiterAlone2Threads(Blackhole blackhole) throws Exception {
+        this.oursLimiter.acquirePermission();
+        blackhole.consume(this.task.call());
+    }
+
+    /**
+     * The floor of any rate limiter that reads the clock, one thread: one
+     * {@code System.nanoTime()} and one compare-and-set of an {@link AtomicLong} moved as
+     * a limiter's arrival time would be, then the task; no count, and a failed
+     * compare-and-set is not tried again.
+     * @param blackhole consumes the value
+     * @throws Exception never
+     */
+    @Benchmark
+    @Threads(1)
+    public void floorClockAndCas1Thread(Blackhole blackhole) throws Exception {
+        clockAndCas(blackhole);
+    }
+
+    /**
+     * The floor of any rate limiter that reads the clock, two threads on one
+     * {@link AtomicLong}.
+     * @param blackhole consumes the value
+     * @throws Exception never
+     */
+    @Benchmark
+    @Threads(2)
+    public void floorClockAndCas2Threads(Blackhole blackhole) throws Exception {
+        clockAndCas(blackhole);
+    }
+
+    /**
+     * {@link #floorClockAndCas1Thread} with the permit counted in a {@link LongAdder}, as
+     * our limiter counts it: what the count costs.
+     * @param blackhole consumes the value
+     * @throws Exception never
+     */
+    @Benchmark
+    @Threads(1)
+    public void floorClockCasAndCount1Thread(Blackhole blackhole) throws Exception {
+        clockAndCas(blackhole);
+        this.floorCount.increment();
+    }
+
+    private void clockAndCas(Blackhole blackhole) throws Exception {
+        long now = System.nanoTime();
+        long current = this.floorArrival.get();
+        blackhole.consume(this.floorArrival.compareAndSet(current, Math.max(current, now) + 1));
         blackhole.consume(this.task.call());
     }
 

@@ -231,13 +231,12 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     }
 
     private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
-        long duration = this.time.nanoTime() - start;
         if (failure == null) {
-            ResultPredicateException judged = this.pass.succeeded(duration, value);
+            ResultPredicateException judged = this.pass.succeeded(this.stages.guardedDuration(start), value);
             return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(value, start);
         }
         Throwable cause = Futures.unwrap(failure);
-        this.pass.failed(duration, cause);
+        this.pass.failed(this.time.nanoTime() - start, cause);
         if (cause instanceof Error fatal) {
             throw fatal;
         }

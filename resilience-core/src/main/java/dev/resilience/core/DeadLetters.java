@@ -33,6 +33,14 @@ final class DeadLetters {
     }
 
     /**
+     * Returns whether a call may leave a dead letter, which records when its first and
+     * last attempts began.
+     */
+    boolean enabled() {
+        return this.enabled;
+    }
+
+    /**
      * Writes the dead letter of a call that ended, if its work was undone.
      * @param context the call's context
      * @param status the call's status

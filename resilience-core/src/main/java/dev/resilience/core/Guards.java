@@ -30,6 +30,8 @@ final class Guards {
     /** The guard of a pipeline that has exactly one, whose pass is the chain's. */
     private final @Nullable AttemptGuard<@Nullable Object> only;
 
+    private final boolean timed;
+
     /** Where the guards after one that made an asynchronous attempt wait are asked. */
     private final Executor executor;
 
@@ -37,6 +39,7 @@ final class Guards {
     Guards(List<AttemptGuard<?>> guards, Executor executor) {
         this.guards = guards.stream().sorted(Comparator.comparingInt(AttemptGuard::order)).toArray(AttemptGuard[]::new);
         this.only = (this.guards.length == 1) ? this.guards[0] : null;
+        this.timed = guards.stream().anyMatch(AttemptGuard::usesDuration);
         this.executor = executor;
     }
 
@@ -46,6 +49,16 @@ final class Guards {
      */
     boolean present() {
         return this.guards.length > 0;
+    }
+
+    /**
+     * Returns whether a guard {@link AttemptGuard#usesDuration() uses} the duration of an
+     * attempt: when none does, the drivers need not time an attempt for the guards, and
+     * may tell them a duration of 0.
+     * @return {@code true} if the guards must hear how long each attempt took
+     */
+    boolean timed() {
+        return this.timed;
     }
 
     /**

@@ -359,12 +359,12 @@ final class HedgeRace<T> {
         if (loss.failure() == null) {
             return heardValue(attempt, loss.value());
         }
-        this.stages.guards.failed(attempt.pass, this.stages.time.nanoTime() - attempt.start, loss.failure());
+        this.stages.guards.failed(attempt.pass, this.stages.guardedDuration(attempt.start), loss.failure());
         return null;
     }
 
     private @Nullable RuntimeException heardValue(HedgeTry attempt, @Nullable T value) {
-        return this.stages.guards.succeeded(this.context, attempt.pass, this.stages.time.nanoTime() - attempt.start,
+        return this.stages.guards.succeeded(this.context, attempt.pass, this.stages.guardedDuration(attempt.start),
                 value);
     }
 

@@ -15,10 +15,17 @@ import org.jspecify.annotations.Nullable;
  * asynchronous attempt waits without a thread, its next step started on the executor when
  * the timer completes its reservation, and a cancelled call gives the reservation up. A
  * permit is never given back on the attempt's outcome, nor when a later guard refuses the
- * attempt: the limiter limits a rate, not a concurrency, and the attempt did arrive.
- * Holds nothing but its limiter.
+ * attempt: the limiter limits a rate, not a concurrency, and the attempt did arrive. It
+ * uses no duration, so an attempt is not timed for it. Holds nothing but its limiter.
  */
 final class RateLimiterStage implements AttemptGuard<@Nullable Void> {
+
+    /**
+     * The class of the pass, resolved here so that the compiler may inline the stage into
+     * the drivers: it inlines no method whose signature names a class that this class's
+     * loader has not loaded, and nothing else may make that loader load {@code Void}.
+     */
+    private static final Class<?> PASS = Void.class;
 
     private final RateLimiter limiter;
 
@@ -29,6 +36,11 @@ final class RateLimiterStage implements AttemptGuard<@Nullable Void> {
     @Override
     public int order() {
         return RATE_LIMITER;
+    }
+
+    @Override
+    public boolean usesDuration() {
+        return false;
     }
 
     @Override

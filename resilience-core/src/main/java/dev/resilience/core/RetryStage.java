@@ -55,8 +55,18 @@ final class RetryStage {
     }
 
     /**
+     * Returns whether {@link #enter} uses the time it is given: for a budget that counts
+     * calls on the pipeline's clock, or a deadline. Otherwise a call need not read the
+     * clock to enter the stage.
+     */
+    boolean usesStart() {
+        return this.budgetSharesClock || hasDeadline();
+    }
+
+    /**
      * Starts the stage for one call: counts the call in the budget.
-     * @param now the call's start, read from the pipeline's time source
+     * @param now the call's start, read from the pipeline's time source; any value when
+     * {@link #usesStart()} is {@code false}
      * @return the call's deadline, a reading of the time source that may have wrapped
      * past {@link Long#MAX_VALUE} (only its difference to a later reading counts);
      * meaningless when calls have no deadline ({@link #hasDeadline()})

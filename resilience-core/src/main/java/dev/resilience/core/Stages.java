@@ -61,6 +61,21 @@ final class Stages {
      */
     private final boolean statelessStart;
 
+    /**
+     * Whether the first attempt of a call that starts without an {@link Execution} is
+     * timed: a guard uses its duration, or a dead letter would say when it began.
+     * Otherwise that attempt reads the clock only if it does not end the call with a
+     * value.
+     */
+    final boolean timesFirstAttempt;
+
+    /**
+     * Whether a call that starts without an {@link Execution} reads the clock at its
+     * start: the retry stage counts it at that time, or, without guards, its timed first
+     * attempt begins then.
+     */
+    final boolean readsCallStart;
+
     Stages(ResiliencePipeline pipeline, List<ExecutionListener> listeners) {
         this.name = pipeline.name();
         this.time = pipeline.timeSource();
@@ -75,6 +90,19 @@ final class Stages {
         this.timeout = new AttemptTimeoutStage(this.name, this.time, pipeline.retry(), pipeline.timeLimit());
         this.statelessStart = !this.idempotency.present() && !this.retry.hasDeadline() && !this.timeout.present()
                 && this.fallbacks.offset() == 0 && listeners.isEmpty() && this.hedging == null;
+        this.timesFirstAttempt = this.guards.timed() || this.deadLetters.enabled();
+        this.readsCallStart = this.retry.usesStart() || (this.timesFirstAttempt && !this.guards.present());
+    }
+
+    /**
+     * Returns how long an attempt that produced a value took, for the guards: read from
+     * the clock only when a guard {@link AttemptGuard#usesDuration() uses} it, 0
+     * otherwise.
+     * @param attemptStart the attempt's start
+     * @return the duration to tell the guards
+     */
+    long guardedDuration(long attemptStart) {
+        return this.guards.timed() ? this.time.nanoTime() - attemptStart : 0;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 
 import dev.resilience.core.time.ScheduledTask;
+import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,11 +33,15 @@ final class SyncExecution<T> extends Execution<T> {
      * Runs a call and returns its value, the way {@link ResiliencePipeline#call} does.
      * When the stages need no per-call state before the first attempt ends
      * ({@link Stages#statelessStart}), that attempt passes the retry stage and the guards
-     * with its state on the stack (the guards' pass too), sharing one clock read between
-     * the call's start and the budget (the attempt's own start is read after the guards
-     * admitted it, since a guard may make it wait); the call's {@link SyncExecution} is
-     * only created when the attempt did not end the call with a value, and takes the call
-     * on from the retry stage's decision on that attempt, as for any other attempt.
+     * with its state on the stack (the guards' pass too), and the clock is read only for
+     * what needs it: the call's start for a retry budget on the pipeline's clock, the
+     * attempt's start and end when a guard uses its duration or a dead letter would say
+     * when it began (the attempt's start is read after the guards admitted it, since a
+     * guard may make it wait), and its end when it did not end the call with a value. A
+     * call through a fixed bulkhead or a rate limiter alone reads no clock of its own.
+     * The call's {@link SyncExecution} is only created when the attempt did not end the
+     * call with a value, and takes the call on from the retry stage's decision on that
+     * attempt, as for any other attempt.
      * @param stages the pipeline's stages
      * @param context the call's context
      * @param action the action
@@ -45,38 +50,71 @@ final class SyncExecution<T> extends Execution<T> {
      * @throws Exception the final error
      */
     static <T> @Nullable T call(Stages stages, CallContext context, Callable<? extends T> action) throws Exception {
-        long start = stages.time.nanoTime();
+        TimeSource time = stages.time;
         if (!stages.statelessStart(context)) {
-            return new SyncExecution<T>(stages, context, action, start).run().getOrThrow();
+            return new SyncExecution<T>(stages, context, action, time.nanoTime()).run().getOrThrow();
         }
+        long start = stages.readsCallStart ? time.nanoTime() : 0;
         stages.retry.enter(start);
         Object pass;
         try {
             pass = stages.guards.admit();
         }
         catch (RuntimeException ex) {
-            return new SyncExecution<T>(stages, context, action, start).rejectedAtOnce(ex).getOrThrow();
+            return refusedFirst(stages, context, action, start, ex);
         }
-        long attemptStart = stages.guards.present() ? stages.time.nanoTime() : start;
+        long attemptStart = (stages.timesFirstAttempt && stages.guards.present()) ? time.nanoTime() : start;
         T value;
         try {
             value = action.call();
         }
         catch (Exception ex) {
-            stages.guards.failed(pass, stages.time.nanoTime() - attemptStart, ex);
-            return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(attemptStart, null, ex)
-                .getOrThrow();
+            return afterFirstFailure(stages, context, action, pass, start, attemptStart, ex);
         }
         catch (Throwable ex) {
-            stages.guards.failed(pass, stages.time.nanoTime() - attemptStart, ex);
+            stages.guards.failed(pass, stages.timesFirstAttempt ? time.nanoTime() - attemptStart : 0, ex);
             throw ex;
         }
-        RuntimeException judged = stages.guards.succeeded(context, pass, stages.time.nanoTime() - attemptStart, value);
+        RuntimeException judged = stages.guards.succeeded(context, pass, stages.guardedDuration(attemptStart), value);
         RuntimeException rejection = (judged != null) ? judged : stages.retry.rejection(context, value);
-        if (rejection == null) {
-            return value;
-        }
-        return new SyncExecution<T>(stages, context, action, start).afterFirstAttempt(attemptStart, rejection, null)
+        return (rejection != null) ? afterFirstRejection(stages, context, action, start, attemptStart, rejection)
+                : value;
+    }
+
+    /**
+     * Takes on a call without per-call state whose first attempt a guard refused. This
+     * and the other ways of taking on a call are kept apart from {@link #call}, so that
+     * its success path stays small enough for the compiler to inline into its caller.
+     */
+    private static <T> @Nullable T refusedFirst(Stages stages, CallContext context, Callable<? extends T> action,
+            long start, RuntimeException refusal) throws Exception {
+        long now = stages.readsCallStart ? start : stages.time.nanoTime();
+        return new SyncExecution<T>(stages, context, action, now).rejectedAtOnce(refusal).getOrThrow();
+    }
+
+    /**
+     * Takes on a call without per-call state whose first attempt failed, once the guards
+     * have heard it.
+     */
+    private static <T> @Nullable T afterFirstFailure(Stages stages, CallContext context, Callable<? extends T> action,
+            @Nullable Object pass, long start, long attemptStart, Exception failure) throws Exception {
+        long end = stages.time.nanoTime();
+        long began = stages.timesFirstAttempt ? attemptStart : end;
+        stages.guards.failed(pass, end - began, failure);
+        return new SyncExecution<T>(stages, context, action, stages.readsCallStart ? start : began)
+            .afterFirstAttempt(began, null, failure)
+            .getOrThrow();
+    }
+
+    /**
+     * Takes on a call without per-call state whose first attempt's value a guard or the
+     * retry stage rejected.
+     */
+    private static <T> @Nullable T afterFirstRejection(Stages stages, CallContext context, Callable<? extends T> action,
+            long start, long attemptStart, RuntimeException rejection) throws Exception {
+        long began = stages.timesFirstAttempt ? attemptStart : stages.time.nanoTime();
+        return new SyncExecution<T>(stages, context, action, stages.readsCallStart ? start : began)
+            .afterFirstAttempt(began, rejection, null)
             .getOrThrow();
     }
 
@@ -234,7 +272,7 @@ final class SyncExecution<T> extends Execution<T> {
             this.pass.failed(this.time.nanoTime() - start, ex);
             throw ex;
         }
-        ResultPredicateException judged = this.pass.succeeded(this.time.nanoTime() - start, result);
+        ResultPredicateException judged = this.pass.succeeded(this.stages.guardedDuration(start), result);
         return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(result, start);
     }
 

@@ -1,18 +1,11 @@
 package dev.resilience.core.bulkhead;
 
-import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
-import dev.resilience.core.time.Durations;
-import dev.resilience.core.time.ScheduledTask;
 import dev.resilience.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -29,14 +22,21 @@ import org.jspecify.annotations.Nullable;
  * call) or {@link #acquireAsync()} (never blocking: the permit comes with a future), and
  * hands it back exactly once: with {@link #onSuccess} or {@link #onError}, which the
  * adaptive limit learns from, or with {@link #release} for a call that ended without an
- * outcome (cancelled). A permit handed back again is ignored. The end of a wait is a
- * timer of the {@link TimeSource}, which only completes the waiter's future, so tests run
- * on a virtual clock.
+ * outcome (cancelled). A permit handed back again is ignored. A caller that gives every
+ * permit back exactly once by construction, as a pipeline does, may take one without a
+ * {@link Permit} object, with {@link #enter()} or {@link #enterAsync()}, and give it back
+ * with {@link #exit()}, from which the limit learns nothing. The end of a wait is a timer
+ * of the {@link TimeSource}, which only completes the waiter's future, so tests run on a
+ * virtual clock.
  *
  * <p>
- * Thread-safe, without {@code synchronized}: the permits, the queue of waiters and the
- * limit are kept under one short {@link ReentrantLock}, never held while a waiter's
- * future completes or a timer is scheduled, so virtual threads are never pinned.
+ * Thread-safe, without {@code synchronized}. While a permit is free and no call waits,
+ * taking one is a compare-and-set of one atomic word, which also counts it, and giving it
+ * back one atomic addition to it; {@link #enter()} and {@link #exit()} allocate nothing
+ * then. The queue of waiters, the hand-over of a permit to the first of them and the
+ * adaptive limit are kept under one short {@link ReentrantLock}, taken only while calls
+ * wait, and on every permit an adaptive bulkhead learns from; it is never held while a
+ * waiter's future completes or a timer is scheduled, so virtual threads are never pinned.
  */
 public final class Bulkhead {
 
@@ -44,25 +44,11 @@ public final class Bulkhead {
 
     private final BulkheadConfig config;
 
-    private final TimeSource time;
+    private final boolean learns;
 
-    private final long maxWaitNanos;
+    private final Occupancy occupancy = new Occupancy();
 
-    private final ReentrantLock lock = new ReentrantLock();
-
-    private final ConcurrencyLimit limit;
-
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-
-    private volatile int inUse;
-
-    private volatile int waiting;
-
-    private volatile int currentLimit;
-
-    private final LongAdder permitted = new LongAdder();
-
-    private final LongAdder rejected = new LongAdder();
+    private final PermitQueue queue;
 
     private Bulkhead(String name, BulkheadConfig config, TimeSource time) {
         if (name.isBlank()) {
@@ -70,10 +56,8 @@ public final class Bulkhead {
         }
         this.name = name;
         this.config = Objects.requireNonNull(config, "config");
-        this.time = Objects.requireNonNull(time, "time");
-        this.maxWaitNanos = Durations.toNanos(config.maxWait());
-        this.limit = ConcurrencyLimit.of(config);
-        this.currentLimit = this.limit.limit();
+        this.learns = config.type() == BulkheadType.ADAPTIVE;
+        this.queue = new PermitQueue(name, config, Objects.requireNonNull(time, "time"), this.occupancy);
     }
 
     /**
@@ -106,21 +90,21 @@ public final class Bulkhead {
      * wait ends at once and the call holds no permit
      */
     public Permit acquire() throws InterruptedException {
-        CompletableFuture<Permit> pending = acquireAsync();
-        try {
-            return pending.get();
-        }
-        catch (InterruptedException ex) {
-            if (!pending.cancel(false) && !pending.isCompletedExceptionally()) {
-                release(pending.join());
-            }
-            throw ex;
-        }
-        catch (ExecutionException ex) {
-            if (ex.getCause() instanceof RuntimeException refusal) {
-                throw refusal;
-            }
-            throw new IllegalStateException(ex.getCause());
+        int inflight = this.occupancy.tryTake(this.queue.limit());
+        return (inflight > 0) ? new Permit(this, inflight) : this.queue.await(this::permit);
+    }
+
+    /**
+     * Takes a permit as {@link #acquire()} does, without a {@link Permit} object: for a
+     * caller that gives every permit back exactly once, with {@link #exit()}. Allocates
+     * nothing when a permit is free.
+     * @throws BulkheadFullException if no permit came free in time
+     * @throws InterruptedException if the thread was interrupted while it waited: the
+     * wait ends at once and the call holds no permit
+     */
+    public void enter() throws InterruptedException {
+        if (this.occupancy.tryTake(this.queue.limit()) == 0) {
+            this.queue.await(PermitQueue::noPermit);
         }
     }
 
@@ -135,46 +119,36 @@ public final class Bulkhead {
      * @return the future permit
      */
     public CompletableFuture<Permit> acquireAsync() {
-        Waiter waiter = null;
-        Permit permit = null;
-        int refusedAt = 0;
-        this.lock.lock();
-        try {
-            if (this.waiters.isEmpty() && this.inUse < this.limit.limit()) {
-                permit = grantLocked();
-            }
-            else if (this.maxWaitNanos > 0) {
-                waiter = new Waiter();
-                this.waiters.add(waiter);
-                this.waiting = this.waiters.size();
-            }
-            else {
-                refusedAt = this.limit.limit();
-            }
-        }
-        finally {
-            this.lock.unlock();
-        }
-        if (permit != null) {
-            this.permitted.increment();
-            return CompletableFuture.completedFuture(permit);
-        }
-        if (waiter == null) {
-            this.rejected.increment();
-            return CompletableFuture.failedFuture(new BulkheadFullException(this.name, refusedAt));
-        }
-        return waitFor(waiter);
+        int inflight = this.occupancy.tryTake(this.queue.limit());
+        return (inflight > 0) ? CompletableFuture.completedFuture(new Permit(this, inflight))
+                : this.queue.queue(this::permit);
     }
 
-    private CompletableFuture<Permit> waitFor(Waiter waiter) {
-        waiter.whenComplete((permit, failure) -> waiter.ended(failure != null));
-        try {
-            waiter.timer(this.time.scheduleHandOff(waiter::expire, Duration.ofNanos(this.maxWaitNanos)));
-        }
-        catch (RuntimeException ex) {
-            waiter.completeExceptionally(ex);
-        }
-        return waiter;
+    /**
+     * Takes a permit as {@link #acquireAsync()} does, without a {@link Permit} object:
+     * for a caller that gives every permit back exactly once, with {@link #exit()}. The
+     * future completes with {@code null} once the permit is the caller's; cancelling it
+     * gives up the place in the queue, or the permit granted at the same moment.
+     * @return the future permit
+     */
+    public CompletableFuture<@Nullable Void> enterAsync() {
+        return (this.occupancy.tryTake(this.queue.limit()) > 0) ? CompletableFuture.completedFuture(null)
+                : this.queue.queue(PermitQueue::noPermit);
+    }
+
+    /**
+     * Gives back a permit taken with {@link #enter()} or {@link #enterAsync()}: the first
+     * waiter gets it, if a call waits. The limit learns nothing from it. Unlike a
+     * {@link Permit}, nothing tells one caller's permit from another's: a caller must
+     * give back only a permit it holds, exactly once.
+     * @throws IllegalStateException if no permit is out
+     */
+    public void exit() {
+        this.queue.exit();
+    }
+
+    private Permit permit(int inflight) {
+        return new Permit(this, inflight);
     }
 
     /**
@@ -207,51 +181,15 @@ public final class Bulkhead {
     }
 
     private void giveBack(Permit permit, long durationNanos, boolean dropped, boolean sample) {
-        if (permit.bulkhead != this || !permit.returned.compareAndSet(false, true)) {
+        if (permit.bulkhead != this || !permit.handBack()) {
             return;
         }
-        List<Waiter> granted;
-        this.lock.lock();
-        try {
-            this.inUse--;
-            if (sample) {
-                this.limit.onSample(durationNanos, permit.inflight, dropped);
-                this.currentLimit = this.limit.limit();
-            }
-            granted = drainLocked();
+        if (sample && this.learns) {
+            this.queue.learnAndRelease(durationNanos, permit.inflight, dropped);
         }
-        finally {
-            this.lock.unlock();
+        else {
+            this.queue.exit();
         }
-        for (Waiter waiter : granted) {
-            Permit next = Objects.requireNonNull(waiter.granted);
-            if (waiter.complete(next)) {
-                this.permitted.increment();
-            }
-            else {
-                release(next);
-            }
-        }
-    }
-
-    private List<Waiter> drainLocked() {
-        List<Waiter> granted = List.of();
-        while (!this.waiters.isEmpty() && this.inUse < this.limit.limit()) {
-            Waiter waiter = this.waiters.poll();
-            waiter.granted = grantLocked();
-            if (granted.isEmpty()) {
-                granted = new ArrayList<>(2);
-            }
-            granted.add(waiter);
-        }
-        this.waiting = this.waiters.size();
-        return granted;
-    }
-
-    private Permit grantLocked() {
-        int inflight = this.inUse + 1;
-        this.inUse = inflight;
-        return new Permit(this, inflight);
     }
 
     /**
@@ -276,7 +214,7 @@ public final class Bulkhead {
      * @return the current limit
      */
     public int limit() {
-        return this.currentLimit;
+        return this.queue.limit();
     }
 
     /**
@@ -284,7 +222,7 @@ public final class Bulkhead {
      * @return the calls running now
      */
     public int concurrentCalls() {
-        return this.inUse;
+        return this.occupancy.inUse();
     }
 
     /**
@@ -292,7 +230,7 @@ public final class Bulkhead {
      * @return the calls waiting now
      */
     public int waitingCalls() {
-        return this.waiting;
+        return this.queue.waiting();
     }
 
     /**
@@ -300,16 +238,16 @@ public final class Bulkhead {
      * @return the permitted calls
      */
     public long permittedCalls() {
-        return this.permitted.sum();
+        return this.occupancy.taken() + this.queue.granted();
     }
 
     /**
-     * Returns how many calls were refused with a {@link BulkheadFullException} since the
-     * bulkhead was created; a call whose wait was interrupted or cancelled is not one.
+     * Returns how many calls were refused with a {@link BulkheadFullException}, or gave
+     * up their wait (interrupted or cancelled), since the bulkhead was created.
      * @return the rejected calls
      */
     public long rejectedCalls() {
-        return this.rejected.sum();
+        return this.queue.rejected();
     }
 
     @Override
@@ -323,58 +261,30 @@ public final class Bulkhead {
      */
     public static final class Permit {
 
+        private static final VarHandle RETURNED;
+
+        static {
+            try {
+                RETURNED = MethodHandles.lookup().findVarHandle(Permit.class, "returned", boolean.class);
+            }
+            catch (ReflectiveOperationException ex) {
+                throw new ExceptionInInitializerError(ex);
+            }
+        }
+
         private final Bulkhead bulkhead;
 
         private final int inflight;
 
-        private final AtomicBoolean returned = new AtomicBoolean();
+        private volatile boolean returned;
 
         private Permit(Bulkhead bulkhead, int inflight) {
             this.bulkhead = bulkhead;
             this.inflight = inflight;
         }
 
-    }
-
-    /**
-     * A call waiting for a permit: granted by a call that gives one back, refused by the
-     * timer at the end of the wait, or given up by its caller; whichever completes it
-     * first decides.
-     */
-    private final class Waiter extends CompletableFuture<Permit> {
-
-        private @Nullable Permit granted;
-
-        private volatile @Nullable ScheduledTask timer;
-
-        void timer(ScheduledTask task) {
-            this.timer = task;
-            if (isDone()) {
-                task.cancel();
-            }
-        }
-
-        void expire() {
-            if (completeExceptionally(new BulkheadFullException(Bulkhead.this.name, Bulkhead.this.currentLimit))) {
-                Bulkhead.this.rejected.increment();
-            }
-        }
-
-        void ended(boolean refused) {
-            ScheduledTask task = this.timer;
-            if (task != null) {
-                task.cancel();
-            }
-            if (refused) {
-                Bulkhead.this.lock.lock();
-                try {
-                    Bulkhead.this.waiters.remove(this);
-                    Bulkhead.this.waiting = Bulkhead.this.waiters.size();
-                }
-                finally {
-                    Bulkhead.this.lock.unlock();
-                }
-            }
+        private boolean handBack() {
+            return RETURNED.compareAndSet(this, false, true);
         }
 
     }

@@ -287,8 +287,8 @@ public final class RateLimiter {
             return sharedTake;
         }
         boolean fresh = false;
+        long current = this.arrival.get();
         while (true) {
-            long current = this.arrival.get();
             long next = ((current - now > 0) ? current : now) + this.intervalNanos;
             long wait = next - now - this.burstNanos;
             if (wait > maxWaitNanos) {
@@ -302,11 +302,14 @@ public final class RateLimiter {
                 if (later - now > 0) {
                     now = later;
                 }
+                current = this.arrival.get();
                 continue;
             }
-            if (this.arrival.compareAndSet(current, next)) {
+            long witness = this.arrival.compareAndExchange(current, next);
+            if (witness == current) {
                 return Math.max(0, wait);
             }
+            current = witness;
         }
     }
 

@@ -162,7 +162,7 @@ class BulkheadTests {
         assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
         assertThat(bulkhead.waitingCalls()).isZero();
         assertThat(bulkhead.concurrentCalls()).isZero();
-        assertThat(bulkhead.rejectedCalls()).isZero();
+        assertThat(bulkhead.rejectedCalls()).as("a wait given up counts as rejected").isOne();
         assertThat(this.clock.pendingTasks()).as("the wait's timer is cancelled").isZero();
     }
 
@@ -180,6 +180,9 @@ class BulkheadTests {
         assertThat(second).isCompleted();
         assertThat(bulkhead.concurrentCalls()).isEqualTo(1);
         assertThat(bulkhead.waitingCalls()).isZero();
+        assertThat(bulkhead.rejectedCalls()).as("the cancelled wait, once").isOne();
+        first.cancel(false);
+        assertThat(bulkhead.rejectedCalls()).isOne();
     }
 
     @Test
