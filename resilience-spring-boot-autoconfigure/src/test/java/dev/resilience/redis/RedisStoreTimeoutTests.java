@@ -35,8 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * A Redis that stops answering (frozen with {@code SIGSTOP}) holds a store call no longer
  * than the store's timeout, although the client's own command timeout is a minute: the
- * call fails closed as a store error within ten times that timeout, and the method does
- * not run.
+ * call fails closed as a store error naming that timeout, well within a minute (forty
+ * times the timeout, room for a loaded machine), and the method does not run.
  */
 class RedisStoreTimeoutTests {
 
@@ -44,7 +44,7 @@ class RedisStoreTimeoutTests {
 
     private static final Duration STORE_TIMEOUT = Duration.ofMillis(250);
 
-    private static final Duration BOUND = STORE_TIMEOUT.multipliedBy(10);
+    private static final Duration BOUND = STORE_TIMEOUT.multipliedBy(40);
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
