@@ -51,12 +51,8 @@ final class RedisPermits implements SharedPermits {
 
     private final AtomicReference<@Nullable Reservation> latest = new AtomicReference<>();
 
-    /**
-     * When the limiter is back to a full burst, on the limiter's clock, as last answered.
-     */
-    private volatile long fullAt;
-
-    private volatile boolean answered;
+    /** Redis's latest answer, or {@code null} before the first. */
+    private volatile @Nullable Answer answer;
 
     RedisPermits(RedisRateLimiterStore store, String name, RateLimiterConfig config) {
         this.store = store;
@@ -71,24 +67,35 @@ final class RedisPermits implements SharedPermits {
         this.burstNanos = this.intervalNanos * config.limit();
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A refusal's wait saturates at {@link Long#MAX_VALUE} nanoseconds, whatever Redis
+     * holds (an arrival time centuries ahead, or one Lua reads as infinite, which Redis
+     * answers as the smallest integer); a reservation longer than the wait allowed is no
+     * answer of the script, and counts as a store error.
+     */
     @Override
     public long take(long now, long maxWaitNanos) {
+        long maxWaitMicros = maxWaitNanos / NANOS_PER_MICRO;
         long wait;
         long arrival;
         long owed;
         try {
             @Nullable List<?> reply = this.store.redis()
                 .script(RedisRateLimiterStore.PERMIT, this.keys, TAKE, this.intervalMicros, this.burstMicros,
-                        Long.toString(maxWaitNanos / NANOS_PER_MICRO));
+                        Long.toString(maxWaitMicros));
             wait = number(reply, 0);
             arrival = number(reply, 1);
-            owed = arrival - number(reply, 2);
+            owed = owed(reply, wait, arrival, maxWaitMicros);
         }
         catch (RuntimeException ex) {
             return failed(ex);
         }
-        this.fullAt = now + owed * NANOS_PER_MICRO;
-        this.answered = true;
+        this.answer = new Answer(now, nanos(owed));
+        if (wait < 0) {
+            return (wait < -Long.MAX_VALUE / NANOS_PER_MICRO) ? -Long.MAX_VALUE : wait * NANOS_PER_MICRO;
+        }
         if (wait > 0) {
             Reservation reserved = new Reservation(now, wait * NANOS_PER_MICRO, arrival);
             this.latest.accumulateAndGet(reserved,
@@ -124,10 +131,11 @@ final class RedisPermits implements SharedPermits {
 
     @Override
     public int availablePermits(long now) {
-        if (!this.answered) {
+        Answer latest = this.answer;
+        if (latest == null) {
             return -1;
         }
-        long owed = Math.max(0, this.fullAt - now);
+        long owed = Math.max(0, latest.owedNanos() - Math.max(0, now - latest.at()));
         return (int) Math.max(0, (this.burstNanos - owed) / this.intervalNanos);
     }
 
@@ -177,6 +185,33 @@ final class RedisPermits implements SharedPermits {
         }
     }
 
+    /**
+     * Returns how long after Redis's clock reading the limiter is back to a full burst,
+     * in microseconds: {@link Long#MAX_VALUE} when a refusal's arrival time is beyond
+     * what a {@code long} can count from it.
+     */
+    private static long owed(@Nullable List<?> reply, long wait, long arrival, long maxWaitMicros) {
+        if (wait > maxWaitMicros) {
+            throw new IllegalStateException("unexpected reply from Redis " + reply);
+        }
+        try {
+            return Math.subtractExact(arrival, number(reply, 2));
+        }
+        catch (ArithmeticException ex) {
+            if (wait < 0) {
+                return Long.MAX_VALUE;
+            }
+            throw new IllegalStateException("unexpected reply from Redis " + reply, ex);
+        }
+    }
+
+    private static long nanos(long micros) {
+        if (micros > Long.MAX_VALUE / NANOS_PER_MICRO) {
+            return Long.MAX_VALUE;
+        }
+        return Math.max(0, micros) * NANOS_PER_MICRO;
+    }
+
     private static long number(@Nullable List<?> reply, int index) {
         if (reply == null || reply.size() <= index || !(reply.get(index) instanceof Number number)) {
             throw new IllegalStateException("unexpected reply from Redis " + reply);
@@ -189,6 +224,13 @@ final class RedisPermits implements SharedPermits {
      * given, which name it in {@link #giveBack}, and the arrival time it set in Redis.
      */
     private record Reservation(long now, long waitNanos, long arrival) {
+    }
+
+    /**
+     * Redis's latest answer: the limiter's clock reading of the take it answered, and how
+     * long after it the limiter is back to a full burst.
+     */
+    private record Answer(long at, long owedNanos) {
     }
 
 }
