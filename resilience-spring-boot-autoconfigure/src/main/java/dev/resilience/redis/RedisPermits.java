@@ -29,6 +29,9 @@ final class RedisPermits implements SharedPermits {
 
     private static final String TAKE = "take";
 
+    /** How long an answer of Redis estimates its clock: 5ms of drift at most. */
+    private static final long CLOCK_ESTIMATE_AGE_NANOS = 10_000_000_000L;
+
     private static final String GIVE_BACK = "give-back";
 
     private final RedisRateLimiterStore store;
@@ -46,6 +49,8 @@ final class RedisPermits implements SharedPermits {
     private final long intervalNanos;
 
     private final long burstNanos;
+
+    private final long timeoutMicros;
 
     private final LongAdder storeErrors = new LongAdder();
 
@@ -65,6 +70,7 @@ final class RedisPermits implements SharedPermits {
         this.burstMicros = Long.toString(interval * config.limit());
         this.intervalNanos = interval * NANOS_PER_MICRO;
         this.burstNanos = this.intervalNanos * config.limit();
+        this.timeoutMicros = Durations.toNanos(store.redis().timeout()) / NANOS_PER_MICRO;
     }
 
     /**
@@ -73,26 +79,40 @@ final class RedisPermits implements SharedPermits {
      * A refusal's wait saturates at {@link Long#MAX_VALUE} nanoseconds, whatever Redis
      * holds (an arrival time centuries ahead, or one Lua reads as infinite, which Redis
      * answers as the smallest integer); a reservation longer than the wait allowed is no
-     * answer of the script, and counts as a store error.
+     * answer of the script, and counts as a store error. A caller whose thread is
+     * interrupted sends nothing, and one interrupted while it waits for Redis is no store
+     * error: either is judged as the store is set to. When the store refuses on errors,
+     * the script is told when, on Redis's clock as estimated from its latest answer if
+     * that came within 10 seconds, the caller stops waiting, and reserves nothing for a
+     * take that Redis runs after that, for a call that was refused.
      */
     @Override
     public long take(long now, long maxWaitNanos) {
+        if (Thread.currentThread().isInterrupted()) {
+            return unanswered();
+        }
         long maxWaitMicros = maxWaitNanos / NANOS_PER_MICRO;
+        Answer previous = this.answer;
         long wait;
         long arrival;
         long owed;
+        long redisNow;
         try {
-            @Nullable List<?> reply = this.store.redis()
-                .script(RedisRateLimiterStore.PERMIT, this.keys, TAKE, this.intervalMicros, this.burstMicros,
-                        Long.toString(maxWaitMicros));
+            String maxWait = Long.toString(maxWaitMicros);
+            String[] args = (previous != null && !local() && previous.recent())
+                    ? new String[] { TAKE, this.intervalMicros, this.burstMicros, maxWait,
+                            Long.toString(previous.deadline(this.timeoutMicros)) }
+                    : new String[] { TAKE, this.intervalMicros, this.burstMicros, maxWait };
+            @Nullable List<?> reply = this.store.redis().script(RedisRateLimiterStore.PERMIT, this.keys, args);
             wait = number(reply, 0);
             arrival = number(reply, 1);
+            redisNow = number(reply, 2);
             owed = owed(reply, wait, arrival, maxWaitMicros);
         }
         catch (RuntimeException ex) {
-            return failed(ex);
+            return (ex.getCause() instanceof InterruptedException) ? unanswered() : failed(ex);
         }
-        this.answer = new Answer(now, nanos(owed));
+        this.answer = new Answer(now, nanos(owed), redisNow, System.nanoTime());
         if (wait < 0) {
             return (wait < -Long.MAX_VALUE / NANOS_PER_MICRO) ? -Long.MAX_VALUE : wait * NANOS_PER_MICRO;
         }
@@ -161,12 +181,24 @@ final class RedisPermits implements SharedPermits {
      * @return {@link SharedPermits#UNAVAILABLE}, or a refusal of one interval
      */
     private long failed(RuntimeException failure) {
-        boolean local = this.store.onStoreError() == RedisRateLimiterStore.OnStoreError.LOCAL;
+        boolean local = local();
         warn("take a permit", failure,
                 local ? "this instance judges its calls by its own limit of " + this.config.limit() + " per "
                         + Durations.format(this.config.period()) + " meanwhile, so the instances together may "
                         + "admit more" : "its calls are refused meanwhile");
-        return local ? UNAVAILABLE : -this.intervalNanos;
+        return unanswered();
+    }
+
+    /**
+     * Answers a take that Redis did not answer as the store is set to: judged by the
+     * limiter's own state, or refused with one interval's wait.
+     */
+    private long unanswered() {
+        return local() ? UNAVAILABLE : -this.intervalNanos;
+    }
+
+    private boolean local() {
+        return this.store.onStoreError() == RedisRateLimiterStore.OnStoreError.LOCAL;
     }
 
     private void giveBackFailed(Throwable failure) {
@@ -227,10 +259,30 @@ final class RedisPermits implements SharedPermits {
     }
 
     /**
-     * Redis's latest answer: the limiter's clock reading of the take it answered, and how
-     * long after it the limiter is back to a full burst.
+     * Redis's latest answer: the limiter's clock reading of the take it answered, how
+     * long after it the limiter is back to a full burst, Redis's clock reading in
+     * microseconds, and this process's {@link System#nanoTime()} when the answer came.
      */
-    private record Answer(long at, long owedNanos) {
+    private record Answer(long at, long owedNanos, long redisMicros, long answeredAt) {
+
+        /**
+         * Tells whether this answer is recent enough to estimate Redis's clock from: the
+         * two clocks drift apart, by up to half a millisecond a second while NTP slews
+         * one, so an older answer could say that a caller gives up earlier than it does.
+         */
+        boolean recent() {
+            return System.nanoTime() - this.answeredAt < CLOCK_ESTIMATE_AGE_NANOS;
+        }
+
+        /**
+         * Estimates Redis's clock, from this answer, at the end of a store timeout that
+         * starts now: Redis read its clock before the answer came back, so the estimate
+         * is early by that answer's way back, never late.
+         */
+        long deadline(long timeoutMicros) {
+            return this.redisMicros + (System.nanoTime() - this.answeredAt) / NANOS_PER_MICRO + timeoutMicros;
+        }
+
     }
 
 }
