@@ -20,9 +20,13 @@ import java.util.stream.Stream;
 
 import dev.resilience.core.time.Durations;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.ReactiveRedisConnection;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -41,11 +45,14 @@ import org.springframework.util.ClassUtils;
  * <p>
  * With a connection factory that has a reactive API (Lettuce's), a command is sent on the
  * caller's thread and its reply awaited for at most the bound: no thread is added to a
- * call. With another driver (Jedis), the blocking command runs on a small pool owned by
- * this object while the caller waits at most the bound; a command whose caller stopped
- * waiting before it started is not sent. A command that timed out may still be carried
- * out by Redis when it answers again. Every other failure is Spring's
- * {@code DataAccessException} of the driver. Thread-safe.
+ * call. Until a command is answered, and after one failed, the client may have to connect
+ * first, on the thread that sends, for up to its connect timeout: commands are then sent,
+ * in order, from one thread owned by this object, the first being a {@code PING} sent
+ * when this object is made. With another driver (Jedis), the blocking command runs on a
+ * small pool owned by this object while the caller waits at most the bound; a command
+ * whose caller stopped waiting before it started is not sent. A command that timed out
+ * may still be carried out by Redis when it answers again. Every other failure is
+ * Spring's {@code DataAccessException} of the driver. Thread-safe.
  */
 final class BoundedRedis {
 
@@ -95,7 +102,8 @@ final class BoundedRedis {
         this.timeoutNanos = Durations.toNanos(timeout);
         RedisConnectionFactory factory = template.getRequiredConnectionFactory();
         this.commands = (REACTOR_PRESENT && factory instanceof ReactiveRedisConnectionFactory reactive)
-                ? new Reactive(new ReactiveStringRedisTemplate(reactive)) : new Blocking(template, threadNamePrefix);
+                ? new Reactive(new ReactiveStringRedisTemplate(reactive), threadNamePrefix)
+                : new Blocking(template, threadNamePrefix);
     }
 
     /**
@@ -267,22 +275,38 @@ final class BoundedRedis {
     private record Command<T>(CompletableFuture<T> reply, CompletableFuture<?> ended) {
     }
 
-    /** Commands through Spring Data Redis's reactive API, sent on the caller's thread. */
+    /**
+     * Commands through Spring Data Redis's reactive API, sent on the caller's thread
+     * while the latest command was answered, else from a thread of its own.
+     */
     private static final class Reactive implements Commands {
 
         private final ReactiveStringRedisTemplate redis;
 
-        Reactive(ReactiveStringRedisTemplate redis) {
+        private final Scheduler connecting;
+
+        /** Whether the latest command to end was answered: the client is connected. */
+        private volatile boolean answered;
+
+        Reactive(ReactiveStringRedisTemplate redis, String threadNamePrefix) {
             this.redis = redis;
+            CustomizableThreadFactory threads = new CustomizableThreadFactory(threadNamePrefix + "connect-");
+            threads.setDaemon(true);
+            ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), threads);
+            executor.allowCoreThreadTimeOut(true);
+            this.connecting = Schedulers.fromExecutor(executor);
+            send(this.redis.execute(ReactiveRedisConnection::ping).next());
         }
 
         /**
          * Commands share one connection, in order: a command sent after another lands
-         * after it, so the reply is also the end.
+         * after it, so the reply is also the end. Those sent while the connection may
+         * still be made are sent by one thread, in the order they were given.
          */
         @Override
         public <T> Command<T> script(RedisScript<T> script, List<String> keys, List<String> args) {
-            CompletableFuture<T> reply = this.redis.execute(script, keys, args).next().toFuture();
+            CompletableFuture<T> reply = send(this.redis.execute(script, keys, args).next());
             return new Command<>(reply, reply);
         }
 
@@ -291,11 +315,16 @@ final class BoundedRedis {
             ByteBuffer[] keysAndArgs = Stream.concat(keys.stream(), args.stream())
                 .map((text) -> ByteBuffer.wrap(bytes(text)))
                 .toArray(ByteBuffer[]::new);
-            CompletableFuture<Object> reply = this.redis.execute((connection) -> connection.scriptingCommands()
+            CompletableFuture<Object> reply = send(this.redis.execute((connection) -> connection.scriptingCommands()
                 .eval(ByteBuffer.wrap(bytes(script.getScriptAsString())), returnType(script), keys.size(), keysAndArgs))
-                .next()
-                .toFuture();
+                .next());
             return new Command<>(reply, reply);
+        }
+
+        private <T> CompletableFuture<T> send(Mono<T> command) {
+            CompletableFuture<T> reply = (this.answered ? command : command.subscribeOn(this.connecting)).toFuture();
+            reply.whenComplete((value, failure) -> this.answered = (failure == null));
+            return reply;
         }
 
     }

@@ -29,6 +29,9 @@ final class RedisPermits implements SharedPermits {
 
     private static final String TAKE = "take";
 
+    /** How long an answer of Redis estimates its clock: 5ms of drift at most. */
+    private static final long CLOCK_ESTIMATE_AGE_NANOS = 10_000_000_000L;
+
     private static final String GIVE_BACK = "give-back";
 
     private final RedisRateLimiterStore store;
@@ -47,16 +50,14 @@ final class RedisPermits implements SharedPermits {
 
     private final long burstNanos;
 
+    private final long timeoutMicros;
+
     private final LongAdder storeErrors = new LongAdder();
 
     private final AtomicReference<@Nullable Reservation> latest = new AtomicReference<>();
 
-    /**
-     * When the limiter is back to a full burst, on the limiter's clock, as last answered.
-     */
-    private volatile long fullAt;
-
-    private volatile boolean answered;
+    /** Redis's latest answer, or {@code null} before the first. */
+    private volatile @Nullable Answer answer;
 
     RedisPermits(RedisRateLimiterStore store, String name, RateLimiterConfig config) {
         this.store = store;
@@ -69,26 +70,52 @@ final class RedisPermits implements SharedPermits {
         this.burstMicros = Long.toString(interval * config.limit());
         this.intervalNanos = interval * NANOS_PER_MICRO;
         this.burstNanos = this.intervalNanos * config.limit();
+        this.timeoutMicros = Durations.toNanos(store.redis().timeout()) / NANOS_PER_MICRO;
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A refusal's wait saturates at {@link Long#MAX_VALUE} nanoseconds, whatever Redis
+     * holds (an arrival time centuries ahead, or one Lua reads as infinite, which Redis
+     * answers as the smallest integer); a reservation longer than the wait allowed is no
+     * answer of the script, and counts as a store error. A caller whose thread is
+     * interrupted sends nothing, and one interrupted while it waits for Redis is no store
+     * error: either is judged as the store is set to. When the store refuses on errors,
+     * the script is told when, on Redis's clock as estimated from its latest answer if
+     * that came within 10 seconds, the caller stops waiting, and reserves nothing for a
+     * take that Redis runs after that, for a call that was refused.
+     */
     @Override
     public long take(long now, long maxWaitNanos) {
+        if (Thread.currentThread().isInterrupted()) {
+            return unanswered();
+        }
+        long maxWaitMicros = maxWaitNanos / NANOS_PER_MICRO;
+        Answer previous = this.answer;
         long wait;
         long arrival;
         long owed;
+        long redisNow;
         try {
-            @Nullable List<?> reply = this.store.redis()
-                .script(RedisRateLimiterStore.PERMIT, this.keys, TAKE, this.intervalMicros, this.burstMicros,
-                        Long.toString(maxWaitNanos / NANOS_PER_MICRO));
+            String maxWait = Long.toString(maxWaitMicros);
+            String[] args = (previous != null && !local() && previous.recent())
+                    ? new String[] { TAKE, this.intervalMicros, this.burstMicros, maxWait,
+                            Long.toString(previous.deadline(this.timeoutMicros)) }
+                    : new String[] { TAKE, this.intervalMicros, this.burstMicros, maxWait };
+            @Nullable List<?> reply = this.store.redis().script(RedisRateLimiterStore.PERMIT, this.keys, args);
             wait = number(reply, 0);
             arrival = number(reply, 1);
-            owed = arrival - number(reply, 2);
+            redisNow = number(reply, 2);
+            owed = owed(reply, wait, arrival, maxWaitMicros);
         }
         catch (RuntimeException ex) {
-            return failed(ex);
+            return (ex.getCause() instanceof InterruptedException) ? unanswered() : failed(ex);
         }
-        this.fullAt = now + owed * NANOS_PER_MICRO;
-        this.answered = true;
+        this.answer = new Answer(now, nanos(owed), redisNow, System.nanoTime());
+        if (wait < 0) {
+            return (wait < -Long.MAX_VALUE / NANOS_PER_MICRO) ? -Long.MAX_VALUE : wait * NANOS_PER_MICRO;
+        }
         if (wait > 0) {
             Reservation reserved = new Reservation(now, wait * NANOS_PER_MICRO, arrival);
             this.latest.accumulateAndGet(reserved,
@@ -124,10 +151,11 @@ final class RedisPermits implements SharedPermits {
 
     @Override
     public int availablePermits(long now) {
-        if (!this.answered) {
+        Answer latest = this.answer;
+        if (latest == null) {
             return -1;
         }
-        long owed = Math.max(0, this.fullAt - now);
+        long owed = Math.max(0, latest.owedNanos() - Math.max(0, now - latest.at()));
         return (int) Math.max(0, (this.burstNanos - owed) / this.intervalNanos);
     }
 
@@ -153,12 +181,24 @@ final class RedisPermits implements SharedPermits {
      * @return {@link SharedPermits#UNAVAILABLE}, or a refusal of one interval
      */
     private long failed(RuntimeException failure) {
-        boolean local = this.store.onStoreError() == RedisRateLimiterStore.OnStoreError.LOCAL;
+        boolean local = local();
         warn("take a permit", failure,
                 local ? "this instance judges its calls by its own limit of " + this.config.limit() + " per "
                         + Durations.format(this.config.period()) + " meanwhile, so the instances together may "
                         + "admit more" : "its calls are refused meanwhile");
-        return local ? UNAVAILABLE : -this.intervalNanos;
+        return unanswered();
+    }
+
+    /**
+     * Answers a take that Redis did not answer as the store is set to: judged by the
+     * limiter's own state, or refused with one interval's wait.
+     */
+    private long unanswered() {
+        return local() ? UNAVAILABLE : -this.intervalNanos;
+    }
+
+    private boolean local() {
+        return this.store.onStoreError() == RedisRateLimiterStore.OnStoreError.LOCAL;
     }
 
     private void giveBackFailed(Throwable failure) {
@@ -177,6 +217,33 @@ final class RedisPermits implements SharedPermits {
         }
     }
 
+    /**
+     * Returns how long after Redis's clock reading the limiter is back to a full burst,
+     * in microseconds: {@link Long#MAX_VALUE} when a refusal's arrival time is beyond
+     * what a {@code long} can count from it.
+     */
+    private static long owed(@Nullable List<?> reply, long wait, long arrival, long maxWaitMicros) {
+        if (wait > maxWaitMicros) {
+            throw new IllegalStateException("unexpected reply from Redis " + reply);
+        }
+        try {
+            return Math.subtractExact(arrival, number(reply, 2));
+        }
+        catch (ArithmeticException ex) {
+            if (wait < 0) {
+                return Long.MAX_VALUE;
+            }
+            throw new IllegalStateException("unexpected reply from Redis " + reply, ex);
+        }
+    }
+
+    private static long nanos(long micros) {
+        if (micros > Long.MAX_VALUE / NANOS_PER_MICRO) {
+            return Long.MAX_VALUE;
+        }
+        return Math.max(0, micros) * NANOS_PER_MICRO;
+    }
+
     private static long number(@Nullable List<?> reply, int index) {
         if (reply == null || reply.size() <= index || !(reply.get(index) instanceof Number number)) {
             throw new IllegalStateException("unexpected reply from Redis " + reply);
@@ -189,6 +256,33 @@ final class RedisPermits implements SharedPermits {
      * given, which name it in {@link #giveBack}, and the arrival time it set in Redis.
      */
     private record Reservation(long now, long waitNanos, long arrival) {
+    }
+
+    /**
+     * Redis's latest answer: the limiter's clock reading of the take it answered, how
+     * long after it the limiter is back to a full burst, Redis's clock reading in
+     * microseconds, and this process's {@link System#nanoTime()} when the answer came.
+     */
+    private record Answer(long at, long owedNanos, long redisMicros, long answeredAt) {
+
+        /**
+         * Tells whether this answer is recent enough to estimate Redis's clock from: the
+         * two clocks drift apart, by up to half a millisecond a second while NTP slews
+         * one, so an older answer could say that a caller gives up earlier than it does.
+         */
+        boolean recent() {
+            return System.nanoTime() - this.answeredAt < CLOCK_ESTIMATE_AGE_NANOS;
+        }
+
+        /**
+         * Estimates Redis's clock, from this answer, at the end of a store timeout that
+         * starts now: Redis read its clock before the answer came back, so the estimate
+         * is early by that answer's way back, never late.
+         */
+        long deadline(long timeoutMicros) {
+            return this.redisMicros + (System.nanoTime() - this.answeredAt) / NANOS_PER_MICRO + timeoutMicros;
+        }
+
     }
 
 }

@@ -2,9 +2,11 @@
 -- KEYS[1] the limiter's theoretical arrival time (TAT): when it is back to a full burst, in microseconds
 -- since the epoch on Redis's clock; a missing key is a full burst, and the key expires when the TAT is reached.
 -- ARGV[1] 'take' or 'give-back'; ARGV[2] the interval between two permits (us); ARGV[3] the burst (limit x interval, us)
--- take: ARGV[4] the longest wait for a permit (us). Reserves the next permit if it is free within that wait.
---   Returns {wait, tat, now}: wait >= 0 and the new TAT when reserved (the permit is free after wait);
---   otherwise -wait (a permit would be free after wait) and the TAT unchanged.
+-- take: ARGV[4] the longest wait for a permit (us); ARGV[5], optional, the time (us on Redis's clock) after which
+--   the caller no longer waits for the reply. Reserves the next permit if it is free within that wait, and the
+--   deadline has not passed. Returns {wait, tat, now}: wait >= 0 and the new TAT when reserved (the permit is free
+--   after wait); otherwise -wait (a permit would be free after wait, at least one interval past the deadline)
+--   and the TAT unchanged.
 -- give-back: ARGV[4] the TAT a reservation set. Moves the TAT back by one interval while it is still that one,
 --   so that no later reservation's wait is shortened. Returns {1} if given back, {0} otherwise.
 local clock = redis.call('TIME')
@@ -33,6 +35,9 @@ local arrival = tat + interval
 local wait = arrival - now - tonumber(ARGV[3])
 if wait > tonumber(ARGV[4]) then
     return {-wait, tat, now}
+end
+if ARGV[5] and now > tonumber(ARGV[5]) then
+    return {-math.max(wait, interval), tat, now}
 end
 keep(arrival)
 return {math.max(0, wait), arrival, now}

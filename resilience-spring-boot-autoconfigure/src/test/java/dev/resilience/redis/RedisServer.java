@@ -250,12 +250,14 @@ public final class RedisServer implements BeforeAllCallback, BeforeEachCallback,
 
     /**
      * Returns a started Lettuce connection factory to this server with a 500 ms command
-     * timeout; the caller destroys it.
+     * timeout, connected as it starts, so that no store's first command waits for the
+     * connection; the caller destroys it.
      */
     public LettuceConnectionFactory connectionFactory() {
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
                 new RedisStandaloneConfiguration("127.0.0.1", this.port),
                 LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(500)).build());
+        factory.setEagerInitialization(true);
         factory.afterPropertiesSet();
         factory.start();
         return factory;

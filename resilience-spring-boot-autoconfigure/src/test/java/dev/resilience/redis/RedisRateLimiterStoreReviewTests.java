@@ -1,0 +1,162 @@
+package dev.resilience.redis;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import dev.resilience.core.ratelimiter.RateLimitedException;
+import dev.resilience.core.ratelimiter.RateLimiter;
+import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.time.VirtualTimeSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Review findings on {@link RedisRateLimiterStore}: what Redis answers that is out of any
+ * range the limiter can hold, callers whose thread is interrupted, and takes that Redis
+ * carries out after their caller stopped waiting. The limiter's clock is virtual; Redis's
+ * is its own.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RedisRateLimiterStoreReviewTests {
+
+    private static final Duration HOUR = Duration.ofHours(1);
+
+    private static final Duration STORE_TIMEOUT = Duration.ofMillis(250);
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    private final VirtualTimeSource clock = new VirtualTimeSource();
+
+    private final LettuceConnectionFactory connections = new LettuceConnectionFactory(
+            new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
+            LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
+
+    {
+        this.connections.afterPropertiesSet();
+        this.connections.start();
+    }
+
+    @AfterEach
+    void waitForRedisAndClose() {
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> "+PONG".equals(redis.command("PING")));
+        this.connections.destroy();
+    }
+
+    private RedisRateLimiterStore store(RedisRateLimiterStore.OnStoreError onStoreError) {
+        return new RedisRateLimiterStore(new StringRedisTemplate(this.connections), "shop:ratelimit:", STORE_TIMEOUT,
+                onStoreError, this.clock, null);
+    }
+
+    private RateLimiter limiter(RedisRateLimiterStore store, String name, int limit, Duration timeout) {
+        RateLimiterConfig config = RateLimiterConfig.builder().limit(limit).period(HOUR).timeout(timeout).build();
+        return RateLimiter.of(name, config, this.clock, store.permits(name, config));
+    }
+
+    /**
+     * A theoretical arrival time centuries ahead (written by a Redis whose clock was far
+     * ahead, or by anything else) makes the script answer a wait of about 10^16
+     * microseconds: multiplied into nanoseconds it overflowed into a positive wait, which
+     * the limiter took for a permit free at once. Such a limiter is full: it refuses,
+     * with a wait that saturates, and its gauge says no permit is free.
+     */
+    @Test
+    void aWaitTooLongForNanosecondsIsARefusalThatSaturatesNeverAPermit() {
+        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.LOCAL), "far", 1, HOUR);
+        redis.template()
+            .opsForValue()
+            .set("shop:ratelimit:{far}", Long.toString(redisMicros() + 10_000_000_000_000_000L));
+
+        long wait = limiter.tryAcquire();
+
+        assertThat(wait).as("no permit for centuries").isEqualTo(Long.MAX_VALUE);
+        assertThat(limiter.permittedCalls()).isZero();
+        assertThat(limiter.rejectedCalls()).isOne();
+        assertThat(limiter.availablePermits()).isZero();
+        assertThatExceptionOfType(RateLimitedException.class).isThrownBy(limiter::acquirePermission)
+            .satisfies((ex) -> assertThat(ex.retryAfter()).isEqualTo(Duration.ofNanos(Long.MAX_VALUE)));
+        assertThat(this.clock.sleeps()).isEmpty();
+        assertThat(limiter.sharedPermits().storeErrors()).isZero();
+    }
+
+    /**
+     * An arrival time Lua cannot count ({@code inf}) made the script answer a wait that
+     * Redis turns into the smallest integer, the very value by which the store says it
+     * could not answer: the limiter then judged the call by its own full burst, without a
+     * store error. Such a reply is a refusal too.
+     */
+    @Test
+    void anInfiniteArrivalTimeIsARefusalNotACallJudgedLocally() {
+        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.LOCAL), "infinite", 1, Duration.ZERO);
+        redis.template().opsForValue().set("shop:ratelimit:{infinite}", "1e400");
+
+        long wait = limiter.tryAcquire();
+
+        assertThat(wait).isEqualTo(Long.MAX_VALUE);
+        assertThat(limiter.permittedCalls()).isZero();
+    }
+
+    /**
+     * A caller whose thread is interrupted does not wait for Redis, so its take was sent
+     * and its answer dropped: Redis spent a permit nobody used, and the interrupt was
+     * counted and warned of as an error of Redis. Such a caller sends nothing, its call
+     * is judged as on-store-error says, and no store error is counted; its interrupt is
+     * kept.
+     */
+    @Test
+    void anInterruptedCallerSpendsNoPermitInRedisAndIsNoStoreError(CapturedOutput output) {
+        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.LOCAL), "interrupted", 1, Duration.ZERO);
+
+        Thread.currentThread().interrupt();
+        long wait = limiter.tryAcquire();
+        boolean interrupted = Thread.interrupted();
+
+        assertThat(interrupted).isTrue();
+        assertThat(wait).as("the instance's own burst").isZero();
+        assertThat(redis.template().hasKey("shop:ratelimit:{interrupted}")).isFalse();
+        assertThat(limiter.sharedPermits().storeErrors()).isZero();
+        assertThat(output.getOut()).doesNotContain("could not take a permit");
+        assertThat(limiter.tryAcquire()).as("Redis's burst is whole").isZero();
+    }
+
+    /**
+     * With on-store-error reject, a take that Redis carries out after its caller stopped
+     * waiting (here: Redis paused past the store timeout) reserved a permit for a call
+     * that was refused: each such call spent a permit of the limit every instance shares.
+     * A take that lands after its caller gave up reserves nothing.
+     */
+    @Test
+    void aTakeThatLandsAfterItsCallerWasRefusedReservesNothingWhenSetToReject() {
+        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.REJECT), "late", 3, Duration.ZERO);
+        assertThat(limiter.tryAcquire()).isZero();
+
+        assertThat(redis.command("CLIENT PAUSE 1000 ALL")).isEqualTo("+OK");
+        assertThat(limiter.tryAcquire()).as("refused: Redis did not answer in time").isPositive();
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> "+PONG".equals(redis.command("PING")));
+
+        assertThat(limiter.tryAcquire()).as("the burst of 3 less the first call").isZero();
+        assertThat(limiter.tryAcquire()).isZero();
+        assertThat(limiter.tryAcquire()).isPositive();
+        assertThat(limiter.sharedPermits().storeErrors()).isOne();
+    }
+
+    private static long redisMicros() {
+        return redis.template()
+            .execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time(TimeUnit.MICROSECONDS));
+    }
+
+}
