@@ -10,9 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -34,7 +33,6 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -290,12 +288,7 @@ final class BoundedRedis {
 
         Reactive(ReactiveStringRedisTemplate redis, String threadNamePrefix) {
             this.redis = redis;
-            CustomizableThreadFactory threads = new CustomizableThreadFactory(threadNamePrefix + "connect-");
-            threads.setDaemon(true);
-            ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS,
-                    new LinkedBlockingQueue<>(), threads);
-            executor.allowCoreThreadTimeOut(true);
-            this.connecting = Schedulers.fromExecutor(executor);
+            this.connecting = Schedulers.fromExecutor(CommandThreads.pool(1, threadNamePrefix + "connect-"));
             send(this.redis.execute(ReactiveRedisConnection::ping).next());
         }
 
@@ -322,7 +315,8 @@ final class BoundedRedis {
         }
 
         private <T> CompletableFuture<T> send(Mono<T> command) {
-            CompletableFuture<T> reply = (this.answered ? command : command.subscribeOn(this.connecting)).toFuture();
+            CompletableFuture<T> reply = (this.answered ? command : command.subscribeOn(this.connecting)
+                .onErrorMap(RejectedExecutionException.class, CommandThreads::tooManyWaiting)).toFuture();
             reply.whenComplete((value, failure) -> this.answered = (failure == null));
             return reply;
         }
@@ -341,12 +335,7 @@ final class BoundedRedis {
 
         Blocking(StringRedisTemplate redis, String threadNamePrefix) {
             this.redis = redis;
-            CustomizableThreadFactory threads = new CustomizableThreadFactory(threadNamePrefix);
-            threads.setDaemon(true);
-            ThreadPoolExecutor executor = new ThreadPoolExecutor(BLOCKING_THREADS, BLOCKING_THREADS, 30,
-                    TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
-            executor.allowCoreThreadTimeOut(true);
-            this.executor = executor;
+            this.executor = CommandThreads.pool(BLOCKING_THREADS, threadNamePrefix);
         }
 
         @Override
@@ -385,9 +374,9 @@ final class BoundedRedis {
                     }
                 });
             }
-            catch (RuntimeException ex) {
+            catch (RejectedExecutionException ex) {
+                reply.completeExceptionally(CommandThreads.tooManyWaiting(ex));
                 ended.complete(null);
-                throw ex;
             }
             return new Command<>(reply, ended);
         }

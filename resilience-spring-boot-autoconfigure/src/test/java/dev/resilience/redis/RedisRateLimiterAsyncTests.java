@@ -75,6 +75,8 @@ class RedisRateLimiterAsyncTests {
     void theRoundTripOfAPermitRunsOnTheCallersThreadThenOnTheExecutorsForARetryNeverOnTheTimer() {
         this.contextRunner.run((context) -> {
             Feeds feeds = context.getBean(Feeds.class);
+            assertThat(feeds.hourly().join()).as("the store is connected: it sends from the caller's thread")
+                .isEqualTo("hourly");
             this.connections.threads.clear();
 
             String value = onThread("caller", feeds::retried).get().join();
