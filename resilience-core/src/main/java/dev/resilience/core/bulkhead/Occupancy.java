@@ -11,13 +11,24 @@ import java.lang.invoke.VarHandle;
  *
  * <p>
  * The word holds, from the lowest bit: the permits out ({@value #IN_USE_BITS} bits, more
- * than {@link BulkheadConfig#HIGHEST_LIMIT}), the flag that calls wait, and the count of
- * permits taken ({@value #TAKEN_BITS} bits, wrapping around). A permit is taken without
- * the bulkhead's lock only while no call waits, so a new call never overtakes a waiting
- * one; and while the flag is set only the holder of the bulkhead's lock takes or hands
- * over permits (a call giving its permit back then takes the lock to hand it over), so a
- * permit given back always reaches the first waiter. The flag is set and cleared under
- * the lock, together with the queue of waiters it stands for.
+ * than {@link BulkheadConfig#HIGHEST_LIMIT}), a spare bit, set, that a give-back with no
+ * permit out borrows, the flag that calls wait, and the count of permits taken
+ * ({@value #TAKEN_BITS} bits, wrapping around). A permit is taken without the bulkhead's
+ * lock only while no call waits, so a new call never overtakes a waiting one; and while
+ * the flag is set only the holder of the bulkhead's lock takes or hands over permits (a
+ * call giving its permit back then takes the lock to hand it over), so a permit given
+ * back always reaches the first waiter. The flag is set and cleared under the lock,
+ * together with the queue of waiters it stands for.
+ *
+ * <p>
+ * A give-back with no permit out subtracts one before it finds that out and adds it back:
+ * in between, the borrow stops at the spare bit, so the flag and the count never move,
+ * the permits out read as far more than any limit (no call takes one, and
+ * {@link #inUse()} reads none), and another give-back meanwhile finds the spare bit
+ * borrowed and is refused too, for as many as overlap (up to
+ * 2<sup>{@value #IN_USE_BITS}</sup> less the highest limit, hundreds of thousands). A
+ * call may meanwhile mark itself waiting, with no permit out to be handed over to it; so
+ * whoever is refused hands the free permits over once it has undone its addition.
  *
  * <p>
  * The count of permits taken wraps around after 2<sup>{@value #TAKEN_BITS}</sup>; the
@@ -30,16 +41,22 @@ import java.lang.invoke.VarHandle;
 final class Occupancy {
 
     /** The bits of the permits out. */
-    static final int IN_USE_BITS = 20;
+    static final int IN_USE_BITS = 19;
 
     /** The bits of the count of permits taken. */
-    static final int TAKEN_BITS = Long.SIZE - IN_USE_BITS - 1;
+    static final int TAKEN_BITS = Long.SIZE - IN_USE_BITS - 2;
 
     private static final long IN_USE_MASK = (1L << IN_USE_BITS) - 1;
 
-    private static final long QUEUED = 1L << IN_USE_BITS;
+    /**
+     * A bit always set but while a give-back with no permit out borrows it, until that
+     * give-back is undone.
+     */
+    private static final long SPARE = 1L << IN_USE_BITS;
 
-    private static final int TAKEN_SHIFT = IN_USE_BITS + 1;
+    private static final long QUEUED = SPARE << 1;
+
+    private static final int TAKEN_SHIFT = IN_USE_BITS + 2;
 
     private static final long ONE_TAKEN = 1L << TAKEN_SHIFT;
 
@@ -80,7 +97,7 @@ final class Occupancy {
      */
     Occupancy(long takenBefore) {
         this.takenBefore = takenBefore;
-        this.word = takenBefore << TAKEN_SHIFT;
+        this.word = (takenBefore << TAKEN_SHIFT) | SPARE;
         this.halves = takenBefore >>> (TAKEN_BITS - 1);
     }
 
@@ -129,12 +146,13 @@ final class Occupancy {
      * lock ({@link #handOver}).
      * @return {@code true} if calls wait, so that the caller must hand the permit over
      * @throws IllegalStateException if no permit was out: the addition is undone at once,
-     * though other threads may have seen the word disturbed in between, so a caller must
-     * give back only a permit it holds
+     * and no flag nor count moved in between; but a call may have marked itself waiting
+     * meanwhile, so the caller must then hand the free permits over before it lets the
+     * exception go
      */
     boolean release() {
         long before = (long) WORD.getAndAdd(this, -1L);
-        if ((before & IN_USE_MASK) == 0) {
+        if (((before - 1) & SPARE) == 0) {
             WORD.getAndAdd(this, 1L);
             throw new IllegalStateException("No permit is out");
         }
@@ -204,7 +222,8 @@ final class Occupancy {
      * @return the permits out now
      */
     int inUse() {
-        return (int) (this.word & IN_USE_MASK);
+        long current = this.word;
+        return ((current & SPARE) == 0) ? 0 : (int) (current & IN_USE_MASK);
     }
 
     /**

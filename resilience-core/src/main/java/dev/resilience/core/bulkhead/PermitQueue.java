@@ -143,10 +143,21 @@ final class PermitQueue {
 
     /**
      * Gives a permit back without teaching the limit: without the lock while no call
-     * waits; else the permit is then handed over to the first waiter under it.
+     * waits; else the permit is then handed over to the first waiter under it. A
+     * give-back with no permit out is refused, once the free permits are handed over to
+     * any call that marked itself waiting while the word looked full.
+     * @throws IllegalStateException if no permit is out
      */
     void exit() {
-        if (this.occupancy.release()) {
+        boolean queued;
+        try {
+            queued = this.occupancy.release();
+        }
+        catch (IllegalStateException noneOut) {
+            handOverLocked(false, 0, 0, false);
+            throw noneOut;
+        }
+        if (queued) {
             handOverLocked(false, 0, 0, false);
         }
     }

@@ -272,10 +272,11 @@ public final class RateLimiter {
 
     /**
      * Reserves the next permit if it is free within a wait: the shared permits decide,
-     * when there are some and their store answers; otherwise the in-memory state does.
-     * Before refusing, the clock is read again, once; a reservation made on that later
-     * reading is never given back (its {@code now} is not the caller's), so the permit
-     * stays spent: one call fewer, never one more.
+     * when there are some and their store answers; otherwise the in-memory state does, on
+     * a reading of the clock taken once the store has failed, which may have taken until
+     * its timeout. Before refusing, the clock is read again, once; a reservation made on
+     * a later reading than the caller's is never given back (its {@code now} is not the
+     * caller's), so the permit stays spent: one call fewer, never one more.
      * @param now the current time
      * @param maxWaitNanos the longest wait allowed, 0 for none
      * @return the wait until the reserved permit is free, {@code >= 0}; or, when none is
@@ -285,6 +286,13 @@ public final class RateLimiter {
         long sharedTake = (this.shared != null) ? this.shared.take(now, maxWaitNanos) : SharedPermits.UNAVAILABLE;
         if (sharedTake != SharedPermits.UNAVAILABLE) {
             return sharedTake;
+        }
+        if (this.shared != null) {
+            // The store may have failed only at its timeout: judge on a reading taken now
+            long later = this.time.nanoTime();
+            if (later - now > 0) {
+                now = later;
+            }
         }
         boolean fresh = false;
         long current = this.arrival.get();

@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -221,6 +223,57 @@ class BulkheadConcurrencyTests {
             .isSorted();
         assertThat(bulkhead.concurrentCalls()).isZero();
         assertThat(bulkhead.waitingCalls()).isZero();
+    }
+
+    @Test
+    void exitsWithNoPermitOutFromTwoThreadsAtOnceNeverMoveThePermitsOutNorStrandAWaitingCall()
+            throws InterruptedException, ExecutionException {
+        Bulkhead bulkhead = Bulkhead.of("shared",
+                BulkheadConfig.builder().maxConcurrentCalls(1).maxWait(Duration.ofHours(1)).build(), this.clock);
+        AtomicBoolean over = new AtomicBoolean();
+        AtomicLong refusedExits = new AtomicLong();
+        for (int t = 0; t < 2; t++) {
+            start(() -> {
+                while (!over.get()) {
+                    try {
+                        bulkhead.exit();
+                    }
+                    catch (IllegalStateException ex) {
+                        refusedExits.incrementAndGet();
+                    }
+                }
+            });
+        }
+        int mostOut = 0;
+        int stranded = 0;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (System.nanoTime() - end < 0 && mostOut <= 1 && stranded == 0) {
+            CompletableFuture<?> entry = bulkhead.enterAsync();
+            mostOut = Math.max(mostOut, bulkhead.concurrentCalls());
+            try {
+                entry.get(10, TimeUnit.SECONDS);
+            }
+            catch (TimeoutException ex) {
+                stranded++;
+                continue;
+            }
+            try {
+                bulkhead.exit();
+            }
+            catch (IllegalStateException ex) {
+                // nothing tells this call's permit from none: an exit of the other
+                // threads took it back
+            }
+        }
+        over.set(true);
+        stopThreads();
+
+        assertThat(refusedExits.get()).isPositive();
+        assertThat(mostOut).as("the most permits seen out, with a limit of one").isLessThanOrEqualTo(1);
+        assertThat(stranded).as("calls left waiting while no permit was out").isZero();
+        assertThat(bulkhead.concurrentCalls()).isZero();
+        assertThat(bulkhead.waitingCalls()).isZero();
+        assertThat(bulkhead.enterAsync()).as("a free permit is taken without waiting").isDone();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.resilience.core.bulkhead;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -83,6 +84,37 @@ class OccupancyTests {
     }
 
     @Test
+    void aPermitGivenBackWhileAnotherRefusedGiveBackIsNotYetUndoneIsRefusedToo() throws ReflectiveOperationException {
+        Occupancy occupancy = new Occupancy();
+        occupancy.tryTake(1);
+        occupancy.release();
+        RefusedGiveBack first = RefusedGiveBack.addedTo(occupancy);
+
+        assertThatIllegalStateException().as("no permit is out for this one either").isThrownBy(occupancy::release);
+        first.undo();
+
+        assertThat(occupancy.inUse()).isZero();
+        assertThat(occupancy.tryTake(1)).isEqualTo(1);
+        assertThat(occupancy.taken()).isEqualTo(2);
+    }
+
+    @Test
+    void aCallMarkedWaitingWhileARefusedGiveBackIsNotYetUndoneStaysMarked() throws ReflectiveOperationException {
+        Occupancy occupancy = new Occupancy();
+        RefusedGiveBack refused = RefusedGiveBack.addedTo(occupancy);
+
+        assertThat(occupancy.tryTake(1)).as("the word looks full").isZero();
+        assertThat(occupancy.markQueued(1)).isTrue();
+        refused.undo();
+
+        assertThat(occupancy.inUse()).isZero();
+        assertThat(occupancy.tryTake(1)).as("a newcomer cannot overtake the waiter").isZero();
+        assertThat(occupancy.handOver(1, false)).as("the waiter's permit").isEqualTo(1);
+        assertThat(occupancy.release()).as("nobody waits any more").isFalse();
+        assertThat(occupancy.taken()).isZero();
+    }
+
+    @Test
     void theCountStaysExactAndNeverFallsAcrossItsHalvesAndItsWrapAround() {
         long half = 1L << (Occupancy.TAKEN_BITS - 1);
         for (long start : new long[] { half - 5, 2 * half - 5, 3 * half - 5, 4 * half - 5 }) {
@@ -129,6 +161,38 @@ class OccupancyTests {
         assertThat(peak.get()).isBetween(1, 3);
         assertThat(occupancy.taken()).as("across the wrap-around").isEqualTo(taken.get());
         assertThat(occupancy.inUse()).isZero();
+    }
+
+    /**
+     * The atomic addition of a give-back with no permit out, caught before it is undone,
+     * as another thread sees the word in between.
+     */
+    private static final class RefusedGiveBack {
+
+        private final Occupancy occupancy;
+
+        private final Field word;
+
+        private RefusedGiveBack(Occupancy occupancy) throws ReflectiveOperationException {
+            this.occupancy = occupancy;
+            this.word = Occupancy.class.getDeclaredField("word");
+            this.word.setAccessible(true);
+        }
+
+        static RefusedGiveBack addedTo(Occupancy occupancy) throws ReflectiveOperationException {
+            RefusedGiveBack refused = new RefusedGiveBack(occupancy);
+            refused.add(-1);
+            return refused;
+        }
+
+        void undo() throws ReflectiveOperationException {
+            add(1);
+        }
+
+        private void add(long delta) throws ReflectiveOperationException {
+            this.word.setLong(this.occupancy, this.word.getLong(this.occupancy) + delta);
+        }
+
     }
 
 }

@@ -177,6 +177,21 @@ class RateLimiterSharedPermitsTests {
             .isThrownBy(() -> RateLimiter.of(" ", RateLimiterConfig.ofDefaults(), this.clock, this.store));
     }
 
+    @Test
+    void aPermitJudgedInMemoryOnceTheStoreTookItsTimeToFailIsTakenAtTheTimeItIsJudged() {
+        SlowlyUnavailable slow = new SlowlyUnavailable(this.clock, Duration.ofSeconds(2));
+        RateLimiter limiter = RateLimiter.of("quotes",
+                RateLimiterConfig.builder().limit(1).period(Duration.ofSeconds(1)).build(), this.clock, slow);
+
+        assertThat(limiter.tryAcquire()).as("judged in memory when the store failed, 2 s later").isZero();
+        assertThat(this.clock.elapsed()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(limiter.tryAcquire()).as("the one permit of the second after 2 s is taken")
+            .isEqualTo(Duration.ofSeconds(1).toNanos());
+
+        assertThat(limiter.permittedCalls()).isOne();
+        assertThat(limiter.rejectedCalls()).isOne();
+    }
+
     private record Take(long now, long nanos) {
     }
 
@@ -226,6 +241,50 @@ class RateLimiterSharedPermitsTests {
         @Override
         public String store() {
             return "scripted";
+        }
+
+        @Override
+        public long storeErrors() {
+            return 0;
+        }
+
+    }
+
+    /**
+     * Shared permits whose store fails every call, the first one only after a while, as a
+     * store that times out does.
+     */
+    private static final class SlowlyUnavailable implements SharedPermits {
+
+        private final VirtualTimeSource clock;
+
+        private Duration firstAnswerAfter;
+
+        SlowlyUnavailable(VirtualTimeSource clock, Duration firstAnswerAfter) {
+            this.clock = clock;
+            this.firstAnswerAfter = firstAnswerAfter;
+        }
+
+        @Override
+        public long take(long now, long maxWaitNanos) {
+            this.clock.advance(this.firstAnswerAfter);
+            this.firstAnswerAfter = Duration.ZERO;
+            return UNAVAILABLE;
+        }
+
+        @Override
+        public boolean giveBack(long now, long waitNanos) {
+            return false;
+        }
+
+        @Override
+        public int availablePermits(long now) {
+            return -1;
+        }
+
+        @Override
+        public String store() {
+            return "slow";
         }
 
         @Override
