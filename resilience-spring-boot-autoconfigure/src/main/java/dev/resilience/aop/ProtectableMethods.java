@@ -39,15 +39,15 @@ import org.springframework.util.ClassUtils;
  * Reactor {@code Mono} when Reactor is on the application's class path. A plain
  * {@link Future}, another reactive type ({@code Flux}, a {@code Publisher}) or a Kotlin
  * {@code suspend} function hands its outcome back after the call has ended, where no
- * retry or breaker would see it, so each fails the start, as does {@code @Idempotent} on
- * a {@code Mono}. So does a task that Spring MVC runs after the method has returned
- * ({@link Callable}, {@code WebAsyncTask}, {@code DeferredResult},
- * {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and {@code SseEmitter}),
- * returned as it is, as the body of a {@code ResponseEntity} or inside a
- * {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry, guard and
- * store the task instead of its work, so an idempotent replay would run the work again.
- * This holds on every bean, not only on controllers. Reactor, Reactive Streams, Kotlin
- * and Spring MVC are recognized by name and stay optional.
+ * retry or breaker would see it, so each fails the start, as do {@code @Idempotent} on a
+ * {@code Mono} and a {@code Mono}'s last good value kept per caller. So does a task that
+ * Spring MVC runs after the method has returned ({@link Callable}, {@code WebAsyncTask},
+ * {@code DeferredResult}, {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and
+ * {@code SseEmitter}), returned as it is, as the body of a {@code ResponseEntity} or
+ * inside a {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry,
+ * guard and store the task instead of its work, so an idempotent replay would run the
+ * work again. This holds on every bean, not only on controllers. Reactor, Reactive
+ * Streams, Kotlin and Spring MVC are recognized by name and stay optional.
  */
 final class ProtectableMethods {
 
@@ -239,6 +239,29 @@ final class ProtectableMethods {
                             + "Reactor context, so the keys of different callers could meet",
                     "Return CompletableFuture or CompletionStage (Mono#toFuture() gives one) from the idempotent "
                             + "method, or remove @Idempotent.");
+        }
+    }
+
+    /**
+     * Fails for {@code @Fallback(lastGood)} on a method returning {@code Mono} whose last
+     * good values are kept per caller, which is not supported yet.
+     * @param method the method keeping last good values
+     * @param returnKind how it returns
+     * @param callerScoped whether last good values are kept per caller (an
+     * {@link IdempotencyScopeResolver} other than {@link IdempotencyScopeResolver#NONE})
+     * @param subject the bean and method, for the failure analysis
+     * @throws InvalidResiliencePolicyException when the method returns {@code Mono} and
+     * its values are kept per caller
+     */
+    static void requireLastGoodReturnType(Method method, ReturnKind returnKind, boolean callerScoped, String subject) {
+        if (returnKind == ReturnKind.MONO && callerScoped) {
+            throw new InvalidResiliencePolicyException(subject, "@Fallback(lastGood)", declaration(method),
+                    "a last good value of a method returning Mono is not supported yet while last good values are "
+                            + "kept per caller: the caller is read from the calling thread, while a reactive caller's "
+                            + "security context lives in the Reactor context, so one caller could be served "
+                            + "another's value",
+                    "Name fallback methods in @Fallback(value) instead of lastGood, or keep the last good value on a "
+                            + "method returning CompletableFuture (Mono#toFuture() gives one).");
         }
     }
 

@@ -229,6 +229,8 @@ final class ResilientMethodCompiler {
             }
             return false;
         }
+        ProtectableMethods.requireLastGoodReturnType(method, returnKind, this.scopes != IdempotencyScopeResolver.NONE,
+                subject);
         Duration ttl;
         try {
             ttl = DurationStyle.detectAndParse(text.strip());

@@ -286,7 +286,7 @@ class MonoCallsTests {
     }
 
     @Test
-    void lastGoodValueAnswersAFailedSubscription() {
+    void lastGoodValueAnswersAFailedSubscriptionWhenCallersAreNotScoped() {
         StepVerifier.create(this.quotes.lastGood()).expectNext("ok").expectComplete().verify(VERIFY_BOUND);
         this.quotes.script((subscription) -> Mono.error(new IOException("oracle down")));
 
@@ -308,6 +308,11 @@ class MonoCallsTests {
         @Bean
         Executor callerRunsExecutor() {
             return Runnable::run;
+        }
+
+        @Bean
+        IdempotencyScopeResolver unscopedCallers() {
+            return IdempotencyScopeResolver.NONE;
         }
 
         @Bean

@@ -100,6 +100,17 @@ class ProtectableMethodsTests {
     }
 
     @Test
+    void lastGoodValueOfAMonoKeptPerCallerFailsTheStart() {
+        this.contextRunner.withBean("quotes", LastGoodMonoQuotes.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("method LastGoodMonoQuotes#quote:")
+                .contains("Setting: @Fallback(lastGood)")
+                .contains("Reason: a last good value of a method returning Mono is not supported yet while last good "
+                        + "values are kept per caller")
+                .contains("Action: Name fallback methods in @Fallback(value) instead of lastGood"));
+    }
+
+    @Test
     void methodReturningAMonoIsRefusedWhenTheApplicationsClassLoaderHasNoReactor() throws NoSuchMethodException {
         Method quote = MonoQuotes.class.getMethod("quote");
 
@@ -231,6 +242,15 @@ class ProtectableMethodsTests {
 
         Integer count() {
             return 42;
+        }
+
+    }
+
+    static class LastGoodMonoQuotes {
+
+        @Fallback(lastGood = "1h")
+        public Mono<String> quote() {
+            return Mono.just("42");
         }
 
     }
