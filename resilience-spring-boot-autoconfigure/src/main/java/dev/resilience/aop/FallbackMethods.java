@@ -12,6 +12,7 @@ import dev.resilience.core.FallbackChain;
 import dev.resilience.core.FallbackHandler;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.ResolvableType;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -19,8 +20,9 @@ import org.springframework.util.ReflectionUtils;
  * Resolves the method names of a {@link Fallback} into a {@link FallbackChain}, by the
  * rules of the annotation: a method of the same bean (any visibility) taking the guarded
  * method's parameters, optionally followed by one {@code Throwable} parameter, and
- * returning a type assignable to the guarded method's return type. Where both forms
- * exist, the one with the {@code Throwable} parameter is used.
+ * returning a type assignable to the guarded method's return type, or, for a method
+ * returning {@code Mono}, to its value type. Where both forms exist, the one with the
+ * {@code Throwable} parameter is used.
  */
 final class FallbackMethods {
 
@@ -58,7 +60,17 @@ final class FallbackMethods {
                     "its parameters do not fit the guarded method's",
                     "Declare " + expected + ", optionally with a trailing Throwable parameter.");
         }
-        if (!returnFits(guarded, chosen)) {
+        ReturnKind kind = ReturnKind.of(guarded);
+        if (kind == ReturnKind.MONO && !monoValueFits(guarded, targetClass, chosen)) {
+            Class<?> valueType = monoValueType(guarded, targetClass);
+            throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
+                    "it returns " + chosen.getGenericReturnType().getTypeName() + ", which is neither a Mono nor "
+                            + "assignable to " + valueType.getName() + ", the value of "
+                            + guarded.getGenericReturnType().getTypeName(),
+                    "Make '" + name + "' return Mono<" + valueType.getSimpleName() + "> or " + valueType.getSimpleName()
+                            + ".");
+        }
+        if (kind != ReturnKind.MONO && !returnFits(guarded, chosen)) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
                     "it returns " + chosen.getGenericReturnType().getTypeName() + ", which is not assignable to "
                             + guarded.getGenericReturnType().getTypeName(),
@@ -66,7 +78,7 @@ final class FallbackMethods {
         }
         ReflectionUtils.makeAccessible(chosen);
         Class<?> failureType = (chosen == withFailure) ? chosen.getParameterTypes()[guarded.getParameterCount()] : null;
-        return new MethodFallbackHandler(chosen, failureType, ReturnKind.of(guarded) == ReturnKind.EXECUTION_RESULT);
+        return new MethodFallbackHandler(chosen, failureType, kind);
     }
 
     private static @Nullable Method single(List<Method> candidates, Method guarded, boolean withFailure, String subject,
@@ -99,6 +111,19 @@ final class FallbackMethods {
     private static boolean returnFits(Method guarded, Method candidate) {
         Class<?> expected = guarded.getReturnType();
         return expected == void.class || ClassUtils.isAssignable(expected, candidate.getReturnType());
+    }
+
+    /**
+     * Whether a fallback of a method returning {@code Mono} returns a {@code Mono} or a
+     * plain value of the {@code Mono}'s value type.
+     */
+    private static boolean monoValueFits(Method guarded, Class<?> targetClass, Method candidate) {
+        return ClassUtils.isAssignable(guarded.getReturnType(), candidate.getReturnType())
+                || ClassUtils.isAssignable(monoValueType(guarded, targetClass), candidate.getReturnType());
+    }
+
+    private static Class<?> monoValueType(Method guarded, Class<?> targetClass) {
+        return ResolvableType.forMethodReturnType(guarded, targetClass).getGeneric(0).resolve(Object.class);
     }
 
     private static String describe(Method method) {

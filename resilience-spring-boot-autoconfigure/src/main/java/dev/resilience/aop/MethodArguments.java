@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
  * them, with the method they were passed to: a breaker's {@code failOnResult} predicate,
  * shared by every method that names the breaker, reads from them whose expression judges
  * the call ({@link BreakerResultExpressions}), overloads included, which share one
- * {@link CallContext#method() description}. A read-only view of the arguments, not a
- * copy.
+ * {@link CallContext#method() description}. A call of a method returning {@code Mono}
+ * carries its subscriber's Reactor context here too, for the fallback methods whose
+ * {@code Mono} it subscribes to. A read-only view of the arguments, not a copy.
  */
 final class MethodArguments extends AbstractList<@Nullable Object> implements RandomAccess {
 
@@ -22,9 +23,16 @@ final class MethodArguments extends AbstractList<@Nullable Object> implements Ra
 
     private final @Nullable Object[] arguments;
 
+    private final @Nullable Object subscriberContext;
+
     MethodArguments(Method method, @Nullable Object[] arguments) {
+        this(method, arguments, null);
+    }
+
+    MethodArguments(Method method, @Nullable Object[] arguments, @Nullable Object subscriberContext) {
         this.method = method;
         this.arguments = arguments;
+        this.subscriberContext = subscriberContext;
     }
 
     /**
@@ -35,6 +43,16 @@ final class MethodArguments extends AbstractList<@Nullable Object> implements Ra
      */
     static @Nullable Method methodOf(List<@Nullable Object> arguments) {
         return (arguments instanceof MethodArguments passed) ? passed.method : null;
+    }
+
+    /**
+     * Returns the Reactor context of the subscriber of a call of a method returning
+     * {@code Mono}.
+     * @param arguments the arguments of a call's context
+     * @return the context, or {@code null} for any other call
+     */
+    static @Nullable Object subscriberContextOf(List<@Nullable Object> arguments) {
+        return (arguments instanceof MethodArguments passed) ? passed.subscriberContext : null;
     }
 
     @Override

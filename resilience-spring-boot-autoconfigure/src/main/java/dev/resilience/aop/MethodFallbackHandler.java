@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A fallback method of the guarded bean, called with the guarded call's arguments and,
- * when it declares one, the failure.
+ * when it declares one, the failure. The {@code Mono} a fallback of a method returning
+ * {@code Mono} returns is subscribed to, with the call's subscriber context, and its
+ * value is the fallback's; a plain value is the fallback's as it is.
  */
 final class MethodFallbackHandler implements FallbackHandler {
 
@@ -18,12 +20,12 @@ final class MethodFallbackHandler implements FallbackHandler {
 
     private final @Nullable Class<?> failureType;
 
-    private final boolean unwrapsResult;
+    private final ReturnKind guardedKind;
 
-    MethodFallbackHandler(Method method, @Nullable Class<?> failureType, boolean unwrapsResult) {
+    MethodFallbackHandler(Method method, @Nullable Class<?> failureType, ReturnKind guardedKind) {
         this.method = method;
         this.failureType = failureType;
-        this.unwrapsResult = unwrapsResult;
+        this.guardedKind = guardedKind;
     }
 
     @Override
@@ -52,7 +54,12 @@ final class MethodFallbackHandler implements FallbackHandler {
         catch (InvocationTargetException ex) {
             throw ex.getTargetException();
         }
-        return (this.unwrapsResult && value instanceof ExecutionResult<?> result) ? result.getOrThrow() : value;
+        if (this.guardedKind == ReturnKind.MONO && MonoCalls.isMono(value)) {
+            return MonoCalls.subscribe(value, MethodArguments.subscriberContextOf(call.arguments()),
+                    "Fallback method '" + this.method.getName() + "'");
+        }
+        return (this.guardedKind == ReturnKind.EXECUTION_RESULT && value instanceof ExecutionResult<?> result)
+                ? result.getOrThrow() : value;
     }
 
 }

@@ -35,17 +35,19 @@ import org.springframework.util.ClassUtils;
 /**
  * What an annotated method must be for the proxy to protect it: a method the proxy can
  * intercept (not private, final or static), returning a value, {@code void}, an
- * {@code ExecutionResult}, or a {@code CompletionStage} or {@code CompletableFuture}. A
- * plain {@link Future}, a reactive type or a Kotlin {@code suspend} function hands its
- * outcome back after the call has ended, where no retry or breaker would see it, so each
- * fails the start. So does a task that Spring MVC runs after the method has returned
- * ({@link Callable}, {@code WebAsyncTask}, {@code DeferredResult},
- * {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and {@code SseEmitter}),
- * returned as it is, as the body of a {@code ResponseEntity} or inside a
- * {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry, guard and
- * store the task instead of its work, so an idempotent replay would run the work again.
- * This holds on every bean, not only on controllers. Reactor, Reactive Streams, Kotlin
- * and Spring MVC are recognized by name and stay optional.
+ * {@code ExecutionResult}, a {@code CompletionStage} or {@code CompletableFuture}, or a
+ * Reactor {@code Mono} when Reactor is on the application's class path. A plain
+ * {@link Future}, another reactive type ({@code Flux}, a {@code Publisher}) or a Kotlin
+ * {@code suspend} function hands its outcome back after the call has ended, where no
+ * retry or breaker would see it, so each fails the start, as do {@code @Idempotent} on a
+ * {@code Mono} and a {@code Mono}'s last good value kept per caller. So does a task that
+ * Spring MVC runs after the method has returned ({@link Callable}, {@code WebAsyncTask},
+ * {@code DeferredResult}, {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and
+ * {@code SseEmitter}), returned as it is, as the body of a {@code ResponseEntity} or
+ * inside a {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry,
+ * guard and store the task instead of its work, so an idempotent replay would run the
+ * work again. This holds on every bean, not only on controllers. Reactor, Reactive
+ * Streams, Kotlin and Spring MVC are recognized by name and stay optional.
  */
 final class ProtectableMethods {
 
@@ -160,12 +162,14 @@ final class ProtectableMethods {
      * Fails when a method returns a type whose outcome the pipeline cannot see.
      * @param method the annotated method
      * @param subject the bean and method, for the failure analysis
+     * @param reactorPresent whether Reactor is on the application's class path
      * @throws InvalidResiliencePolicyException for a {@link Future} that is not a
      * {@link CompletionStage}, a {@link CompletionStage} the pipeline cannot return, a
-     * reactive type, a Kotlin {@code suspend} function, or a task that Spring MVC runs
-     * after the method has returned
+     * reactive type other than a {@code Mono} (or a {@code Mono} without Reactor), a
+     * Kotlin {@code suspend} function, or a task that Spring MVC runs after the method
+     * has returned
      */
-    static void requireSupportedReturnType(Method method, String subject) {
+    static void requireSupportedReturnType(Method method, String subject, boolean reactorPresent) {
         Class<?> type = method.getReturnType();
         String returnType = method.getGenericReturnType().getTypeName();
         Class<?> deferredWork = deferredWork(ResolvableType.forMethodReturnType(method), 0);
@@ -200,11 +204,64 @@ final class ProtectableMethods {
                     "Return CompletableFuture or CompletionStage (CompletableFuture.supplyAsync builds one), or the "
                             + "value itself.");
         }
+        if (ReturnKind.MONO_TYPE.equals(type.getName())) {
+            if (!reactorPresent) {
+                throw new InvalidResiliencePolicyException(subject, "return type", returnType,
+                        "a Mono is protected only when Reactor is on the application's class path, and "
+                                + ReturnKind.MONO_TYPE + " is not",
+                        "Add io.projectreactor:reactor-core to the application's dependencies.");
+            }
+            return;
+        }
         if (isReactive(type)) {
             throw new InvalidResiliencePolicyException(subject, "return type", returnType,
-                    "reactive types are not supported yet: the call would end when the publisher is returned, before "
-                            + "it emits, so its errors would be neither retried nor recorded by a breaker",
-                    "Return CompletableFuture or CompletionStage (Mono#toFuture() gives one), or the value itself.");
+                    "reactive types other than Mono are not supported yet: the call would end when the publisher is "
+                            + "returned, before it emits, so its errors would be neither retried nor recorded by a "
+                            + "breaker",
+                    "Return Mono (Flux#collectList() gives one), CompletableFuture or CompletionStage, or the value "
+                            + "itself.");
+        }
+    }
+
+    /**
+     * Fails for {@link Idempotent} on a method returning {@code Mono}, which is not
+     * supported yet.
+     * @param method the idempotent method
+     * @param returnKind how it returns
+     * @param subject the bean and method, for the failure analysis
+     * @throws InvalidResiliencePolicyException when the method returns {@code Mono}
+     */
+    static void requireIdempotentReturnType(Method method, ReturnKind returnKind, String subject) {
+        if (returnKind == ReturnKind.MONO) {
+            throw new InvalidResiliencePolicyException(subject, "@Idempotent", declaration(method),
+                    "@Idempotent on a method returning Mono is not supported yet: the key's caller scope is read "
+                            + "from the calling thread, while a reactive caller's security context lives in the "
+                            + "Reactor context, so the keys of different callers could meet",
+                    "Return CompletableFuture or CompletionStage (Mono#toFuture() gives one) from the idempotent "
+                            + "method, or remove @Idempotent.");
+        }
+    }
+
+    /**
+     * Fails for {@code @Fallback(lastGood)} on a method returning {@code Mono} whose last
+     * good values are kept per caller, which is not supported yet.
+     * @param method the method keeping last good values
+     * @param returnKind how it returns
+     * @param callerScoped whether last good values are kept per caller (an
+     * {@link IdempotencyScopeResolver} other than {@link IdempotencyScopeResolver#NONE})
+     * @param subject the bean and method, for the failure analysis
+     * @throws InvalidResiliencePolicyException when the method returns {@code Mono} and
+     * its values are kept per caller
+     */
+    static void requireLastGoodReturnType(Method method, ReturnKind returnKind, boolean callerScoped, String subject) {
+        if (returnKind == ReturnKind.MONO && callerScoped) {
+            throw new InvalidResiliencePolicyException(subject, "@Fallback(lastGood)", declaration(method),
+                    "a last good value of a method returning Mono is not supported yet while last good values are "
+                            + "kept per caller: the caller is read from the calling thread, while a reactive caller's "
+                            + "security context lives in the Reactor context, so one caller could be served "
+                            + "another's value",
+                    "Name fallback methods in @Fallback(value) instead of lastGood, or keep the last good value on a "
+                            + "method returning CompletableFuture (Mono#toFuture() gives one).");
         }
     }
 
@@ -251,8 +308,8 @@ final class ProtectableMethods {
 
     /**
      * Finds a task that does its work after the call in a type or in what the pipeline or
-     * Spring MVC unwraps from it: the value of a {@code CompletionStage} or
-     * {@code ExecutionResult}, the body of an {@code HttpEntity}.
+     * Spring MVC unwraps from it: the value of a {@code CompletionStage}, a {@code Mono}
+     * or an {@code ExecutionResult}, the body of an {@code HttpEntity}.
      */
     private static @Nullable Class<?> deferredWork(ResolvableType type, int depth) {
         Class<?> resolved = type.resolve();
@@ -274,6 +331,9 @@ final class ProtectableMethods {
         }
         if (ExecutionResult.class.equals(type)) {
             return ExecutionResult.class;
+        }
+        if (ReturnKind.MONO_TYPE.equals(type.getName())) {
+            return type;
         }
         return OptionalTypes.isAssignable(HTTP_ENTITY, type)
                 ? ClassUtils.resolveClassName(HTTP_ENTITY, type.getClassLoader()) : null;

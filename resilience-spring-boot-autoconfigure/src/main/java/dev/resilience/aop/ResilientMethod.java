@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.resilience.chaos.ChaosInstance;
@@ -23,7 +24,8 @@ import org.springframework.aop.ProxyMethodInvocation;
  * One annotated method compiled at startup: its pipeline, how it returns, how its
  * idempotency key is found. Invoking it runs each attempt through a fresh copy of the
  * remaining interceptor chain, so that inner advice such as a transaction applies to
- * every attempt. Thread-safe.
+ * every attempt. A method returning {@code Mono} returns at once a {@code Mono} each of
+ * whose subscriptions is a call ({@link MonoCalls}). Thread-safe.
  */
 final class ResilientMethod {
 
@@ -67,20 +69,56 @@ final class ResilientMethod {
     }
 
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+        if (this.returnKind == ReturnKind.MONO) {
+            String scope = this.lastGood ? lastGoodScope() : "";
+            return MonoCalls.of((subscriberContext) -> subscribed(invocation, scope, subscriberContext));
+        }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
             CallContext context = context(invocation, observation.listener());
-            return switch (this.returnKind) {
-                case VALUE -> observation
-                    .stop(this.pipeline.execute(context,
-                            ChaosInstance.around(this.chaos, this.pipeline, observation.scoped(attempt(invocation)))))
-                    .getOrThrow();
-                case EXECUTION_RESULT -> observation.stop(this.pipeline.execute(context, ChaosInstance
-                    .around(this.chaos, this.pipeline, observation.scoped(envelopeAttempt(invocation)))));
-                case COMPLETION_STAGE ->
-                    valueOf(this.pipeline.executeAsync(context, ChaosInstance.aroundStage(this.chaos, this.pipeline,
-                            observation.scoped(stageAttempt(invocation)))), observation);
-            };
+            if (this.returnKind == ReturnKind.COMPLETION_STAGE) {
+                return valueOf(
+                        this.pipeline.executeAsync(context,
+                                ChaosInstance.aroundStage(this.chaos, this.pipeline,
+                                        observation.scoped(stageAttempt(invocation, ResilientMethod::asStage)))),
+                        observation);
+            }
+            if (this.returnKind == ReturnKind.EXECUTION_RESULT) {
+                return observation.stop(this.pipeline.execute(context, ChaosInstance.around(this.chaos, this.pipeline,
+                        observation.scoped(envelopeAttempt(invocation)))));
+            }
+            return observation
+                .stop(this.pipeline.execute(context,
+                        ChaosInstance.around(this.chaos, this.pipeline, observation.scoped(attempt(invocation)))))
+                .getOrThrow();
+        }
+        catch (RuntimeException | Error ex) {
+            observation.fail(ex);
+            throw ex;
+        }
+    }
+
+    /**
+     * Starts the call of one subscription to the {@code Mono} the proxy returned: each
+     * attempt subscribes afresh to the {@code Mono} the method returns, with the
+     * subscriber's context.
+     * @param scope the caller's scope of last good values, resolved on the thread that
+     * called the proxy
+     */
+    private CompletableFuture<@Nullable Object> subscribed(MethodInvocation invocation, String scope,
+            Object subscriberContext) {
+        CallObserver.Call observation = this.observer.start(this.pipeline.name());
+        try {
+            CallContext context = this.customizer.customize(new CallContext(this.description, invocation.getThis(),
+                    new MethodArguments(this.method, invocation.getArguments(), subscriberContext), null, "",
+                    observation.listener(), scope));
+            String what = "Method '" + this.method.getName() + "'";
+            return valueOf(
+                    this.pipeline.executeAsync(context,
+                            ChaosInstance.aroundStage(this.chaos, this.pipeline,
+                                    observation.scoped(stageAttempt(invocation,
+                                            (returned) -> MonoCalls.subscribe(returned, subscriberContext, what))))),
+                    observation);
         }
         catch (RuntimeException | Error ex) {
             observation.fail(ex);
@@ -148,13 +186,16 @@ final class ResilientMethod {
         };
     }
 
-    private static Supplier<CompletionStage<@Nullable Object>> stageAttempt(MethodInvocation invocation) {
+    /**
+     * Returns the attempts of an asynchronous method.
+     * @param asStage the stage of what the method returned
+     */
+    private static Supplier<CompletionStage<@Nullable Object>> stageAttempt(MethodInvocation invocation,
+            Function<@Nullable Object, CompletionStage<@Nullable Object>> asStage) {
         Supplier<MethodInvocation> attempts = attempts(invocation);
         return () -> {
             try {
-                @SuppressWarnings("unchecked")
-                CompletionStage<@Nullable Object> stage = (CompletionStage<@Nullable Object>) proceed(attempts.get());
-                return stage;
+                return asStage.apply(proceed(attempts.get()));
             }
             catch (RuntimeException | Error ex) {
                 throw ex;
@@ -163,6 +204,11 @@ final class ResilientMethod {
                 throw new CompletionException(ex);
             }
         };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static CompletionStage<@Nullable Object> asStage(@Nullable Object returned) {
+        return (CompletionStage<@Nullable Object>) returned;
     }
 
     /**

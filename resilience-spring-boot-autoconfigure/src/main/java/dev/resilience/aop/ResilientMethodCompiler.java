@@ -37,6 +37,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.ResolvableType;
+import org.springframework.util.ClassUtils;
 
 /**
  * Compiles an annotated method into its {@link ResilientMethod}: names its instances
@@ -66,6 +67,9 @@ final class ResilientMethodCompiler {
 
     private volatile CallContextCustomizer customizer = CallContextCustomizer.NONE;
 
+    private volatile boolean reactorPresent = ClassUtils.isPresent(ReturnKind.MONO_TYPE,
+            ResilientMethodCompiler.class.getClassLoader());
+
     ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
             IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos,
             Supplier<LastGoodStore> lastGoodStore) {
@@ -79,6 +83,13 @@ final class ResilientMethodCompiler {
 
     void customizeCalls(CallContextCustomizer customizer) {
         this.customizer = customizer;
+    }
+
+    /**
+     * Protects methods returning {@code Mono} only when Reactor is on this class path.
+     */
+    void loadFrom(@Nullable ClassLoader classLoader) {
+        this.reactorPresent = ClassUtils.isPresent(ReturnKind.MONO_TYPE, classLoader);
     }
 
     /** Lets result expressions refer to the application's beans. */
@@ -111,7 +122,7 @@ final class ResilientMethodCompiler {
 
     private ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations,
             String beanName, String id, String subject) {
-        ProtectableMethods.requireSupportedReturnType(method, subject);
+        ProtectableMethods.requireSupportedReturnType(method, subject, this.reactorPresent);
         ReturnKind returnKind = ReturnKind.of(method);
         Retryable retryable = annotations.retryable();
         CircuitGuarded circuitGuarded = annotations.circuitGuarded();
@@ -183,6 +194,7 @@ final class ResilientMethodCompiler {
         }
         IdempotencyKeyExpressions keys = null;
         if (idempotencyName != null) {
+            ProtectableMethods.requireIdempotentReturnType(method, returnKind, subject);
             if (this.scopes != IdempotencyScopeResolver.NONE) {
                 ProtectableMethods.requireCallersThread(method, targetClass, subject);
             }
@@ -217,6 +229,8 @@ final class ResilientMethodCompiler {
             }
             return false;
         }
+        ProtectableMethods.requireLastGoodReturnType(method, returnKind, this.scopes != IdempotencyScopeResolver.NONE,
+                subject);
         Duration ttl;
         try {
             ttl = DurationStyle.detectAndParse(text.strip());

@@ -124,6 +124,7 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     public void setBeanFactory(BeanFactory beanFactory) {
         if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
             this.beanFactory = listable;
+            this.compiler.loadFrom(listable.getBeanClassLoader());
         }
         this.compiler.referTo(beanFactory);
     }

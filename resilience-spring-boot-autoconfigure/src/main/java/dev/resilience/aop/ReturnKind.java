@@ -23,12 +23,24 @@ enum ReturnKind {
     /**
      * An {@link ExecutionResult}: the complete account is returned and nothing is thrown.
      */
-    EXECUTION_RESULT;
+    EXECUTION_RESULT,
+
+    /**
+     * A Reactor {@code Mono}: each subscription is a call, each attempt a subscription to
+     * the {@code Mono} the method returns, retried without blocking.
+     */
+    MONO;
+
+    /** The name of Reactor's {@code Mono}, which stays an optional dependency. */
+    static final String MONO_TYPE = "reactor.core.publisher.Mono";
 
     static ReturnKind of(Method method) {
         Class<?> type = method.getReturnType();
         if (ExecutionResult.class.equals(type)) {
             return EXECUTION_RESULT;
+        }
+        if (MONO_TYPE.equals(type.getName())) {
+            return MONO;
         }
         if (CompletionStage.class.isAssignableFrom(type)) {
             return COMPLETION_STAGE;

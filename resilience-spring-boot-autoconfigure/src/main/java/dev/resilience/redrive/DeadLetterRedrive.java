@@ -32,6 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.util.ReflectionUtils;
@@ -58,7 +60,8 @@ import org.springframework.util.ReflectionUtils;
  *
  * <p>
  * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for
- * at most the lease, then cancelled.
+ * at most the lease, then cancelled; the {@code Mono} of a reactive one is subscribed to,
+ * waited for and disposed alike.
  */
 public final class DeadLetterRedrive {
 
@@ -319,6 +322,7 @@ public final class DeadLetterRedrive {
             catch (InvocationTargetException ex) {
                 throw ex.getTargetException();
             }
+            returned = subscribed(returned);
             if (returned instanceof CompletionStage<?> stage) {
                 CompletableFuture<?> future = stage.toCompletableFuture();
                 try {
@@ -341,6 +345,23 @@ public final class DeadLetterRedrive {
             if (returned instanceof ExecutionResult<?> envelope) {
                 envelope.getOrThrow();
             }
+        }
+
+        /**
+         * Subscribes to the {@code Mono} a method returned, whose call runs only once
+         * subscribed, through Spring's adapters so that Reactor stays optional.
+         * @return the future of its value, which cancelling disposes, or what the method
+         * returned when it is no publisher
+         */
+        private static @Nullable Object subscribed(@Nullable Object returned) {
+            if (returned == null || returned instanceof CompletionStage<?>) {
+                return returned;
+            }
+            ReactiveAdapterRegistry adapters = ReactiveAdapterRegistry.getSharedInstance();
+            ReactiveAdapter publisher = adapters.getAdapter(returned.getClass());
+            ReactiveAdapter future = adapters.getAdapter(CompletableFuture.class);
+            return (publisher != null && future != null) ? future.fromPublisher(publisher.toPublisher(returned))
+                    : returned;
         }
 
     }

@@ -1,8 +1,11 @@
 package dev.resilience.aop;
 
+import java.io.IOException;
+import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.CircuitGuarded;
 import dev.resilience.annotation.Fallback;
@@ -11,15 +14,19 @@ import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.FailureAnalyses;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.registry.ResilienceRegistry;
 import kotlin.coroutines.Continuation;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The start fails, with a failure analysis, for an annotated method the proxy cannot
@@ -52,14 +59,79 @@ class ProtectableMethodsTests {
     }
 
     @Test
-    void retryableMethodReturningAMonoFailsTheStart() {
-        this.contextRunner.withBean("quotes", MonoQuotes.class)
+    void retryableMethodReturningAFluxFailsTheStart() {
+        this.contextRunner.withBean("quotes", FluxQuotes.class)
             .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("Invalid resilience setting of bean 'quotes', method MonoQuotes#quote:")
+                .contains("Invalid resilience setting of bean 'quotes', method FluxQuotes#quotes:")
                 .contains("Setting: return type")
-                .contains("Value: \"reactor.core.publisher.Mono<java.lang.String>\"")
-                .contains("Reason: reactive types are not supported yet")
+                .contains("Value: \"reactor.core.publisher.Flux<java.lang.String>\"")
+                .contains("Reason: reactive types other than Mono are not supported yet")
+                .contains("Action: Return Mono (Flux#collectList() gives one), CompletableFuture or CompletionStage"));
+    }
+
+    @Test
+    void retryableMethodReturningAMonoStarts() {
+        this.contextRunner.withBean("quotes", MonoQuotes.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(MonoQuotes.class).quote().block()).isEqualTo("42");
+        });
+    }
+
+    @Test
+    void idempotentMethodReturningAMonoFailsTheStart() {
+        this.contextRunner.withBean("payments", IdempotentMonoPayments.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("Invalid resilience setting of bean 'payments', method IdempotentMonoPayments#pay:")
+                .contains("Setting: @Idempotent")
+                .contains("Value: \"public Mono pay(String)\"")
+                .contains("Reason: @Idempotent on a method returning Mono is not supported yet")
                 .contains("Action: Return CompletableFuture or CompletionStage (Mono#toFuture() gives one)"));
+    }
+
+    @Test
+    void fallbackOfAMonoMethodReturningNeitherAMonoNorItsValueFailsTheStart() {
+        this.contextRunner.withBean("quotes", MismatchedMonoFallback.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("method MismatchedMonoFallback#quote:")
+                .contains("Setting: @Fallback(\"count\")")
+                .contains("Reason: it returns java.lang.Integer, which is neither a Mono nor assignable to "
+                        + "java.lang.String, the value of reactor.core.publisher.Mono<java.lang.String>")
+                .contains("Action: Make 'count' return Mono<String> or String."));
+    }
+
+    @Test
+    void lastGoodValueOfAMonoKeptPerCallerFailsTheStart() {
+        this.contextRunner.withBean("quotes", LastGoodMonoQuotes.class)
+            .run((context) -> assertThat(describe(context.getStartupFailure()))
+                .contains("method LastGoodMonoQuotes#quote:")
+                .contains("Setting: @Fallback(lastGood)")
+                .contains("Reason: a last good value of a method returning Mono is not supported yet while last good "
+                        + "values are kept per caller")
+                .contains("Action: Name fallback methods in @Fallback(value) instead of lastGood"));
+    }
+
+    @Test
+    void methodReturningAMonoIsRefusedWhenTheApplicationsClassLoaderHasNoReactor() throws NoSuchMethodException {
+        Method quote = MonoQuotes.class.getMethod("quote");
+
+        assertThatExceptionOfType(InvalidResiliencePolicyException.class)
+            .isThrownBy(() -> ProtectableMethods.requireSupportedReturnType(quote, "quotes", false))
+            .satisfies((ex) -> assertThat(describe(ex))
+                .contains("Reason: a Mono is protected only when Reactor is on the application's class path")
+                .contains("Action: Add io.projectreactor:reactor-core"));
+    }
+
+    @Test
+    void withoutReactorTheAutoConfigurationStartsAndProtectsOtherMethods() {
+        this.contextRunner.withClassLoader(new FilteredClassLoader("reactor.", "org.reactivestreams."))
+            .withBean("quotes", ReactorFreeQuotes.class)
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                ReactorFreeQuotes quotes = context.getBean(ReactorFreeQuotes.class);
+                assertThat(quotes.quote()).isEqualTo("cached");
+                assertThat(quotes.stage()).isCompletedWithValue("42");
+                assertThat(quotes.attempts()).isEqualTo(3);
+            });
     }
 
     @Test
@@ -157,6 +229,88 @@ class ProtectableMethodsTests {
         @Retryable
         public Mono<String> quote() {
             return Mono.just("42");
+        }
+
+    }
+
+    static class MismatchedMonoFallback {
+
+        @Fallback("count")
+        public Mono<String> quote() {
+            return Mono.just("42");
+        }
+
+        Integer count() {
+            return 42;
+        }
+
+    }
+
+    static class LastGoodMonoQuotes {
+
+        @Fallback(lastGood = "1h")
+        public Mono<String> quote() {
+            return Mono.just("42");
+        }
+
+    }
+
+    static class FluxQuotes {
+
+        @Retryable
+        public Flux<String> quotes() {
+            return Flux.just("42");
+        }
+
+    }
+
+    static class IdempotentMonoPayments {
+
+        @Idempotent(key = "#orderId")
+        public Mono<String> pay(String orderId) {
+            return Mono.just(orderId);
+        }
+
+    }
+
+    /**
+     * Public, so that a proxy defined by another class loader may extend it.
+     */
+    public static class ReactorFreeQuotes {
+
+        private final AtomicInteger attempts = new AtomicInteger();
+
+        /**
+         * Fails, and falls back.
+         * @return the fallback's value
+         */
+        @Fallback("cached")
+        @Retryable(maxAttempts = 1)
+        public String quote() {
+            this.attempts.incrementAndGet();
+            throw new IllegalStateException("oracle down");
+        }
+
+        private String cached() {
+            return "cached";
+        }
+
+        /**
+         * Fails once, then answers.
+         * @return the stage of the answer
+         */
+        @Retryable(maxAttempts = 2, delay = "0ms")
+        public CompletableFuture<String> stage() {
+            return (this.attempts.incrementAndGet() == 2) ? CompletableFuture.failedFuture(new IOException("down"))
+                    : CompletableFuture.completedFuture("42");
+        }
+
+        /**
+         * Returns how many attempts ran.
+         * @return the count
+         */
+        public int attempts() {
+            return this.attempts.get();
         }
 
     }

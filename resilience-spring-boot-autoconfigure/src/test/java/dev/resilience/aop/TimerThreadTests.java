@@ -2,7 +2,9 @@ package dev.resilience.aop;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,6 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.core.AttemptTimeoutException;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -24,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The timer thread only fires timers, on the system clock and Spring Boot's task
  * executor: an asynchronous retry blocked in its synchronous part holds a thread of the
- * executor, not the timer, so another call's attempt timeout still fires on time.
+ * executor, not the timer, so another call's attempt timeout still fires on time, and a
+ * {@code Mono} retried after a backoff is subscribed on the executor, not the timer.
  */
 @SpringBootTest(classes = TimerThreadTests.TestApplication.class)
 class TimerThreadTests {
@@ -50,6 +55,19 @@ class TimerThreadTests {
         assertThat(blocked.join()).isEqualTo("late");
     }
 
+    @Test
+    void monoRetriedAfterABackoffIsNeverSubscribedOnTheTimerThread() {
+        StepVerifier.create(this.downstream.reactiveRetry())
+            .expectNext("third subscription")
+            .expectComplete()
+            .verify(Duration.ofSeconds(10));
+
+        System.out.printf("FIGURES timer: the subscriptions of a retried Mono ran on %s%n",
+                this.downstream.reactiveThreads());
+        assertThat(this.downstream.reactiveThreads()).hasSize(3)
+            .noneSatisfy((name) -> assertThat(name).startsWith("resilience-timer"));
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class TestApplication {
@@ -69,8 +87,25 @@ class TimerThreadTests {
 
         private volatile String retryThread;
 
+        private final List<String> reactiveThreads = new CopyOnWriteArrayList<>();
+
         String retryThread() {
             return this.retryThread;
+        }
+
+        List<String> reactiveThreads() {
+            return this.reactiveThreads;
+        }
+
+        @Retryable(value = "reactive-timer", maxAttempts = 3, delay = "10ms")
+        public Mono<String> reactiveRetry() {
+            return Mono.fromCallable(() -> {
+                this.reactiveThreads.add(Thread.currentThread().getName());
+                if (this.reactiveThreads.size() < 3) {
+                    throw new IOException("refused");
+                }
+                return "third subscription";
+            });
         }
 
         void release() {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.DeadLetterRedriveAutoConfiguration;
@@ -13,6 +14,7 @@ import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.redrive.RedriveResult.DeadLetterState;
 import dev.resilience.redrive.RedriveResult.Outcome;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -23,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A re-drive of an asynchronous method waits for it at most the re-drive lease.
+ * A re-drive of an asynchronous method waits for it at most the re-drive lease; that of a
+ * method returning {@code Mono} subscribes to it.
  */
 class DeadLetterRedriveAsyncTests {
 
@@ -55,7 +58,47 @@ class DeadLetterRedriveAsyncTests {
         });
     }
 
+    @Test
+    void reDriveOfAMonoSubscribesToItAndDeletesTheLetterOnceTheCallSucceeds() {
+        this.contextRunner.run((context) -> {
+            Notifier notifier = context.getBean(Notifier.class);
+            DeadLetterStore store = context.getBean(DeadLetterStore.class);
+            assertThat(notifier.notifyReactively("customer-8").onErrorResume((ex) -> Mono.empty()).block()).isNull();
+            DeadLetter letter = store.list(10).get(0);
+            notifier.recover();
+
+            RedriveResult result = context.getBean(DeadLetterRedrive.class).redrive(letter.id());
+
+            assertThat(result.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(result.deadLetter()).isEqualTo(DeadLetterState.DELETED);
+            assertThat(notifier.subscriptions()).isEqualTo(2);
+            assertThat(store.find(letter.id())).isEmpty();
+        });
+    }
+
+    @Test
+    void reDriveOfAMonoThatFailsAgainKeepsTheLetter() {
+        this.contextRunner.run((context) -> {
+            Notifier notifier = context.getBean(Notifier.class);
+            DeadLetterStore store = context.getBean(DeadLetterStore.class);
+            assertThat(notifier.notifyReactively("customer-9").onErrorResume((ex) -> Mono.empty()).block()).isNull();
+            DeadLetter letter = store.list(10).get(0);
+
+            RedriveResult result = context.getBean(DeadLetterRedrive.class).redrive(letter.id());
+
+            assertThat(result.outcome()).isEqualTo(Outcome.FAILURE);
+            assertThat(result.errorClass()).isEqualTo("java.io.IOException");
+            assertThat(result.deadLetter()).isEqualTo(DeadLetterState.KEPT);
+            assertThat(notifier.subscriptions()).isEqualTo(2);
+            assertThat(store.find(letter.id())).contains(letter);
+        });
+    }
+
     public static class Notifier {
+
+        private final AtomicBoolean recovered = new AtomicBoolean();
+
+        private final AtomicInteger subscriptions = new AtomicInteger();
 
         private final AtomicBoolean hang = new AtomicBoolean();
 
@@ -67,6 +110,22 @@ class DeadLetterRedriveAsyncTests {
 
         public CompletableFuture<String> hanging() {
             return this.hanging;
+        }
+
+        public void recover() {
+            this.recovered.set(true);
+        }
+
+        public int subscriptions() {
+            return this.subscriptions.get();
+        }
+
+        @Retryable("notify")
+        public Mono<String> notifyReactively(String customer) {
+            return Mono.defer(() -> {
+                this.subscriptions.incrementAndGet();
+                return this.recovered.get() ? Mono.just("sent") : Mono.error(new IOException("mail server down"));
+            });
         }
 
         @Retryable("notify")
