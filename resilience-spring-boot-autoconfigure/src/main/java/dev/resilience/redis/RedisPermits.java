@@ -135,7 +135,11 @@ final class RedisPermits implements SharedPermits {
             CompletableFuture<?> reply = this.store.redis()
                 .send(RedisRateLimiterStore.PERMIT, this.keys, this.store.giveBacksInFlight(), GIVE_BACK,
                         this.intervalMicros, this.burstMicros, Long.toString(reservation.arrival));
-            if (reply != null) {
+            if (reply == null) {
+                giveBackFailed(new IllegalStateException(RedisRateLimiterStore.MAX_GIVE_BACKS_IN_FLIGHT
+                        + " reservations given back wait for Redis already"));
+            }
+            else {
                 reply.whenComplete((givenBack, failure) -> {
                     if (failure != null) {
                         giveBackFailed(failure);

@@ -45,7 +45,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * is still the latest one, sent without waiting for its reply and as the script's text,
  * so that it lands even after the script cache was emptied; at most
  * {@value #MAX_GIVE_BACKS_IN_FLIGHT} are unanswered at once, and beyond them a
- * reservation stays spent.
+ * reservation stays spent, counted as a store error and warned of.
  *
  * <p>
  * <b>Failures.</b> A permit waits for Redis at most the store's timeout (default

@@ -6,6 +6,8 @@ import java.util.concurrent.TimeUnit;
 import dev.resilience.core.ratelimiter.RateLimitedException;
 import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
+import dev.resilience.core.ratelimiter.SharedPermits;
+import dev.resilience.core.time.Durations;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -65,6 +67,31 @@ class RedisRateLimiterStoreReviewTests {
     private RateLimiter limiter(RedisRateLimiterStore store, String name, int limit, Duration timeout) {
         RateLimiterConfig config = RateLimiterConfig.builder().limit(limit).period(HOUR).timeout(timeout).build();
         return RateLimiter.of(name, config, this.clock, store.permits(name, config));
+    }
+
+    /**
+     * A reservation given back while
+     * {@value RedisRateLimiterStore#MAX_GIVE_BACKS_IN_FLIGHT} others still wait for Redis
+     * is not sent: it stays spent, and that was said nowhere. It counts as a store error
+     * of the limiter and is warned of.
+     */
+    @Test
+    void aReservationNotGivenBackBecauseTooManyWaitForRedisIsAStoreErrorAndWarnedOf(CapturedOutput output) {
+        RedisRateLimiterStore store = store(RedisRateLimiterStore.OnStoreError.LOCAL);
+        RateLimiterConfig config = RateLimiterConfig.builder().limit(1).period(HOUR).timeout(HOUR).build();
+        SharedPermits permits = store.permits("crowded", config);
+        long now = this.clock.nanoTime();
+        assertThat(permits.take(now, 0)).as("the burst").isZero();
+        long wait = permits.take(now, Durations.toNanos(HOUR));
+        assertThat(wait).as("a reservation").isPositive();
+        store.giveBacksInFlight().acquireUninterruptibly(RedisRateLimiterStore.MAX_GIVE_BACKS_IN_FLIGHT);
+
+        assertThat(permits.giveBack(now, wait)).isTrue();
+
+        assertThat(permits.storeErrors()).isOne();
+        assertThat(output).contains("Rate limiter 'crowded' could not give a reservation back in Redis",
+                "64 reservations given back wait for Redis already", "its permit stays spent");
+        store.giveBacksInFlight().release(RedisRateLimiterStore.MAX_GIVE_BACKS_IN_FLIGHT);
     }
 
     /**
