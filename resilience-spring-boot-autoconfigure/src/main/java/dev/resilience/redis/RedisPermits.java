@@ -27,6 +27,8 @@ final class RedisPermits implements SharedPermits {
 
     private static final long NANOS_PER_MICRO = 1000;
 
+    private static final long NANOS_PER_SECOND = 1_000_000_000;
+
     private static final String TAKE = "take";
 
     /** How long an answer of Redis estimates its clock: 5ms of drift at most. */
@@ -182,7 +184,8 @@ final class RedisPermits implements SharedPermits {
      * Counts a failure of Redis to answer a permit, warns of it unless a warning about
      * this limiter was written within the store's interval, and answers as the store is
      * set to.
-     * @return {@link SharedPermits#UNAVAILABLE}, or a refusal of one interval
+     * @return {@link SharedPermits#UNAVAILABLE}, or a refusal of one interval, at most a
+     * second
      */
     private long failed(RuntimeException failure) {
         boolean local = local();
@@ -195,10 +198,11 @@ final class RedisPermits implements SharedPermits {
 
     /**
      * Answers a take that Redis did not answer as the store is set to: judged by the
-     * limiter's own state, or refused with one interval's wait.
+     * limiter's own state, or refused with a wait of one interval, at most a second,
+     * since Redis may answer again long before the next permit of a slow limiter is free.
      */
     private long unanswered() {
-        return local() ? UNAVAILABLE : -this.intervalNanos;
+        return local() ? UNAVAILABLE : -Math.min(this.intervalNanos, NANOS_PER_SECOND);
     }
 
     private boolean local() {

@@ -54,14 +54,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * instance's own in-memory limiter with the same settings ({@link OnStoreError#LOCAL}:
  * each instance then limits on its own, so together they may admit up to
  * {@code instances x limit}), or refused with the limiter's {@code RateLimitedException}
- * and a wait of one interval ({@link OnStoreError#REJECT}). Each failure is counted per
- * limiter ({@link SharedPermits#storeErrors()}), and a WARN says so at most once per
- * {@link #WARN_INTERVAL} and limiter, with the failures held back since. With
- * {@link OnStoreError#LOCAL}, a permit that timed out may still be taken when Redis
- * answers again; with {@link OnStoreError#REJECT}, the script is told when its caller
- * stops waiting, on Redis's clock as estimated from the previous answer, and reserves
- * nothing later than that. A caller whose thread is interrupted sends nothing and is no
- * store error. Thread-safe.
+ * and a wait of one interval, at most a second ({@link OnStoreError#REJECT}). Each
+ * failure is counted per limiter ({@link SharedPermits#storeErrors()}), and a WARN says
+ * so at most once per {@link #WARN_INTERVAL} and limiter, with the failures held back
+ * since. With {@link OnStoreError#LOCAL}, a permit that timed out may still be taken when
+ * Redis answers again; with {@link OnStoreError#REJECT}, the script is told when its
+ * caller stops waiting, on Redis's clock as estimated from the previous answer, and
+ * reserves nothing later than that. A caller whose thread is interrupted sends nothing
+ * and is no store error. Thread-safe.
  */
 public final class RedisRateLimiterStore implements RateLimiterStore {
 
@@ -192,7 +192,7 @@ public final class RedisRateLimiterStore implements RateLimiterStore {
 
         /**
          * Refused, as when no permit is free, with a wait of one interval
-         * ({@code period / limit}).
+         * ({@code period / limit}), at most a second.
          */
         REJECT
 

@@ -95,6 +95,22 @@ class RedisRateLimiterStoreReviewTests {
     }
 
     /**
+     * Refused on a store error, a limiter of one call an hour told its callers to come
+     * back in an hour (its interval), though Redis may answer again within a second: the
+     * 429's Retry-After kept clients away long after a blip. The wait is one interval, at
+     * most a second.
+     */
+    @Test
+    void aCallRefusedBecauseRedisDidNotAnswerIsToldToComeBackWithinASecond() {
+        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.REJECT), "hourly", 1, Duration.ZERO);
+        assertThat(redis.command("CLIENT PAUSE 2000 ALL")).isEqualTo("+OK");
+
+        assertThatExceptionOfType(RateLimitedException.class).isThrownBy(limiter::acquirePermission)
+            .satisfies((ex) -> assertThat(ex.retryAfter()).isEqualTo(Duration.ofSeconds(1)));
+        assertThat(limiter.sharedPermits().storeErrors()).isOne();
+    }
+
+    /**
      * A theoretical arrival time centuries ahead (written by a Redis whose clock was far
      * ahead, or by anything else) makes the script answer a wait of about 10^16
      * microseconds: multiplied into nanoseconds it overflowed into a positive wait, which
