@@ -9,20 +9,28 @@
 --   and the TAT unchanged.
 -- give-back: ARGV[4] the TAT a reservation set. Moves the TAT back by one interval while it is still that one,
 --   so that no later reservation's wait is shortened. Returns {1} if given back, {0} otherwise.
+-- A stored TAT that no take can set (not a number, or beyond a burst and the longest wait of an hour ahead: written
+-- by something else, or Redis's clock moved back) is replaced by a full burst from now, which expires with it.
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 local interval = tonumber(ARGV[2])
 local stored = redis.call('GET', KEYS[1])
-local tat = now
-if stored then
-    tat = math.max(tonumber(stored), now)
-end
 local function keep(arrival)
     if arrival > now then
         redis.call('SET', KEYS[1], string.format('%.0f', arrival), 'PX', math.ceil((arrival - now) / 1000))
     else
         redis.call('DEL', KEYS[1])
     end
+end
+local tat = now
+if stored then
+    local held = tonumber(stored)
+    if held == nil or held ~= held or held > now + tonumber(ARGV[3]) + 3600000000 then
+        held = now + tonumber(ARGV[3])
+        keep(held)
+        stored = string.format('%.0f', held)
+    end
+    tat = math.max(held, now)
 end
 if ARGV[1] == 'give-back' then
     if not stored or tonumber(stored) ~= tonumber(ARGV[4]) then

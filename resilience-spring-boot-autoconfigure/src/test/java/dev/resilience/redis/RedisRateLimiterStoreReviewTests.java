@@ -13,6 +13,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -111,27 +113,30 @@ class RedisRateLimiterStoreReviewTests {
     }
 
     /**
-     * A theoretical arrival time centuries ahead (written by a Redis whose clock was far
-     * ahead, or by anything else) makes the script answer a wait of about 10^16
-     * microseconds: multiplied into nanoseconds it overflowed into a positive wait, which
-     * the limiter took for a permit free at once. Such a limiter is full: it refuses,
-     * with a wait that saturates, and its gauge says no permit is free.
+     * An arrival time no take can set, centuries ahead (written by anything else, or by a
+     * Redis whose clock was far ahead), made the script answer a wait of about 10^16
+     * microseconds, which overflowed into a positive wait taken for a free permit; and
+     * since a refusal never rewrote the key, the limiter refused for centuries, until
+     * someone deleted it. Such a key is replaced by a full burst from now, which expires
+     * with it: refused for one interval, never admitted at once, and no store error.
      */
     @Test
-    void aWaitTooLongForNanosecondsIsARefusalThatSaturatesNeverAPermit() {
-        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.LOCAL), "far", 1, HOUR);
+    void anArrivalTimeNoTakeCanSetIsReplacedByAFullBurstThatExpires() {
+        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.LOCAL), "far", 1, Duration.ZERO);
         redis.template()
             .opsForValue()
             .set("shop:ratelimit:{far}", Long.toString(redisMicros() + 10_000_000_000_000_000L));
 
         long wait = limiter.tryAcquire();
 
-        assertThat(wait).as("no permit for centuries").isEqualTo(Long.MAX_VALUE);
+        assertThat(wait).as("refused for about one interval")
+            .isGreaterThan(HOUR.minusMinutes(1).toNanos())
+            .isLessThanOrEqualTo(HOUR.toNanos());
         assertThat(limiter.permittedCalls()).isZero();
-        assertThat(limiter.rejectedCalls()).isOne();
         assertThat(limiter.availablePermits()).isZero();
-        assertThatExceptionOfType(RateLimitedException.class).isThrownBy(limiter::acquirePermission)
-            .satisfies((ex) -> assertThat(ex.retryAfter()).isEqualTo(Duration.ofNanos(Long.MAX_VALUE)));
+        assertThat(redis.template().getExpire("shop:ratelimit:{far}", TimeUnit.MILLISECONDS)).as("the key expires")
+            .isPositive()
+            .isLessThanOrEqualTo(HOUR.toMillis());
         assertThat(this.clock.sleeps()).isEmpty();
         assertThat(limiter.sharedPermits().storeErrors()).isZero();
     }
@@ -139,18 +144,22 @@ class RedisRateLimiterStoreReviewTests {
     /**
      * An arrival time Lua cannot count ({@code inf}) made the script answer a wait that
      * Redis turns into the smallest integer, the very value by which the store says it
-     * could not answer: the limiter then judged the call by its own full burst, without a
-     * store error. Such a reply is a refusal too.
+     * could not answer, and one that is not a number made the script fail: either way the
+     * limiter judged the call by its own full burst and admitted it. Such a key is
+     * replaced by a full burst from now too: a refusal, no store error.
      */
-    @Test
-    void anInfiniteArrivalTimeIsARefusalNotACallJudgedLocally() {
-        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.LOCAL), "infinite", 1, Duration.ZERO);
-        redis.template().opsForValue().set("shop:ratelimit:{infinite}", "1e400");
+    @ParameterizedTest
+    @ValueSource(strings = { "1e400", "nan", "not a number" })
+    void anArrivalTimeThatIsNoNumberIsARefusalNotACallJudgedLocally(String stored) {
+        RateLimiter limiter = limiter(store(RedisRateLimiterStore.OnStoreError.LOCAL), "garbled", 1, Duration.ZERO);
+        redis.template().opsForValue().set("shop:ratelimit:{garbled}", stored);
 
         long wait = limiter.tryAcquire();
 
-        assertThat(wait).isEqualTo(Long.MAX_VALUE);
         assertThat(limiter.permittedCalls()).isZero();
+        assertThat(wait).as("refused").isPositive();
+        assertThat(limiter.sharedPermits().storeErrors()).isZero();
+        assertThat(redis.template().getExpire("shop:ratelimit:{garbled}", TimeUnit.MILLISECONDS)).isPositive();
     }
 
     /**
