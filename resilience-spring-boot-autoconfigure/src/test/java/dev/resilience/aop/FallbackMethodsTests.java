@@ -40,6 +40,7 @@ class FallbackMethodsTests {
         assertThatNoException().isThrownBy(() -> resolve("namesMono"));
         assertThatNoException().isThrownBy(() -> resolve("nameList"));
         assertThatNoException().isThrownBy(() -> resolve("rawMono"));
+        assertThatNoException().isThrownBy(() -> resolve("anyMono"));
     }
 
     private static void resolve(String fallback) throws NoSuchMethodException {
@@ -79,6 +80,10 @@ class FallbackMethodsTests {
         public void rawMonoGuarded() {
         }
 
+        @Fallback("anyMono")
+        public void anyMonoGuarded() {
+        }
+
         Mono<Integer> countMono() {
             return Mono.just(42);
         }
@@ -93,6 +98,10 @@ class FallbackMethodsTests {
 
         Mono<List<String>> namesMono() {
             return Mono.just(List.of("b"));
+        }
+
+        <T> Mono<T> anyMono() {
+            return Mono.error(new IllegalStateException("unavailable"));
         }
 
         @SuppressWarnings("rawtypes")
