@@ -21,8 +21,8 @@ import org.springframework.util.ReflectionUtils;
  * rules of the annotation: a method of the same bean (any visibility) taking the guarded
  * method's parameters, optionally followed by one {@code Throwable} parameter, and
  * returning a type assignable to the guarded method's return type, or, for a method
- * returning {@code Mono}, to its value type. Where both forms exist, the one with the
- * {@code Throwable} parameter is used.
+ * returning {@code Mono}, a {@code Mono} of its value type or that type, generics
+ * included. Where both forms exist, the one with the {@code Throwable} parameter is used.
  */
 final class FallbackMethods {
 
@@ -61,14 +61,8 @@ final class FallbackMethods {
                     "Declare " + expected + ", optionally with a trailing Throwable parameter.");
         }
         ReturnKind kind = ReturnKind.of(guarded);
-        if (kind == ReturnKind.MONO && !monoValueFits(guarded, targetClass, chosen)) {
-            Class<?> valueType = monoValueType(guarded, targetClass);
-            throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
-                    "it returns " + chosen.getGenericReturnType().getTypeName() + ", which is neither a Mono nor "
-                            + "assignable to " + valueType.getName() + ", the value of "
-                            + guarded.getGenericReturnType().getTypeName(),
-                    "Make '" + name + "' return Mono<" + valueType.getSimpleName() + "> or " + valueType.getSimpleName()
-                            + ".");
+        if (kind == ReturnKind.MONO) {
+            requireMonoValue(guarded, targetClass, chosen, name, subject);
         }
         if (kind != ReturnKind.MONO && !returnFits(guarded, chosen)) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
@@ -114,16 +108,38 @@ final class FallbackMethods {
     }
 
     /**
-     * Whether a fallback of a method returning {@code Mono} returns a {@code Mono} or a
-     * plain value of the {@code Mono}'s value type.
+     * Fails unless a fallback of a method returning {@code Mono} returns a {@code Mono}
+     * of the value type or a plain value of it, generics included; a raw {@code Mono} or
+     * a type variable the bean's class does not resolve is let through.
      */
-    private static boolean monoValueFits(Method guarded, Class<?> targetClass, Method candidate) {
-        return ClassUtils.isAssignable(guarded.getReturnType(), candidate.getReturnType())
-                || ClassUtils.isAssignable(monoValueType(guarded, targetClass), candidate.getReturnType());
+    private static void requireMonoValue(Method guarded, Class<?> targetClass, Method candidate, String name,
+            String subject) {
+        ResolvableType guardedType = ResolvableType.forMethodReturnType(guarded, targetClass);
+        ResolvableType value = guardedType.getGeneric(0);
+        ResolvableType returned = ResolvableType.forMethodReturnType(candidate, targetClass);
+        boolean mono = ClassUtils.isAssignable(guarded.getReturnType(), candidate.getReturnType());
+        if (mono ? valueFits(value, returned.as(guarded.getReturnType()).getGeneric(0)) : valueFits(value, returned)) {
+            return;
+        }
+        String valueType = value.resolve(Object.class).getSimpleName();
+        String reason = mono
+                ? "it returns " + returned + ", whose value is not assignable to " + value + ", the value of "
+                        + guardedType
+                : "it returns " + returned + ", which is neither a Mono nor assignable to " + value + ", the value of "
+                        + guardedType;
+        throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(candidate), reason,
+                "Make '" + name + "' return Mono<" + valueType + "> or " + valueType + ".");
     }
 
-    private static Class<?> monoValueType(Method guarded, Class<?> targetClass) {
-        return ResolvableType.forMethodReturnType(guarded, targetClass).getGeneric(0).resolve(Object.class);
+    private static boolean valueFits(ResolvableType expected, ResolvableType actual) {
+        Class<?> actualClass = actual.resolve();
+        if (actualClass == null) {
+            return true;
+        }
+        if (!ClassUtils.isAssignable(expected.resolve(Object.class), actualClass)) {
+            return false;
+        }
+        return !expected.hasGenerics() || actualClass.isPrimitive() || expected.isAssignableFrom(actual);
     }
 
     private static String describe(Method method) {

@@ -22,10 +22,13 @@ final class MethodFallbackHandler implements FallbackHandler {
 
     private final ReturnKind guardedKind;
 
+    private final boolean returnsMono;
+
     MethodFallbackHandler(Method method, @Nullable Class<?> failureType, ReturnKind guardedKind) {
         this.method = method;
         this.failureType = failureType;
         this.guardedKind = guardedKind;
+        this.returnsMono = ReturnKind.MONO_TYPE.equals(method.getReturnType().getName());
     }
 
     @Override
@@ -54,7 +57,7 @@ final class MethodFallbackHandler implements FallbackHandler {
         catch (InvocationTargetException ex) {
             throw ex.getTargetException();
         }
-        if (this.guardedKind == ReturnKind.MONO && MonoCalls.isMono(value)) {
+        if (this.guardedKind == ReturnKind.MONO && (this.returnsMono || MonoCalls.isMono(value))) {
             return MonoCalls.subscribe(value, MethodArguments.subscriberContextOf(call.arguments()),
                     "Fallback method '" + this.method.getName() + "'");
         }

@@ -19,6 +19,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
 
 /**
  * One annotated method compiled at startup: its pipeline, how it returns, how its
@@ -222,9 +223,16 @@ final class ResilientMethod {
         return () -> invocation;
     }
 
+    /**
+     * Proceeds with one attempt's invocation, exposed to the advice inside ours
+     * ({@link ExposeInvocationInterceptor}) while it runs: an attempt made on another
+     * thread, or when a {@code Mono} is subscribed to after the proxy has returned, is
+     * outside the call that exposed the original, and an AspectJ advice reading its join
+     * point would fail.
+     */
     private static @Nullable Object proceed(MethodInvocation invocation) throws Exception {
         try {
-            return invocation.proceed();
+            return ExposeInvocationInterceptor.INSTANCE.invoke(invocation);
         }
         catch (Exception | Error ex) {
             throw ex;
