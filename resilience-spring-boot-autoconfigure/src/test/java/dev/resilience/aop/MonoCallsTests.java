@@ -46,6 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Methods returning {@code Mono}, through the proxy, on the virtual clock with an
  * executor that runs each step on the thread that moves the clock: each attempt is one
  * subscription, and the call is the subscription to the {@code Mono} the proxy returns.
+ * Longer than 400 lines because every policy's Mono case shares the one application and
+ * virtual clock set up here.
  */
 @SpringBootTest(classes = MonoCallsTests.TestApplication.class,
         properties = { "resilience.retry.defaults.jitter=none", "resilience.retry.defaults.budget.enabled=false",

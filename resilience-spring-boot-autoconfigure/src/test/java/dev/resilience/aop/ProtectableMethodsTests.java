@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The start fails, with a failure analysis, for an annotated method the proxy cannot
  * protect: one it cannot intercept, or one whose return type hands its outcome back after
- * the call.
+ * the call. Longer than 400 lines because each refused return type and proxy kind has its
+ * own bean and message to check.
  */
 class ProtectableMethodsTests {
 
