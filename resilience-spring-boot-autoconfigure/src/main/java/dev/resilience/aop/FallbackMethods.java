@@ -64,7 +64,7 @@ final class FallbackMethods {
         if (kind == ReturnKind.MONO) {
             requireMonoValue(guarded, targetClass, chosen, name, subject);
         }
-        if (kind != ReturnKind.MONO && !returnFits(guarded, chosen)) {
+        if (kind != ReturnKind.MONO && !returnFits(guarded, chosen, targetClass)) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
                     "it returns " + chosen.getGenericReturnType().getTypeName() + ", which is not assignable to "
                             + guarded.getGenericReturnType().getTypeName(),
@@ -102,9 +102,17 @@ final class FallbackMethods {
         return !withFailure || Throwable.class.isAssignableFrom(actual[expected.length]);
     }
 
-    private static boolean returnFits(Method guarded, Method candidate) {
+    /**
+     * Whether a fallback's return type is assignable to the guarded method's, generics
+     * included ({@code CompletableFuture<Integer>} does not fit
+     * {@code CompletableFuture<String>}); a raw type or a type variable the bean's class
+     * does not resolve is let through.
+     */
+    private static boolean returnFits(Method guarded, Method candidate, Class<?> targetClass) {
         Class<?> expected = guarded.getReturnType();
-        return expected == void.class || ClassUtils.isAssignable(expected, candidate.getReturnType());
+        return expected == void.class || (ClassUtils.isAssignable(expected, candidate.getReturnType())
+                && valueFits(ResolvableType.forMethodReturnType(guarded, targetClass),
+                        ResolvableType.forMethodReturnType(candidate, targetClass)));
     }
 
     /**
@@ -139,7 +147,9 @@ final class FallbackMethods {
         if (!ClassUtils.isAssignable(expected.resolve(Object.class), actualClass)) {
             return false;
         }
-        return !expected.hasGenerics() || actualClass.isPrimitive() || expected.isAssignableFrom(actual);
+        return !expected.hasGenerics() || actualClass.isPrimitive()
+                || actual.as(expected.resolve(Object.class)).hasUnresolvableGenerics()
+                || expected.isAssignableFrom(actual);
     }
 
     private static String describe(Method method) {
