@@ -3,15 +3,11 @@ package dev.resilience.benchmarks.redis;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 import dev.resilience.core.CallContext;
 import dev.resilience.core.ExecutionResult;
@@ -103,11 +99,11 @@ public final class RedisIdempotencyThroughput {
      * @throws Exception if a measurement fails
      */
     public static void main(String[] args) throws Exception {
-        int port = Integer.parseInt(argument(args, "port", "6390"));
-        int threads = Integer.parseInt(argument(args, "threads", "16"));
-        int seconds = Integer.parseInt(argument(args, "seconds", "10"));
-        int rounds = Integer.parseInt(argument(args, "rounds", "3"));
-        List<String> redisBenchmark = List.of(argument(args, "redis-benchmark", "redis-benchmark"), "-p",
+        int port = Integer.parseInt(Throughput.argument(args, "port", "6390"));
+        int threads = Integer.parseInt(Throughput.argument(args, "threads", "16"));
+        int seconds = Integer.parseInt(Throughput.argument(args, "seconds", "10"));
+        int rounds = Integer.parseInt(Throughput.argument(args, "rounds", "3"));
+        List<String> redisBenchmark = List.of(Throughput.argument(args, "redis-benchmark", "redis-benchmark"), "-p",
                 Integer.toString(port), "-t", "set", "-c", Integer.toString(threads), "-n",
                 Integer.toString(threads * 20_000), "--csv");
         LettuceConnectionFactory connections = new LettuceConnectionFactory(
@@ -134,11 +130,12 @@ public final class RedisIdempotencyThroughput {
             this.compareAndSetSha = connection.scriptingCommands()
                 .scriptLoad(COMPARE_AND_SET.getBytes(StandardCharsets.UTF_8));
         }
-        measure("warm-up SET", this.seconds, this::clientSet);
-        measure("warm-up floor new", this.seconds, this::floorNewKey);
-        measure("warm-up floor replay", this.seconds, this::floorReplay);
-        measure("warm-up new keys", this.seconds, () -> call("warm-" + this.next.incrementAndGet()));
-        measure("warm-up replays", this.seconds,
+        Throughput.measure("warm-up SET", this.threads, this.seconds, this::clientSet);
+        Throughput.measure("warm-up floor new", this.threads, this.seconds, this::floorNewKey);
+        Throughput.measure("warm-up floor replay", this.threads, this.seconds, this::floorReplay);
+        Throughput.measure("warm-up new keys", this.threads, this.seconds,
+                () -> call("warm-" + this.next.incrementAndGet()));
+        Throughput.measure("warm-up replays", this.threads, this.seconds,
                 () -> call("replayed-" + (this.next.incrementAndGet() % REPLAYED_KEYS)));
         try (RedisConnection connection = connections.getConnection()) {
             connection.serverCommands().resetConfigStats();
@@ -152,12 +149,13 @@ public final class RedisIdempotencyThroughput {
         for (int round = 0; round < rounds; round++) {
             System.out.printf(Locale.ROOT, "round %d of %d%n", round + 1, rounds);
             double tool = redisBenchmarkSets();
-            double clientSets = measure("client SET", this.seconds, this::clientSet);
-            double newKeys = measure("new keys", this.seconds, () -> call("new-" + this.next.incrementAndGet()));
-            double replays = measure("replays", this.seconds,
+            double clientSets = Throughput.measure("client SET", this.threads, this.seconds, this::clientSet);
+            double newKeys = Throughput.measure("new keys", this.threads, this.seconds,
+                    () -> call("new-" + this.next.incrementAndGet()));
+            double replays = Throughput.measure("replays", this.threads, this.seconds,
                     () -> call("replayed-" + (this.next.incrementAndGet() % REPLAYED_KEYS)));
-            double floorNewKeys = measure("floor new keys", this.seconds, this::floorNewKey);
-            double floorReplays = measure("floor replays", this.seconds, this::floorReplay);
+            double floorNewKeys = Throughput.measure("floor new keys", this.threads, this.seconds, this::floorNewKey);
+            double floorReplays = Throughput.measure("floor replays", this.threads, this.seconds, this::floorReplay);
             floorNewKeysOfTwo[round] = floorNewKeys / (tool / 2);
             floorReplaysOfOne[round] = floorReplays / tool;
             newKeysOfTwo[round] = newKeys / (tool / 2);
@@ -181,8 +179,9 @@ public final class RedisIdempotencyThroughput {
                 "RESULT new_keys_of_two_sets=%.2f replays_of_one_set=%.2f "
                         + "new_keys_of_two_client_sets=%.2f replays_of_one_client_set=%.2f "
                         + "floor_new_keys_of_two_sets=%.2f floor_replays_of_one_set=%.2f (medians of %d rounds)%n",
-                median(newKeysOfTwo), median(replaysOfOne), median(newKeysOfTwoClient), median(replaysOfOneClient),
-                median(floorNewKeysOfTwo), median(floorReplaysOfOne), rounds);
+                Throughput.median(newKeysOfTwo), Throughput.median(replaysOfOne), Throughput.median(newKeysOfTwoClient),
+                Throughput.median(replaysOfOneClient), Throughput.median(floorNewKeysOfTwo),
+                Throughput.median(floorReplaysOfOne), rounds);
     }
 
     private double redisBenchmarkSets() throws IOException, InterruptedException {
@@ -236,57 +235,6 @@ public final class RedisIdempotencyThroughput {
         if (!result.isSuccess()) {
             throw new IllegalStateException("Call with key " + key + " ended " + result.status(), result.error());
         }
-    }
-
-    private double measure(String label, int seconds, Runnable operation) throws InterruptedException {
-        LongAdder calls = new LongAdder();
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
-        for (int i = 0; i < this.threads; i++) {
-            Thread worker = new Thread(() -> {
-                awaitQuietly(start);
-                while (System.nanoTime() < end) {
-                    operation.run();
-                    calls.increment();
-                }
-            });
-            workers.add(worker);
-            worker.start();
-        }
-        long began = System.nanoTime();
-        start.countDown();
-        for (Thread worker : workers) {
-            worker.join();
-        }
-        double perSecond = calls.sum() / ((System.nanoTime() - began) / 1e9);
-        System.out.printf(Locale.ROOT, "%-20s %,10.0f calls/s (%d threads)%n", label, perSecond, this.threads);
-        return perSecond;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String argument(String[] args, String name, String defaultValue) {
-        for (String arg : args) {
-            if (arg.startsWith("--" + name + "=")) {
-                return arg.substring(name.length() + 3);
-            }
-        }
-        return defaultValue;
     }
 
 }

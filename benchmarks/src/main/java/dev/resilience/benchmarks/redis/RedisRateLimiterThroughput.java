@@ -4,12 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -113,17 +111,17 @@ public final class RedisRateLimiterThroughput {
      * Redis
      */
     public static void main(String[] args) throws Exception {
-        int port = Integer.parseInt(argument(args, "port", "6390"));
-        int threads = Integer.parseInt(argument(args, "threads", "16"));
-        int seconds = Integer.parseInt(argument(args, "seconds", "10"));
-        int rounds = Integer.parseInt(argument(args, "rounds", "3"));
+        int port = Integer.parseInt(Throughput.argument(args, "port", "6390"));
+        int threads = Integer.parseInt(Throughput.argument(args, "threads", "16"));
+        int seconds = Integer.parseInt(Throughput.argument(args, "seconds", "10"));
+        int rounds = Integer.parseInt(Throughput.argument(args, "rounds", "3"));
         LettuceConnectionFactory connections = new LettuceConnectionFactory(
                 new RedisStandaloneConfiguration("127.0.0.1", port));
         connections.afterPropertiesSet();
         connections.start();
         try {
-            new RedisRateLimiterThroughput(threads, seconds, argument(args, "redis-benchmark", "redis-benchmark"), port,
-                    connections)
+            new RedisRateLimiterThroughput(threads, seconds,
+                    Throughput.argument(args, "redis-benchmark", "redis-benchmark"), port, connections)
                 .run(rounds, connections);
         }
         finally {
@@ -141,9 +139,9 @@ public final class RedisRateLimiterThroughput {
         try (RedisConnection connection = connections.getConnection()) {
             floorSha = connection.scriptingCommands().scriptLoad(FLOOR.getBytes(StandardCharsets.UTF_8));
         }
-        measure("warm-up client SET", this::clientSet);
-        measure("warm-up client EVALSHA", this::clientEvalSha);
-        measure("warm-up permits", this::permit);
+        Throughput.measure("warm-up client SET", this.threads, this.seconds, this::clientSet);
+        Throughput.measure("warm-up client EVALSHA", this.threads, this.seconds, this::clientEvalSha);
+        Throughput.measure("warm-up permits", this.threads, this.seconds, this::permit);
         try (RedisConnection connection = connections.getConnection()) {
             connection.serverCommands().resetConfigStats();
         }
@@ -163,11 +161,11 @@ public final class RedisRateLimiterThroughput {
             double toolFloor = redisBenchmark("floor EVALSHA", "EVALSHA",
                     List.of("EVALSHA", floorSha, "1", PREFIX + "{redis-benchmark-floor}"));
             long[] afterFloor = evalShaStats(connections);
-            double clientSet = measure("client SET", this::clientSet);
-            double clientScript = measure("client EVALSHA", this::clientEvalSha);
+            double clientSet = Throughput.measure("client SET", this.threads, this.seconds, this::clientSet);
+            double clientScript = Throughput.measure("client EVALSHA", this.threads, this.seconds, this::clientEvalSha);
             long permittedBefore = this.limiter.permittedCalls();
             long[] beforePermits = evalShaStats(connections);
-            double permitsPerSecond = measure("permits", this::permit);
+            double permitsPerSecond = Throughput.measure("permits", this.threads, this.seconds, this::permit);
             long[] afterPermits = evalShaStats(connections);
             permits += this.limiter.permittedCalls() - permittedBefore;
             System.out.printf(Locale.ROOT,
@@ -196,8 +194,8 @@ public final class RedisRateLimiterThroughput {
         System.out.printf(Locale.ROOT,
                 "RESULT permits_of_tool_evalsha=%.2f permits_of_tool_floor_evalsha=%.2f permits_of_tool_set=%.2f "
                         + "permits_of_client_evalsha=%.2f permits_of_client_set=%.2f (medians of %d rounds)%n",
-                median(ofToolScript), median(ofToolFloor), median(ofToolSet), median(ofClientScript),
-                median(ofClientSet), rounds);
+                Throughput.median(ofToolScript), Throughput.median(ofToolFloor), Throughput.median(ofToolSet),
+                Throughput.median(ofClientScript), Throughput.median(ofClientSet), rounds);
         if (this.refusals.sum() > 0 || storeErrors > 0) {
             throw new IllegalStateException("The run is void: " + this.refusals.sum() + " permits were refused and "
                     + storeErrors + " judged without Redis");
@@ -272,61 +270,10 @@ public final class RedisRateLimiterThroughput {
         }
     }
 
-    private double measure(String label, Runnable operation) throws InterruptedException {
-        LongAdder calls = new LongAdder();
-        long end = System.nanoTime() + Duration.ofSeconds(this.seconds).toNanos();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
-        for (int i = 0; i < this.threads; i++) {
-            Thread worker = new Thread(() -> {
-                awaitQuietly(start);
-                while (System.nanoTime() < end) {
-                    operation.run();
-                    calls.increment();
-                }
-            });
-            workers.add(worker);
-            worker.start();
-        }
-        long began = System.nanoTime();
-        start.countDown();
-        for (Thread worker : workers) {
-            worker.join();
-        }
-        double perSecond = calls.sum() / ((System.nanoTime() - began) / 1e9);
-        System.out.printf(Locale.ROOT, "%-24s %,10.0f calls/s (%d threads)%n", label, perSecond, this.threads);
-        return perSecond;
-    }
-
     private static List<String> concat(List<String> first, List<String> second) {
         List<String> all = new ArrayList<>(first);
         all.addAll(second);
         return all;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String argument(String[] args, String name, String defaultValue) {
-        for (String arg : args) {
-            if (arg.startsWith("--" + name + "=")) {
-                return arg.substring(name.length() + 3);
-            }
-        }
-        return defaultValue;
     }
 
     /**
