@@ -8,11 +8,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.resilience.core.bulkhead.Bulkhead;
 import dev.resilience.core.bulkhead.BulkheadConfig;
+import dev.resilience.core.bulkhead.CallsInside;
 import dev.resilience.core.bulkhead.BulkheadFullException;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.AfterEach;
@@ -38,11 +38,7 @@ class BulkheadStageTests {
 
     private final List<Thread> threads = new ArrayList<>();
 
-    private final AtomicInteger inside = new AtomicInteger();
-
-    private final AtomicInteger peak = new AtomicInteger();
-
-    private final AtomicLong ran = new AtomicLong();
+    private final CallsInside calls = new CallsInside();
 
     @AfterEach
     void stopThreads() throws InterruptedException {
@@ -55,15 +51,6 @@ class BulkheadStageTests {
     private Bulkhead bulkhead(Duration maxWait) {
         return Bulkhead.of("inventory", BulkheadConfig.builder().maxConcurrentCalls(LIMIT).maxWait(maxWait).build(),
                 this.clock);
-    }
-
-    private String work() {
-        int now = this.inside.incrementAndGet();
-        this.peak.accumulateAndGet(now, Math::max);
-        Thread.yield();
-        this.ran.incrementAndGet();
-        this.inside.decrementAndGet();
-        return "ok";
     }
 
     @Test
@@ -82,10 +69,10 @@ class BulkheadStageTests {
                 for (int i = 0; i < rounds; i++) {
                     try {
                         if ((thread + i) % 2 == 0) {
-                            pipeline.call(this::work);
+                            pipeline.call(this.calls::work);
                         }
                         else {
-                            pipeline.execute(this::work).getOrThrow();
+                            pipeline.execute(this.calls::work).getOrThrow();
                         }
                     }
                     catch (Exception ex) {
@@ -98,8 +85,8 @@ class BulkheadStageTests {
 
         assertThat(done.await(60, TimeUnit.SECONDS)).isTrue();
         assertThat(failed).hasValue(0);
-        assertThat(this.peak.get()).isBetween(1, LIMIT);
-        assertThat(this.ran).hasValue((long) THREADS * rounds);
+        assertThat(this.calls.peak()).isBetween(1, LIMIT);
+        assertThat(this.calls.ran()).isEqualTo((long) THREADS * rounds);
         assertThat(bulkhead.permittedCalls()).isEqualTo((long) THREADS * rounds);
         assertThat(bulkhead.concurrentCalls()).isZero();
         assertThat(bulkhead.waitingCalls()).isZero();
@@ -119,7 +106,7 @@ class BulkheadStageTests {
             start(() -> {
                 for (int i = 0; i < rounds; i++) {
                     try {
-                        pipeline.call(this::work);
+                        pipeline.call(this.calls::work);
                     }
                     catch (BulkheadFullException ex) {
                         refused.incrementAndGet();
@@ -133,10 +120,10 @@ class BulkheadStageTests {
         }
 
         assertThat(done.await(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(this.peak.get()).isBetween(1, LIMIT);
-        assertThat(bulkhead.permittedCalls()).isEqualTo(this.ran.get());
+        assertThat(this.calls.peak()).isBetween(1, LIMIT);
+        assertThat(bulkhead.permittedCalls()).isEqualTo(this.calls.ran());
         assertThat(bulkhead.rejectedCalls()).isEqualTo(refused.get());
-        assertThat(this.ran.get() + refused.get()).isEqualTo((long) THREADS * rounds);
+        assertThat(this.calls.ran() + refused.get()).isEqualTo((long) THREADS * rounds);
         assertThat(bulkhead.concurrentCalls()).isZero();
     }
 
@@ -154,13 +141,13 @@ class BulkheadStageTests {
             List<CompletableFuture<ExecutionResult<String>>> results = new ArrayList<>();
             for (int i = 0; i < calls; i++) {
                 results.add(pipeline.executeAsync(CallContext.empty(),
-                        () -> CompletableFuture.supplyAsync(this::work, executor)));
+                        () -> CompletableFuture.supplyAsync(this.calls::work, executor)));
             }
 
             CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
 
             assertThat(results).allSatisfy((result) -> assertThat(result.join().value()).isEqualTo("ok"));
-            assertThat(this.peak.get()).isBetween(1, LIMIT);
+            assertThat(this.calls.peak()).isBetween(1, LIMIT);
             assertThat(bulkhead.permittedCalls()).isEqualTo(calls);
             assertThat(bulkhead.concurrentCalls()).isZero();
             assertThat(bulkhead.waitingCalls()).isZero();

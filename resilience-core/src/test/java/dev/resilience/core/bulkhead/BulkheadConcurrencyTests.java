@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -38,11 +37,7 @@ class BulkheadConcurrencyTests {
 
     private final List<Thread> threads = new ArrayList<>();
 
-    private final AtomicInteger inside = new AtomicInteger();
-
-    private final AtomicInteger peak = new AtomicInteger();
-
-    private final AtomicLong ran = new AtomicLong();
+    private final CallsInside calls = new CallsInside();
 
     @AfterEach
     void stopThreads() throws InterruptedException {
@@ -65,18 +60,18 @@ class BulkheadConcurrencyTests {
         runAll(rounds, (thread, round) -> {
             if ((thread + round) % 2 == 0) {
                 bulkhead.enter();
-                work();
+                this.calls.work();
                 bulkhead.exit();
             }
             else {
                 Bulkhead.Permit permit = bulkhead.acquire();
-                work();
+                this.calls.work();
                 bulkhead.onSuccess(permit, 1);
             }
         });
 
-        assertThat(this.peak.get()).isBetween(1, LIMIT);
-        assertThat(this.ran).hasValue((long) THREADS * rounds);
+        assertThat(this.calls.peak()).isBetween(1, LIMIT);
+        assertThat(this.calls.ran()).isEqualTo((long) THREADS * rounds);
         assertThat(bulkhead.permittedCalls()).isEqualTo((long) THREADS * rounds);
         assertThat(bulkhead.rejectedCalls()).isZero();
         assertThat(bulkhead.concurrentCalls()).isZero();
@@ -97,12 +92,12 @@ class BulkheadConcurrencyTests {
                 refused.incrementAndGet();
                 return;
             }
-            work();
+            this.calls.work();
             bulkhead.exit();
         });
 
-        assertThat(this.peak.get()).isBetween(1, LIMIT);
-        assertThat(bulkhead.permittedCalls()).isEqualTo(this.ran.get());
+        assertThat(this.calls.peak()).isBetween(1, LIMIT);
+        assertThat(bulkhead.permittedCalls()).isEqualTo(this.calls.ran());
         assertThat(bulkhead.rejectedCalls()).isEqualTo(refused.get());
         assertThat(bulkhead.permittedCalls() + bulkhead.rejectedCalls()).isEqualTo((long) THREADS * rounds);
         assertThat(bulkhead.concurrentCalls()).isZero();
@@ -116,7 +111,7 @@ class BulkheadConcurrencyTests {
         runAll(rounds, (thread, round) -> {
             CompletableFuture<?> entry = (round % 2 == 0) ? bulkhead.enterAsync() : bulkhead.acquireAsync();
             Object permit = granted(entry);
-            work();
+            this.calls.work();
             if (permit instanceof Bulkhead.Permit held) {
                 bulkhead.release(held);
             }
@@ -125,7 +120,7 @@ class BulkheadConcurrencyTests {
             }
         });
 
-        assertThat(this.peak.get()).isBetween(1, LIMIT);
+        assertThat(this.calls.peak()).isBetween(1, LIMIT);
         assertThat(bulkhead.permittedCalls()).isEqualTo((long) THREADS * rounds);
         assertThat(bulkhead.concurrentCalls()).isZero();
         assertThat(bulkhead.waitingCalls()).isZero();
@@ -144,13 +139,13 @@ class BulkheadConcurrencyTests {
                 return;
             }
             granted(entry);
-            work();
+            this.calls.work();
             bulkhead.exit();
         });
 
-        assertThat(this.peak.get()).isBetween(1, LIMIT);
-        assertThat(bulkhead.permittedCalls()).isEqualTo(this.ran.get());
-        assertThat(this.ran.get() + gaveUp.get()).isEqualTo((long) THREADS * rounds);
+        assertThat(this.calls.peak()).isBetween(1, LIMIT);
+        assertThat(bulkhead.permittedCalls()).isEqualTo(this.calls.ran());
+        assertThat(this.calls.ran() + gaveUp.get()).isEqualTo((long) THREADS * rounds);
         assertThat(bulkhead.concurrentCalls()).isZero();
         assertThat(bulkhead.waitingCalls()).isZero();
         assertThat(this.clock.pendingTasks()).as("every wait's timer is gone").isZero();
@@ -213,7 +208,7 @@ class BulkheadConcurrencyTests {
             }
             granted(entry);
             granted.add(ticket);
-            work();
+            this.calls.work();
             bulkhead.exit();
             elsewhere(thread + round);
         });
@@ -299,14 +294,6 @@ class BulkheadConcurrencyTests {
         catch (ExecutionException ex) {
             throw new IllegalStateException(ex.getCause());
         }
-    }
-
-    private void work() {
-        int now = this.inside.incrementAndGet();
-        this.peak.accumulateAndGet(now, Math::max);
-        Thread.yield();
-        this.ran.incrementAndGet();
-        this.inside.decrementAndGet();
     }
 
     private void runAll(int rounds, Round round) throws InterruptedException {
