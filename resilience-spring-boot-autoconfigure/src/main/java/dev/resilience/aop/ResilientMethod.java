@@ -26,7 +26,8 @@ import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
  * idempotency key is found. Invoking it runs each attempt through a fresh copy of the
  * remaining interceptor chain, so that inner advice such as a transaction applies to
  * every attempt. A method returning {@code Mono} returns at once a {@code Mono} each of
- * whose subscriptions is a call ({@link MonoCalls}). Thread-safe.
+ * whose subscriptions is a call ({@link MonoCalls}), and one returning {@code Flux} a
+ * {@code Flux} likewise ({@link FluxCalls}). Thread-safe.
  */
 final class ResilientMethod {
 
@@ -74,6 +75,9 @@ final class ResilientMethod {
             String scope = this.lastGood ? lastGoodScope() : "";
             return MonoCalls.of((subscriberContext) -> subscribed(invocation, scope, subscriberContext));
         }
+        if (this.returnKind == ReturnKind.FLUX) {
+            return FluxCalls.of((call) -> subscribed(invocation, "", call));
+        }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
             CallContext context = context(invocation, observation.listener());
@@ -100,9 +104,9 @@ final class ResilientMethod {
     }
 
     /**
-     * Starts the call of one subscription to the {@code Mono} the proxy returned: each
-     * attempt subscribes afresh to the {@code Mono} the method returns, with the
-     * subscriber's context.
+     * Starts the call of one subscription to the {@code Mono} or {@code Flux} the proxy
+     * returned: each attempt subscribes afresh to the publisher the method returns, with
+     * the subscriber's context.
      * @param scope the caller's scope of last good values, resolved on the thread that
      * called the proxy
      */
@@ -118,13 +122,25 @@ final class ResilientMethod {
                     this.pipeline.executeAsync(context,
                             ChaosInstance.aroundStage(this.chaos, this.pipeline,
                                     observation.scoped(stageAttempt(invocation,
-                                            (returned) -> MonoCalls.subscribe(returned, subscriberContext, what))))),
+                                            (returned) -> subscription(returned, subscriberContext, what))))),
                     observation);
         }
         catch (RuntimeException | Error ex) {
             observation.fail(ex);
             throw ex;
         }
+    }
+
+    /**
+     * Subscribes to the publisher an attempt returned: a {@code Flux}'s stage ends at its
+     * first signal ({@link FluxCalls}), a {@code Mono}'s at its value.
+     * @param subscriberContext the subscriber's context, or for a {@code Flux} the call
+     * of the subscription
+     */
+    private CompletableFuture<@Nullable Object> subscription(@Nullable Object returned, Object subscriberContext,
+            String what) {
+        return (this.returnKind == ReturnKind.FLUX) ? FluxCalls.subscribe(returned, subscriberContext, what)
+                : MonoCalls.subscribe(returned, subscriberContext, what);
     }
 
     private CallContext context(MethodInvocation invocation, ExecutionListener listener) {
