@@ -50,6 +50,10 @@ final class ResilientMethod {
 
     private final CallContextCustomizer customizer;
 
+    private final String monoMethod;
+
+    private final boolean executionResults;
+
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
             @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer) {
@@ -63,6 +67,8 @@ final class ResilientMethod {
         this.scopes = scopes;
         this.observer = observer;
         this.chaos = chaos;
+        this.monoMethod = "Method '" + method.getName() + "'";
+        this.executionResults = ReturnKind.emitsExecutionResult(method);
     }
 
     ResiliencePipeline pipeline() {
@@ -72,7 +78,8 @@ final class ResilientMethod {
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         if (this.returnKind == ReturnKind.MONO) {
             String scope = this.lastGood ? lastGoodScope() : "";
-            return MonoCalls.of((subscriberContext) -> subscribed(invocation, scope, subscriberContext));
+            return MonoCalls.of(this.observer, this.pipeline.name(), this.executionResults,
+                    (subscriberContext, observation) -> subscribed(invocation, scope, subscriberContext, observation));
         }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
@@ -105,26 +112,18 @@ final class ResilientMethod {
      * subscriber's context.
      * @param scope the caller's scope of last good values, resolved on the thread that
      * called the proxy
+     * @param observation the call's observation, which the caller stops when the call
+     * ends
      */
-    private CompletableFuture<@Nullable Object> subscribed(MethodInvocation invocation, String scope,
-            Object subscriberContext) {
-        CallObserver.Call observation = this.observer.start(this.pipeline.name());
-        try {
-            CallContext context = this.customizer.customize(new CallContext(this.description, invocation.getThis(),
-                    new MethodArguments(this.method, invocation.getArguments(), subscriberContext), null, "",
-                    observation.listener(), scope));
-            String what = "Method '" + this.method.getName() + "'";
-            return valueOf(
-                    this.pipeline.executeAsync(context,
-                            ChaosInstance.aroundStage(this.chaos, this.pipeline,
-                                    observation.scoped(stageAttempt(invocation,
-                                            (returned) -> MonoCalls.subscribe(returned, subscriberContext, what))))),
-                    observation);
-        }
-        catch (RuntimeException | Error ex) {
-            observation.fail(ex);
-            throw ex;
-        }
+    private CompletableFuture<ExecutionResult<@Nullable Object>> subscribed(MethodInvocation invocation, String scope,
+            Object subscriberContext, CallObserver.Call observation) {
+        CallContext context = this.customizer.customize(new CallContext(this.description, invocation.getThis(),
+                new MethodArguments(this.method, invocation.getArguments(), subscriberContext), null, "",
+                observation.listener(), scope));
+        return this.pipeline.executeAsync(context,
+                ChaosInstance.aroundStage(this.chaos, this.pipeline,
+                        observation.scoped(stageAttempt(invocation, (returned) -> MonoCalls.subscribe(returned,
+                                subscriberContext, this.monoMethod, this.executionResults)))));
     }
 
     private CallContext context(MethodInvocation invocation, ExecutionListener listener) {
