@@ -58,18 +58,22 @@ abstract class AsyncSteps<T> extends Execution<T> {
     }
 
     /**
-     * Runs the call's first step on this thread.
+     * Runs the call's first step on this thread. Only a call that has not ended when the
+     * step returns watches its future for a completion by anyone else: nobody else holds
+     * the future before this returns.
      * @param first the first step
      * @return the future of the call's account, which stops the call when completed by
      * anyone else
      */
     final CompletableFuture<ExecutionResult<T>> start(Runnable first) {
-        this.result.whenComplete((outcome, failure) -> {
-            if (!this.ended.get()) {
-                cancel();
-            }
-        });
         run(first);
+        if (!this.ended.get()) {
+            this.result.whenComplete((outcome, failure) -> {
+                if (!this.ended.get()) {
+                    cancel();
+                }
+            });
+        }
         return this.result;
     }
 

@@ -54,6 +54,10 @@ final class ResilientMethod {
 
     private final CallContextCustomizer customizer;
 
+    private final String publisherMethod;
+
+    private final boolean executionResults;
+
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
             @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer) {
@@ -67,6 +71,8 @@ final class ResilientMethod {
         this.scopes = scopes;
         this.observer = observer;
         this.chaos = chaos;
+        this.publisherMethod = "Method '" + method.getName() + "'";
+        this.executionResults = ReturnKind.emitsExecutionResult(method);
     }
 
     ResiliencePipeline pipeline() {
@@ -76,15 +82,13 @@ final class ResilientMethod {
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         if (this.returnKind == ReturnKind.MONO) {
             String scope = this.lastGood ? lastGoodScope() : "";
-            return MonoCalls.of((subscriberContext) -> {
-                CarriedContext caller = this.observer.capture(subscriberContext);
-                return carriedHere(caller, () -> subscribed(invocation, scope, subscriberContext, caller));
-            });
+            return MonoCalls.of(this.observer, this.pipeline.name(), this.executionResults, (subscriberContext,
+                    observation, caller) -> execution(invocation, scope, subscriberContext, observation, caller));
         }
         if (this.returnKind == ReturnKind.FLUX) {
             return FluxCalls.of((call) -> {
                 CarriedContext caller = this.observer.capture(FluxCalls.subscriberContextOf(call));
-                return carriedHere(caller, () -> subscribed(invocation, "", call, caller));
+                return carriedHere(caller, () -> fluxCall(invocation, call, caller));
             });
         }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
@@ -118,22 +122,33 @@ final class ResilientMethod {
      * call's observation is a child of the one the subscriber's context holds.
      * @param scope the caller's scope of last good values, resolved on the thread that
      * called the proxy
+     * @param observation the call's observation, which the caller stops when the call
+     * ends
      * @param caller the caller's context, captured from the subscriber's
      */
-    private CompletableFuture<@Nullable Object> subscribed(MethodInvocation invocation, String scope,
-            Object subscriberContext, CarriedContext caller) {
+    private CompletableFuture<ExecutionResult<@Nullable Object>> execution(MethodInvocation invocation, String scope,
+            Object subscriberContext, CallObserver.Call observation, CarriedContext caller) {
+        CallContext context = this.customizer
+            .customize(new CallContext(this.description, invocation.getThis(),
+                    new MethodArguments(this.method, invocation.getArguments(), subscriberContext), null, "",
+                    observation.listener(), scope))
+            .withCarried(observation.carried(caller));
+        Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
+                context.carried(), stageAttempt(invocation, (returned) -> subscription(returned, subscriberContext)));
+        return observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get();
+    }
+
+    /**
+     * Starts the call of one subscription to the {@code Flux} the proxy returned, with
+     * its own observation.
+     * @param call the subscription's call ({@link FluxCalls})
+     * @param caller the caller's context, captured from the subscriber's
+     */
+    private CompletableFuture<@Nullable Object> fluxCall(MethodInvocation invocation, Object call,
+            CarriedContext caller) {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
-            CallContext context = this.customizer
-                .customize(new CallContext(this.description, invocation.getThis(),
-                        new MethodArguments(this.method, invocation.getArguments(), subscriberContext), null, "",
-                        observation.listener(), scope))
-                .withCarried(observation.carried(caller));
-            String what = "Method '" + this.method.getName() + "'";
-            Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
-                    context.carried(),
-                    stageAttempt(invocation, (returned) -> subscription(returned, subscriberContext, what)));
-            return valueOf(observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get(), observation);
+            return valueOf(execution(invocation, "", call, observation, caller), observation);
         }
         catch (RuntimeException | Error ex) {
             observation.fail(ex);
@@ -168,10 +183,10 @@ final class ResilientMethod {
      * @param subscriberContext the subscriber's context, or for a {@code Flux} the call
      * of the subscription
      */
-    private CompletableFuture<@Nullable Object> subscription(@Nullable Object returned, Object subscriberContext,
-            String what) {
-        return (this.returnKind == ReturnKind.FLUX) ? FluxCalls.subscribe(returned, subscriberContext, what)
-                : MonoCalls.subscribe(returned, subscriberContext, what);
+    private CompletableFuture<@Nullable Object> subscription(@Nullable Object returned, Object subscriberContext) {
+        return (this.returnKind == ReturnKind.FLUX)
+                ? FluxCalls.subscribe(returned, subscriberContext, this.publisherMethod)
+                : MonoCalls.subscribe(returned, subscriberContext, this.publisherMethod, this.executionResults);
     }
 
     private CallContext context(MethodInvocation invocation, ExecutionListener listener) {

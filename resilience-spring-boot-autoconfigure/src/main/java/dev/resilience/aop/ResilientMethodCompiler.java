@@ -333,6 +333,9 @@ final class ResilientMethodCompiler {
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
         ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
         ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
+        if (ReturnKind.emitsExecutionResult(method)) {
+            valueType = valueType.getGeneric(0);
+        }
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
     }
 

@@ -6,6 +6,8 @@ import java.util.concurrent.CompletionStage;
 
 import dev.resilience.core.ExecutionResult;
 
+import org.springframework.core.ResolvableType;
+
 /**
  * How an annotated method hands its outcome back, which decides how the interceptor runs
  * it.
@@ -62,6 +64,19 @@ enum ReturnKind {
 
     static boolean isSupportedStage(Class<?> type) {
         return type.isAssignableFrom(CompletableFuture.class);
+    }
+
+    /**
+     * Tells whether a method returns a {@code Mono} of {@link ExecutionResult}: each
+     * subscription emits the complete account of its call, and its attempts' and
+     * fallbacks' {@code Mono}s emit an {@code ExecutionResult} whose value or error is
+     * theirs.
+     * @param method the method
+     * @return {@code true} for {@code Mono<ExecutionResult<T>>}
+     */
+    static boolean emitsExecutionResult(Method method) {
+        return of(method) == MONO
+                && ExecutionResult.class.equals(ResolvableType.forMethodReturnType(method).getGeneric(0).resolve());
     }
 
 }
