@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -26,7 +27,8 @@ import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
  * idempotency key is found. Invoking it runs each attempt through a fresh copy of the
  * remaining interceptor chain, so that inner advice such as a transaction applies to
  * every attempt. A method returning {@code Mono} returns at once a {@code Mono} each of
- * whose subscriptions is a call ({@link MonoCalls}). Thread-safe.
+ * whose subscriptions is a call ({@link MonoCalls}), with its caller's scope read from
+ * the subscriber's Reactor context. Thread-safe.
  */
 final class ResilientMethod {
 
@@ -50,10 +52,25 @@ final class ResilientMethod {
 
     private final CallContextCustomizer customizer;
 
+    private final @Nullable ReactiveIdempotencyScopeResolver subscriberScopes;
+
+    private final @Nullable Executor offNonBlocking;
+
+    /**
+     * Creates the compiled method.
+     * @param subscriberScopes the scopes of the subscriptions to a method returning
+     * {@code Mono}, or {@code null} when its calls have none
+     * @param offNonBlocking where a call of a method returning {@code Mono} starts when
+     * it is subscribed on a thread Reactor marks non-blocking, because a store of its
+     * pipeline may block; {@code null} to start it where it is subscribed
+     */
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
-            @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer) {
+            @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer,
+            @Nullable ReactiveIdempotencyScopeResolver subscriberScopes, @Nullable Executor offNonBlocking) {
         this.method = method;
+        this.subscriberScopes = subscriberScopes;
+        this.offNonBlocking = offNonBlocking;
         this.lastGood = lastGood;
         this.customizer = customizer;
         this.description = description;
@@ -71,12 +88,13 @@ final class ResilientMethod {
 
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         if (this.returnKind == ReturnKind.MONO) {
-            String scope = this.lastGood ? lastGoodScope() : "";
-            return MonoCalls.of((subscriberContext) -> subscribed(invocation, scope, subscriberContext));
+            return MonoCalls.of(this.subscriberScopes,
+                    (subscriberContext, scope) -> subscribed(invocation, scope, subscriberContext),
+                    this.offNonBlocking);
         }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
-            CallContext context = context(invocation, observation.listener());
+            CallContext context = context(invocation, observation.listener(), null, this::callerOnThread);
             if (this.returnKind == ReturnKind.COMPLETION_STAGE) {
                 return valueOf(
                         this.pipeline.executeAsync(context,
@@ -102,17 +120,15 @@ final class ResilientMethod {
     /**
      * Starts the call of one subscription to the {@code Mono} the proxy returned: each
      * attempt subscribes afresh to the {@code Mono} the method returns, with the
-     * subscriber's context.
-     * @param scope the caller's scope of last good values, resolved on the thread that
-     * called the proxy
+     * subscriber's context. The idempotency key and fingerprint are worked out anew for
+     * each subscription.
+     * @param scope the caller's scope, resolved from the subscriber's context
      */
-    private CompletableFuture<@Nullable Object> subscribed(MethodInvocation invocation, String scope,
+    private CompletableFuture<@Nullable Object> subscribed(MethodInvocation invocation, CallerScope scope,
             Object subscriberContext) {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
-            CallContext context = this.customizer.customize(new CallContext(this.description, invocation.getThis(),
-                    new MethodArguments(this.method, invocation.getArguments(), subscriberContext), null, "",
-                    observation.listener(), scope));
+            CallContext context = context(invocation, observation.listener(), subscriberContext, () -> scope);
             String what = "Method '" + this.method.getName() + "'";
             return valueOf(
                     this.pipeline.executeAsync(context,
@@ -127,7 +143,14 @@ final class ResilientMethod {
         }
     }
 
-    private CallContext context(MethodInvocation invocation, ExecutionListener listener) {
+    /**
+     * Returns the context of a call.
+     * @param subscriberContext the Reactor context of the subscriber of a call of a
+     * method returning {@code Mono}, or {@code null} for any other call
+     * @param callers gives the caller's scope, asked only when the call needs it
+     */
+    private CallContext context(MethodInvocation invocation, ExecutionListener listener,
+            @Nullable Object subscriberContext, Supplier<CallerScope> callers) {
         Object[] arguments = invocation.getArguments();
         Object key = null;
         String fingerprint = "";
@@ -136,42 +159,24 @@ final class ResilientMethod {
             try {
                 key = this.idempotencyKeys.key(arguments);
                 fingerprint = this.idempotencyKeys.fingerprint(arguments);
-                scope = scope();
+                scope = callers.get().idempotencyScope(this.description);
             }
             catch (IdempotencyKeyException ex) {
                 key = ex;
             }
         }
         else if (this.lastGood) {
-            scope = lastGoodScope();
+            scope = callers.get().lastGoodScope();
         }
         return this.customizer.customize(new CallContext(this.description, invocation.getThis(),
-                new MethodArguments(this.method, arguments), key, fingerprint, listener, scope));
+                new MethodArguments(this.method, arguments, subscriberContext), key, fingerprint, listener, scope));
     }
 
     /**
-     * Returns the caller's scope for a call's last good value; a resolver that throws
-     * leaves the call without one, which keeps and is served nothing.
+     * Returns the caller's scope as the thread-bound resolver answers it on this thread.
      */
-    private String lastGoodScope() {
-        try {
-            String scope = this.scopes.resolveScope();
-            return (scope != null) ? scope : "";
-        }
-        catch (RuntimeException ex) {
-            return LastGoodKeys.UNRESOLVED_SCOPE;
-        }
-    }
-
-    private String scope() {
-        try {
-            String scope = this.scopes.resolveScope();
-            return (scope != null) ? scope : "";
-        }
-        catch (RuntimeException ex) {
-            throw new IdempotencyKeyException("Idempotency key of " + this.description
-                    + " cannot be worked out: its scope resolver threw " + ex.getClass().getSimpleName());
-        }
+    private CallerScope callerOnThread() {
+        return CallerScope.resolve(this.scopes);
     }
 
     private static Callable<@Nullable Object> attempt(MethodInvocation invocation) {
