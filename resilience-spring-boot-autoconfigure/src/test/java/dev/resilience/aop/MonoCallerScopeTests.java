@@ -2,6 +2,8 @@ package dev.resilience.aop;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -9,7 +11,10 @@ import dev.resilience.annotation.Fallback;
 import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
+import dev.resilience.core.ExecutionListener;
+import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.idempotency.ClaimResult;
+import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
@@ -20,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
+import reactor.util.context.ContextView;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -183,6 +189,43 @@ class MonoCallerScopeTests {
 
             assertThat(held(context, "acme", "k-1")).isTrue();
             assertThat(held(context, "globex", "k-1")).isTrue();
+        });
+    }
+
+    @Test
+    void listenerThatACustomizerGivesTheCallHearsItsOutcomeWithTheSubscribersContext() {
+        this.contextRunner.run((context) -> {
+            List<String> heard = new CopyOnWriteArrayList<>();
+            context.getBean(ResilientMethods.class).customizeCalls((call) -> {
+                Object subscriber = CallContextCustomizer.subscriberContext(call);
+                ExecutionListener own = call.listener();
+                return call.withListener(new ExecutionListener() {
+
+                    @Override
+                    public void onIdempotency(String name, IdempotencyOutcome outcome) {
+                        own.onIdempotency(name, outcome);
+                        heard.add(outcome + " for " + ((ContextView) subscriber).getOrDefault("exchange", "none"));
+                    }
+
+                    @Override
+                    public void onComplete(String name, ExecutionResult<?> result) {
+                        own.onComplete(name, result);
+                    }
+
+                });
+            });
+            ScopedPayments payments = context.getBean(ScopedPayments.class);
+
+            StepVerifier.create(payments.pay("k-1").contextWrite(Context.of("exchange", "first")))
+                .expectNext("receipt-1")
+                .expectComplete()
+                .verify(BOUND);
+            StepVerifier.create(payments.pay("k-1").contextWrite(Context.of("exchange", "second")))
+                .expectNext("receipt-1")
+                .expectComplete()
+                .verify(BOUND);
+
+            assertThat(heard).containsExactly("EXECUTED for first", "REPLAYED for second");
         });
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import dev.resilience.annotation.Idempotent;
+import dev.resilience.annotation.OnInProgress;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
@@ -201,6 +202,30 @@ class MonoIdempotencyTests {
         assertThat(this.payments.calls()).isEqualTo(2);
     }
 
+    @Test
+    void subscriptionWaitingForTheKeyInProgressOnTheVirtualClockIsReplayedTheValue() {
+        Sinks.One<String> gateway = Sinks.one();
+        this.payments.script((subscription) -> gateway.asMono());
+        int pending = this.clock.pendingTasks();
+
+        StepVerifier.create(this.payments.payOrWait("k-wait"))
+            .then(() -> StepVerifier.create(this.payments.payOrWait("k-wait"))
+                .then(() -> assertThat(this.clock.pendingTasks()).as("the poll").isEqualTo(pending + 1))
+                .then(() -> this.clock.advance(Duration.ofMillis(50)))
+                .then(() -> assertThat(this.clock.pendingTasks()).as("the next poll").isEqualTo(pending + 1))
+                .then(() -> gateway.tryEmitValue("receipt-awaited"))
+                .then(() -> this.clock.advance(Duration.ofMillis(50)))
+                .expectNext("receipt-awaited")
+                .expectComplete()
+                .verify(BOUND))
+            .expectNext("receipt-awaited")
+            .expectComplete()
+            .verify(BOUND);
+
+        assertThat(this.payments.subscriptions()).isEqualTo(1);
+        assertThat(this.results.all()).extracting(ExecutionResult::replayed).containsExactly(false, true);
+    }
+
     /**
      * Tells whether the store holds an entry for an unscoped key, by claiming it with
      * another fingerprint: a held key answers a mismatch, a free one is acquired and
@@ -339,6 +364,11 @@ class MonoIdempotencyTests {
         public Mono<String> refund(String key) {
             this.calls.incrementAndGet();
             return Mono.empty();
+        }
+
+        @Idempotent(name = "mono-pay-waiting", key = "#key", onInProgress = OnInProgress.WAIT)
+        public Mono<String> payOrWait(String key) {
+            return scripted();
         }
 
         @Retryable(value = "mono-pay-retried", maxAttempts = 3, delay = "100ms", multiplier = 1)
