@@ -1,6 +1,7 @@
 package dev.resilience.aop;
 
 import dev.resilience.core.CallContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Changes the context of a call to an annotated method before it enters the method's
@@ -21,5 +22,17 @@ public interface CallContextCustomizer {
      * @return the context to use, the given one when nothing changes
      */
     CallContext customize(CallContext context);
+
+    /**
+     * Returns the Reactor context of the subscriber whose subscription made a call of a
+     * method returning {@code Mono}, such as for a listener that this customizer gives
+     * the call and that must find the subscriber's web exchange.
+     * @param context the call's context
+     * @return the subscriber's {@code ContextView}, typed {@code Object} so that no
+     * signature names Reactor, or {@code null} for any other call
+     */
+    static @Nullable Object subscriberContext(CallContext context) {
+        return MethodArguments.subscriberContextOf(context.arguments());
+    }
 
 }

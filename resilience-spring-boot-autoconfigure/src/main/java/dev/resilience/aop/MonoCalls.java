@@ -1,6 +1,7 @@
 package dev.resilience.aop;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 
 import dev.resilience.core.CarriedContext;
@@ -11,6 +12,7 @@ import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
@@ -21,9 +23,10 @@ import reactor.util.context.ContextView;
  * method returned, carrying the subscriber's context, as a stage whose cancellation
  * cancels the subscription. With {@link FluxCalls} and {@link FluxAttempt}, the only
  * classes that name Reactor's types: it is loaded when a method returning {@code Mono} is
- * called, never otherwise, so Reactor stays optional. Each end is one object per
- * subscription, which is at once the subscriber, or the subscription, and the future the
- * engine reads.
+ * called, never otherwise, so Reactor stays optional. Each subscription resolves its
+ * caller's scope from the subscriber's context first, when the call needs one. Each end
+ * is one object per subscription, which is at once the subscriber, or the subscription,
+ * and the future the engine reads.
  */
 final class MonoCalls {
 
@@ -38,14 +41,46 @@ final class MonoCalls {
      * @param name the name of each call's observation
      * @param executionResults whether each subscription emits the call's complete
      * {@link ExecutionResult}, whatever its outcome, instead of its value or final error
-     * @param call starts one call with the subscriber's context, the call's observation
-     * and the caller's context captured from the subscriber's, and returns the future of
-     * its account, which cancelling stops
+     * @param scopes resolves the caller's scope of each subscription in the subscriber's
+     * context before the call starts, or {@code null} when the call has no scope
+     * @param offNonBlocking where the call starts instead when it would start on a thread
+     * Reactor marks non-blocking, because a store of its pipeline may block; {@code null}
+     * to start it wherever the subscription is
+     * @param call starts one call
      * @return the cold {@code Mono} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
-    static Object of(CallObserver observer, String name, boolean executionResults, CallStart call) {
-        return new CallMono(observer, name, executionResults, call);
+    static Object of(CallObserver observer, String name, boolean executionResults,
+            @Nullable ReactiveIdempotencyScopeResolver scopes, @Nullable Executor offNonBlocking, CallStart call) {
+        if (scopes == null && offNonBlocking == null) {
+            return new CallMono(observer, name, executionResults, CallerScope.NONE, call);
+        }
+        Mono<CallerScope> resolved = (scopes != null) ? Mono.defer(() -> callerScope(scopes))
+                : Mono.just(CallerScope.NONE);
+        return resolved.flatMap((scope) -> {
+            Mono<@Nullable Object> started = new CallMono(observer, name, executionResults, scope, call);
+            if (offNonBlocking != null && Schedulers.isInNonBlockingThread()) {
+                return started.subscribeOn(Schedulers.fromExecutor(offNonBlocking));
+            }
+            return started;
+        });
+    }
+
+    private static Mono<CallerScope> callerScope(ReactiveIdempotencyScopeResolver scopes) {
+        Mono<String> resolved;
+        try {
+            resolved = scopes.resolveScope();
+        }
+        catch (RuntimeException ex) {
+            return Mono.just(CallerScope.failed(ex));
+        }
+        if (resolved == null) {
+            return Mono.just(CallerScope.failed(new NullPointerException(
+                    scopes.getClass().getName() + " returned null instead of a Mono of the scope")));
+        }
+        return resolved.map(CallerScope::of)
+            .defaultIfEmpty(CallerScope.NONE)
+            .onErrorResume(Exception.class, (ex) -> Mono.just(CallerScope.failed(ex)));
     }
 
     /**
@@ -92,11 +127,12 @@ final class MonoCalls {
         /**
          * Starts the call.
          * @param subscriberContext the Reactor context of the call's subscriber
+         * @param scope the caller's scope, resolved from the subscriber's context
          * @param observation the call's observation, stopped when the call ends
          * @param caller the caller's context, captured from the subscriber's
          * @return the future of the call's account; cancelling it stops the call
          */
-        CompletableFuture<ExecutionResult<@Nullable Object>> start(Object subscriberContext,
+        CompletableFuture<ExecutionResult<@Nullable Object>> start(Object subscriberContext, CallerScope scope,
                 CallObserver.Call observation, CarriedContext caller);
 
     }
@@ -112,12 +148,15 @@ final class MonoCalls {
 
         private final boolean executionResults;
 
+        private final CallerScope scope;
+
         private final CallStart call;
 
-        CallMono(CallObserver observer, String name, boolean executionResults, CallStart call) {
+        CallMono(CallObserver observer, String name, boolean executionResults, CallerScope scope, CallStart call) {
             this.observer = observer;
             this.name = name;
             this.executionResults = executionResults;
+            this.scope = scope;
             this.call = call;
         }
 
@@ -128,7 +167,9 @@ final class MonoCalls {
             if (!subscription.isCancelled()) {
                 Context context = actual.currentContext();
                 CarriedContext caller = this.observer.capture(context);
-                caller.around(() -> subscription.start(this.observer.start(this.name), context, caller, this.call))
+                caller
+                    .around(() -> subscription.start(this.observer.start(this.name), context, this.scope, caller,
+                            this.call))
                     .run();
             }
         }
@@ -161,11 +202,12 @@ final class MonoCalls {
          * so that the call's observation is a child of the one the subscriber's context
          * holds and the first attempt sees what the later ones see.
          */
-        void start(CallObserver.Call observation, Context context, CarriedContext caller, CallStart call) {
+        void start(CallObserver.Call observation, Context context, CallerScope scope, CarriedContext caller,
+                CallStart call) {
             this.observation = observation;
             CompletableFuture<ExecutionResult<@Nullable Object>> started;
             try {
-                started = call.start(context, observation, caller);
+                started = call.start(context, scope, observation, caller);
             }
             catch (RuntimeException | Error ex) {
                 Exceptions.throwIfJvmFatal(ex);

@@ -39,9 +39,8 @@ import org.springframework.util.ClassUtils;
  * Reactor {@code Mono} or {@code Flux} when Reactor is on the application's class path. A
  * plain {@link Future}, another reactive type (a {@code Publisher}) or a Kotlin
  * {@code suspend} function hands its outcome back after the call has ended, where no
- * retry or breaker would see it, so each fails the start, as do {@code @Idempotent} on a
- * {@code Mono} and a {@code Mono}'s last good value kept per caller. So does a task that
- * Spring MVC runs after the method has returned ({@link Callable}, {@code WebAsyncTask},
+ * retry or breaker would see it, so each fails the start. So does a task that Spring MVC
+ * runs after the method has returned ({@link Callable}, {@code WebAsyncTask},
  * {@code DeferredResult}, {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and
  * {@code SseEmitter}), returned as it is, as the body of a {@code ResponseEntity} or
  * inside a {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry,
@@ -220,48 +219,6 @@ final class ProtectableMethods {
                             + "recorded by a breaker",
                     "Return Mono or Flux (Flux.from(publisher) gives one), CompletableFuture or CompletionStage, or "
                             + "the value itself.");
-        }
-    }
-
-    /**
-     * Fails for {@link Idempotent} on a method returning {@code Mono}, which is not
-     * supported yet.
-     * @param method the idempotent method
-     * @param returnKind how it returns
-     * @param subject the bean and method, for the failure analysis
-     * @throws InvalidResiliencePolicyException when the method returns {@code Mono}
-     */
-    static void requireIdempotentReturnType(Method method, ReturnKind returnKind, String subject) {
-        if (returnKind == ReturnKind.MONO) {
-            throw new InvalidResiliencePolicyException(subject, "@Idempotent", declaration(method),
-                    "@Idempotent on a method returning Mono is not supported yet: the key's caller scope is read "
-                            + "from the calling thread, while a reactive caller's security context lives in the "
-                            + "Reactor context, so the keys of different callers could meet",
-                    "Return CompletableFuture or CompletionStage (Mono#toFuture() gives one) from the idempotent "
-                            + "method, or remove @Idempotent.");
-        }
-    }
-
-    /**
-     * Fails for {@code @Fallback(lastGood)} on a method returning {@code Mono} whose last
-     * good values are kept per caller, which is not supported yet.
-     * @param method the method keeping last good values
-     * @param returnKind how it returns
-     * @param callerScoped whether last good values are kept per caller (an
-     * {@link IdempotencyScopeResolver} other than {@link IdempotencyScopeResolver#NONE})
-     * @param subject the bean and method, for the failure analysis
-     * @throws InvalidResiliencePolicyException when the method returns {@code Mono} and
-     * its values are kept per caller
-     */
-    static void requireLastGoodReturnType(Method method, ReturnKind returnKind, boolean callerScoped, String subject) {
-        if (returnKind == ReturnKind.MONO && callerScoped) {
-            throw new InvalidResiliencePolicyException(subject, "@Fallback(lastGood)", declaration(method),
-                    "a last good value of a method returning Mono is not supported yet while last good values are "
-                            + "kept per caller: the caller is read from the calling thread, while a reactive caller's "
-                            + "security context lives in the Reactor context, so one caller could be served "
-                            + "another's value",
-                    "Name fallback methods in @Fallback(value) instead of lastGood, or keep the last good value on a "
-                            + "method returning CompletableFuture (Mono#toFuture() gives one).");
         }
     }
 

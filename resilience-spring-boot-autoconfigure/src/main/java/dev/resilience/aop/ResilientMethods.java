@@ -120,6 +120,17 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
         this.compiler.customizeCalls(customizer);
     }
 
+    /**
+     * Sets whose idempotency keys and last good values the calls of methods returning
+     * {@code Mono} carry, read from each subscriber's Reactor context, for the methods
+     * compiled afterwards. Without it they are read as
+     * {@link ReactiveIdempotencyScopeResolver} says.
+     * @param scopes the application's resolver
+     */
+    public void scopeSubscribers(ReactiveIdempotencyScopeResolver scopes) {
+        this.compiler.scopeSubscribers(scopes);
+    }
+
     @Override
     public void setBeanFactory(BeanFactory beanFactory) {
         if (beanFactory instanceof ConfigurableListableBeanFactory listable) {

@@ -30,8 +30,8 @@ class MonoCallsSubscriptionTests {
 
     @SuppressWarnings("unchecked")
     private Mono<Object> call(boolean executionResults) {
-        return (Mono<Object>) MonoCalls.of(new CallObserver(ObservationRegistry.NOOP), "quote", executionResults,
-                (context, observation, caller) -> {
+        return (Mono<Object>) MonoCalls.of(new CallObserver(ObservationRegistry.NOOP), "quote", executionResults, null,
+                null, (context, scope, observation, caller) -> {
                     this.calls.incrementAndGet();
                     return this.execution;
                 });
