@@ -79,7 +79,7 @@ final class ExchangeAttempts {
      */
     Mono<ClientResponse> outcome(ExecutionResult<ClientResponse> result) {
         this.ended = true;
-        ClientResponse value = result.value();
+        @Nullable ClientResponse value = result.value();
         Throwable error = result.isSuccess() ? null : Objects.requireNonNull(result.error());
         Received kept = null;
         for (Received received : this.open) {
