@@ -130,6 +130,24 @@ class ContextSnapshotsTests {
     }
 
     @Test
+    void callersContinuationOfTheReturnedFutureRunsWithoutTheCallersMdcAndTheCallsEndedObservation() {
+        this.contextRunner.run((context) -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            ObservationRegistry registry = context.getBean(ObservationRegistry.class);
+            MDC.put("requestId", "r-5");
+            CompletableFuture<String> future = quotes.quoteAsync();
+            MDC.remove("requestId");
+            CompletableFuture<String> continued = future.thenApply((value) -> "mdc=" + MDC.get("requestId")
+                    + " observation=" + registry.getCurrentObservation() + " on " + Thread.currentThread().getName());
+            context.getBean(VirtualTimeSource.class).advance(Duration.ofMillis(100));
+
+            assertThat(continued).succeedsWithin(Duration.ofSeconds(10))
+                .isEqualTo("mdc=null observation=null on tracing-executor");
+            assertThat(quotes.seen()).extracting(Seen::requestId).containsExactly("r-5", "r-5", "r-5");
+        });
+    }
+
+    @Test
     void hedgeOfASynchronousMethodSeesTheCallersMdcAndTheCallsObservation() {
         this.contextRunner.run((context) -> {
             Quotes quotes = context.getBean(Quotes.class);
