@@ -3,8 +3,10 @@ package dev.resilience.aop;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 /**
@@ -54,6 +56,22 @@ final class MonoCalls {
             mono = mono.contextWrite(context);
         }
         return mono.toFuture();
+    }
+
+    /**
+     * Returns the context an attempt or a fallback of a call is subscribed with: the
+     * subscriber's, with the call's observation under Micrometer's key, where
+     * instrumentation that reads the Reactor context (the reactive HTTP client) finds the
+     * parent of its own observations.
+     * @param subscriberContext the context of the call's subscriber
+     * @param observation the call's observation, or {@code null} when it has none
+     * @return the context of the call's subscriptions
+     */
+    static Object observedIn(Object subscriberContext, @Nullable Object observation) {
+        if (observation == null || !(subscriberContext instanceof ContextView context)) {
+            return subscriberContext;
+        }
+        return Context.of(context).put(ObservationThreadLocalAccessor.KEY, observation);
     }
 
     /**

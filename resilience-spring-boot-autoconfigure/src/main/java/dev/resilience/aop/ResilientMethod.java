@@ -107,8 +107,9 @@ final class ResilientMethod {
     /**
      * Starts the call of one subscription to the {@code Mono} the proxy returned: each
      * attempt subscribes afresh to the {@code Mono} the method returns, with the
-     * subscriber's context. Runs with the caller's context in place, so that the call's
-     * observation is a child of the one the subscriber's context holds.
+     * subscriber's context and the call's observation in it. Runs with the caller's
+     * context in place, so that the call's observation is a child of the one the
+     * subscriber's context holds.
      * @param scope the caller's scope of last good values, resolved on the thread that
      * called the proxy
      * @param caller the caller's context, captured from the subscriber's
@@ -117,15 +118,16 @@ final class ResilientMethod {
             Object subscriberContext, CarriedContext caller) {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
+            Object observed = MonoCalls.observedIn(subscriberContext, observation.observation());
             CallContext context = this.customizer
                 .customize(new CallContext(this.description, invocation.getThis(),
-                        new MethodArguments(this.method, invocation.getArguments(), subscriberContext), null, "",
+                        new MethodArguments(this.method, invocation.getArguments(), observed), null, "",
                         observation.listener(), scope))
                 .withCarried(observation.carried(caller));
             String what = "Method '" + this.method.getName() + "'";
             Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
                     context.carried(),
-                    stageAttempt(invocation, (returned) -> MonoCalls.subscribe(returned, subscriberContext, what)));
+                    stageAttempt(invocation, (returned) -> MonoCalls.subscribe(returned, observed, what)));
             return valueOf(observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get(), observation);
         }
         catch (RuntimeException | Error ex) {
