@@ -6,6 +6,7 @@ import java.util.function.BiConsumer;
 
 import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ExecutionResult;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -107,6 +108,22 @@ final class MonoCalls {
         AttemptSubscriber attempt = new AttemptSubscriber(context, executionResults);
         mono.subscribe(attempt);
         return attempt;
+    }
+
+    /**
+     * Returns the context an attempt or a fallback of a call is subscribed with: the
+     * subscriber's, with the call's observation under Micrometer's key, where
+     * instrumentation that reads the Reactor context (the reactive HTTP client) finds the
+     * parent of its own observations.
+     * @param subscriberContext the context of the call's subscriber
+     * @param observation the call's observation, or {@code null} when it has none
+     * @return the context of the call's subscriptions
+     */
+    static Object observedIn(Object subscriberContext, @Nullable Object observation) {
+        if (observation == null || !(subscriberContext instanceof ContextView context)) {
+            return subscriberContext;
+        }
+        return Context.of(context).put(ObservationThreadLocalAccessor.KEY, observation);
     }
 
     /**

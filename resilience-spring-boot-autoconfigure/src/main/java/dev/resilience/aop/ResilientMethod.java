@@ -134,8 +134,9 @@ final class ResilientMethod {
     /**
      * Starts the call of one subscription to the {@code Mono} or {@code Flux} the proxy
      * returned: each attempt subscribes afresh to the publisher the method returns, with
-     * the subscriber's context. Runs with the caller's context in place, so that the
-     * call's observation is a child of the one the subscriber's context holds.
+     * the subscriber's context and, for a {@code Mono}, the call's observation in it.
+     * Runs with the caller's context in place, so that the call's observation is a child
+     * of the one the subscriber's context holds.
      * @param scope the caller's scope, resolved from the subscriber's context
      * @param observation the call's observation, which the caller stops when the call
      * ends
@@ -143,10 +144,11 @@ final class ResilientMethod {
      */
     private CompletableFuture<ExecutionResult<@Nullable Object>> execution(MethodInvocation invocation,
             CallerScope scope, Object subscriberContext, CallObserver.Call observation, CarriedContext caller) {
-        CallContext context = context(invocation, observation.listener(), subscriberContext, () -> scope)
+        Object observed = MonoCalls.observedIn(subscriberContext, observation.observation());
+        CallContext context = context(invocation, observation.listener(), observed, () -> scope)
             .withCarried(observation.carried(caller));
         Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
-                context.carried(), stageAttempt(invocation, (returned) -> subscription(returned, subscriberContext)));
+                context.carried(), stageAttempt(invocation, (returned) -> subscription(returned, observed)));
         return observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get();
     }
 
