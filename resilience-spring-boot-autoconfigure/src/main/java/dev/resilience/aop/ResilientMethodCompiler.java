@@ -82,7 +82,9 @@ final class ResilientMethodCompiler {
     }
 
     void customizeCalls(CallContextCustomizer customizer) {
-        this.customizer = customizer;
+        CallContextCustomizer before = this.customizer;
+        this.customizer = (before == CallContextCustomizer.NONE) ? customizer
+                : (context) -> customizer.customize(before.customize(context));
     }
 
     /**
