@@ -1,5 +1,6 @@
 package dev.resilience.webflux;
 
+import dev.resilience.aop.IdempotencyScopeResolver;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.web.IdempotencyProblemAdvice;
@@ -176,6 +177,16 @@ class WebFluxIdempotentEndpointTests {
         @Bean
         VirtualTimeSource virtualTimeSource() {
             return new VirtualTimeSource();
+        }
+
+        /**
+         * Scopes no key, as an application without Spring Security does: the handlers
+         * returning a plain value run on the event loop, where Spring Security's caller
+         * cannot be read.
+         */
+        @Bean
+        IdempotencyScopeResolver idempotencyScopeResolver() {
+            return IdempotencyScopeResolver.NONE;
         }
 
         @Bean
