@@ -29,10 +29,19 @@ enum ReturnKind {
      * A Reactor {@code Mono}: each subscription is a call, each attempt a subscription to
      * the {@code Mono} the method returns, retried without blocking.
      */
-    MONO;
+    MONO,
+
+    /**
+     * A Reactor {@code Flux}: each subscription is a call, each attempt a subscription to
+     * the {@code Flux} the method returns, retried only until it emits its first element.
+     */
+    FLUX;
 
     /** The name of Reactor's {@code Mono}, which stays an optional dependency. */
     static final String MONO_TYPE = "reactor.core.publisher.Mono";
+
+    /** The name of Reactor's {@code Flux}, which stays an optional dependency. */
+    static final String FLUX_TYPE = "reactor.core.publisher.Flux";
 
     static ReturnKind of(Method method) {
         Class<?> type = method.getReturnType();
@@ -41,6 +50,9 @@ enum ReturnKind {
         }
         if (MONO_TYPE.equals(type.getName())) {
             return MONO;
+        }
+        if (FLUX_TYPE.equals(type.getName())) {
+            return FLUX;
         }
         if (CompletionStage.class.isAssignableFrom(type)) {
             return COMPLETION_STAGE;
