@@ -24,12 +24,23 @@ public interface CallContextCustomizer {
     CallContext customize(CallContext context);
 
     /**
-     * Returns the Reactor context of the subscriber whose subscription made a call of a
-     * method returning {@code Mono}, such as for a listener that this customizer gives
-     * the call and that must find the subscriber's web exchange.
+     * Returns the customizer that applies this one, then the given one.
+     * @param next the customizer applied after this one
+     * @return the composed customizer, the given one when this one is {@link #NONE}
+     */
+    default CallContextCustomizer andThen(CallContextCustomizer next) {
+        return (this == NONE) ? next : (context) -> next.customize(customize(context));
+    }
+
+    /**
+     * Returns the Reactor context of the subscriber of a call of a method returning
+     * {@code Mono} or {@code Flux}, which is what a reactive web framework puts there
+     * (the {@code ServerWebExchange} of the request, with Spring's
+     * {@code ServerWebExchangeContextFilter}).
      * @param context the call's context
-     * @return the subscriber's {@code ContextView}, typed {@code Object} so that no
-     * signature names Reactor, or {@code null} for any other call
+     * @return the subscriber's {@code reactor.util.context.ContextView}, typed
+     * {@code Object} so that Reactor stays optional; {@code null} for a call of any other
+     * method
      */
     static @Nullable Object subscriberContext(CallContext context) {
         return MethodArguments.subscriberContextOf(context.arguments());

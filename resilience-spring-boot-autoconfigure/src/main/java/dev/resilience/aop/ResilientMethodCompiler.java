@@ -84,7 +84,7 @@ final class ResilientMethodCompiler {
     }
 
     void customizeCalls(CallContextCustomizer customizer) {
-        this.customizer = customizer;
+        this.customizer = this.customizer.andThen(customizer);
     }
 
     void scopeSubscribers(ReactiveIdempotencyScopeResolver scopes) {

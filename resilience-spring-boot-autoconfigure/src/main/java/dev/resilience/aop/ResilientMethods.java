@@ -112,8 +112,9 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     }
 
     /**
-     * Sets what changes the context of every call to an annotated method before it enters
-     * its pipeline; it applies to the calls that start afterwards.
+     * Adds what changes the context of every call to an annotated method before it enters
+     * its pipeline, after the customizers added before; it applies to the calls that
+     * start afterwards.
      * @param customizer the customizer, {@link CallContextCustomizer#NONE} for none
      */
     public void customizeCalls(CallContextCustomizer customizer) {
