@@ -43,7 +43,7 @@ public interface CallContextCustomizer {
      * method
      */
     static @Nullable Object subscriberContext(CallContext context) {
-        return MethodArguments.subscriberContextOf(context.arguments());
+        return MethodArguments.subscriberContextViewOf(context.arguments());
     }
 
 }

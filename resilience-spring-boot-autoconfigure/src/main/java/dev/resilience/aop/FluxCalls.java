@@ -47,16 +47,6 @@ final class FluxCalls {
     }
 
     /**
-     * Returns the Reactor context of the subscriber of a call, whose values the call
-     * carries to the threads that run its later steps.
-     * @param call the call of the subscription ({@link Call})
-     * @return its subscriber's context
-     */
-    static Object subscriberContextOf(Object call) {
-        return ((Call) call).context;
-    }
-
-    /**
      * Subscribes to the {@code Flux} an attempt returned.
      * @param returned what the method returned
      * @param call the call of the subscription ({@link Call})
@@ -113,7 +103,7 @@ final class FluxCalls {
      * {@code Flux} is never hedged), so a new attempt cancels the one before, which
      * matters when a result predicate refused its first element.
      */
-    static final class Call {
+    static final class Call implements MethodArguments.PublisherCall {
 
         private final Context context;
 
@@ -123,6 +113,11 @@ final class FluxCalls {
 
         Call(Context context) {
             this.context = context;
+        }
+
+        @Override
+        public Object subscriberContext() {
+            return this.context;
         }
 
         CompletableFuture<@Nullable Object> subscribe(Publisher<?> publisher) {

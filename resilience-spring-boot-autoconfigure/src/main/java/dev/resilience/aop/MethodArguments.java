@@ -46,13 +46,39 @@ final class MethodArguments extends AbstractList<@Nullable Object> implements Ra
     }
 
     /**
-     * Returns the Reactor context of the subscriber of a call of a method returning
-     * {@code Mono}.
+     * Returns what a call of a method returning {@code Mono} or {@code Flux} carries for
+     * its subscriptions: the subscriber's Reactor context, or for a {@code Flux} its
+     * {@link PublisherCall}.
      * @param arguments the arguments of a call's context
-     * @return the context, or {@code null} for any other call
+     * @return what the call carries, or {@code null} for any other call
      */
     static @Nullable Object subscriberContextOf(List<@Nullable Object> arguments) {
         return (arguments instanceof MethodArguments passed) ? passed.subscriberContext : null;
+    }
+
+    /**
+     * Returns the Reactor context of the subscriber of a call of a method returning
+     * {@code Mono} or {@code Flux}.
+     * @param arguments the arguments of a call's context
+     * @return the context, or {@code null} for any other call
+     */
+    static @Nullable Object subscriberContextViewOf(List<@Nullable Object> arguments) {
+        Object carried = subscriberContextOf(arguments);
+        return (carried instanceof PublisherCall call) ? call.subscriberContext() : carried;
+    }
+
+    /**
+     * The state a call of a method returning a publisher keeps for its subscriptions,
+     * besides its subscriber's Reactor context.
+     */
+    interface PublisherCall {
+
+        /**
+         * Returns the Reactor context of the call's subscriber.
+         * @return the context
+         */
+        Object subscriberContext();
+
     }
 
     @Override

@@ -103,7 +103,8 @@ final class ResilientMethod {
         }
         if (this.returnKind == ReturnKind.FLUX) {
             return FluxCalls.of((call) -> {
-                CarriedContext caller = this.observer.capture(FluxCalls.subscriberContextOf(call));
+                CarriedContext caller = this.observer
+                    .capture(((MethodArguments.PublisherCall) call).subscriberContext());
                 return carriedHere(caller, () -> fluxCall(invocation, call, caller));
             });
         }

@@ -19,7 +19,6 @@ import dev.resilience.annotation.Retryable;
 import dev.resilience.annotation.TimeLimited;
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.registry.InvalidResiliencePolicyException;
-import dev.resilience.core.CallContext;
 import dev.resilience.core.FallbackChain;
 import dev.resilience.core.FallbackHandler;
 import dev.resilience.core.LastGood;
@@ -106,10 +105,6 @@ final class ResilientMethodCompiler {
     /** Checks what the result expressions of the startup's methods refer to. */
     void started() {
         this.results.started(this.policies.registry());
-    }
-
-    private CallContext customize(CallContext context) {
-        return this.customizer.customize(context);
     }
 
     ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations, String beanName) {
@@ -218,7 +213,8 @@ final class ResilientMethodCompiler {
         this.results.compiled(registry);
         boolean scoped = returnKind == ReturnKind.MONO && (keys != null || lastGood);
         return new ResilientMethod(method, id, built, returnKind, keys, this.scopes, this.observer,
-                (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood, this::customize,
+                (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood,
+                (context) -> this.customizer.customize(context),
                 scoped ? SubscriberScopes.of(this.subscriberScopes, this.scopes) : null,
                 (returnKind == ReturnKind.MONO && StoresThatMayBlock.in(built)) ? built.executor() : null);
     }
