@@ -71,6 +71,12 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
     private volatile boolean ended;
 
     /**
+     * The failure of a request for no or negative demand, signalled by {@link #drain()}
+     * unless the subscriber was told of the end already.
+     */
+    private volatile @Nullable IllegalArgumentException badRequest;
+
+    /**
      * Whether the subscriber was told of the end; read and written in {@link #drain()}.
      */
     private boolean terminated;
@@ -115,7 +121,7 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
             return;
         }
         Subscriber<? super Object> subscriber = this.downstream.get();
-        if (subscriber != null && !this.cancelled) {
+        if (subscriber != null && !this.cancelled && this.badRequest == null) {
             subscriber.onNext(element);
         }
     }
@@ -163,11 +169,11 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
     @Override
     public void request(long n) {
         if (n <= 0) {
-            cancel();
-            Subscriber<? super Object> subscriber = this.downstream.get();
-            if (subscriber != null) {
-                subscriber.onError(new IllegalArgumentException("Demand must be positive, not " + n));
+            if (this.badRequest == null) {
+                this.badRequest = new IllegalArgumentException("Demand must be positive, not " + n);
             }
+            stopUpstream();
+            drain();
             return;
         }
         this.requested.getAndUpdate((current) -> (current + n < 0) ? Long.MAX_VALUE : current + n);
@@ -185,16 +191,21 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
         }
         this.cancelled = true;
         this.first = null;
+        stopUpstream();
+        this.firstSignal.cancel(false);
+    }
+
+    private void stopUpstream() {
         Subscription subscription = this.upstream.getAndSet(CANCELLED);
         if (subscription != null && !this.ended) {
             subscription.cancel();
         }
-        this.firstSignal.cancel(false);
     }
 
     /**
      * Emits the held first element once the subscriber asks for it, then the held end, or
-     * hands the subscriber's further demand to the upstream subscription.
+     * hands the subscriber's further demand to the upstream subscription; a request for
+     * no demand fails the subscriber instead, unless it was told of the end already.
      */
     private void drain() {
         if (this.work.getAndIncrement() != 0) {
@@ -212,6 +223,13 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
     }
 
     private void deliver(Subscriber<? super Object> subscriber) {
+        IllegalArgumentException refused = this.badRequest;
+        if (refused != null) {
+            this.terminated = true;
+            this.first = null;
+            subscriber.onError(refused);
+            return;
+        }
         Object element = this.first;
         if (!this.firstDelivered && element != null && this.requested.get() > 0) {
             this.requested.decrementAndGet();
