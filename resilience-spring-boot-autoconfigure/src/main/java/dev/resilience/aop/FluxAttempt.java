@@ -10,6 +10,7 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Operators;
 import reactor.util.context.Context;
 
 /**
@@ -22,9 +23,11 @@ import reactor.util.context.Context;
  * held first element is emitted when the subscriber asks for it, then the subscriber's
  * further demand goes straight to the upstream subscription and the elements, the
  * completion and any later error come straight back. At most the first element is held,
- * and a completion or error that came while it was held. The subscriber's context is the
- * context of the subscription. Thread-safe: signals to the subscriber are serialized by a
- * work counter, without a lock.
+ * and a completion or error that came while it was held; an element no subscriber will
+ * see (the held one when the attempt is cancelled, one beyond the demand) goes to the
+ * discard hook of the subscriber's context, as Reactor's operators do. The subscriber's
+ * context is the context of the subscription. Thread-safe: signals to the subscriber are
+ * serialized by a work counter, without a lock.
  */
 final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publisher<Object> {
 
@@ -57,7 +60,7 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
      */
     private boolean signalled;
 
-    private volatile @Nullable Object first;
+    private final AtomicReference<@Nullable Object> first = new AtomicReference<>();
 
     private volatile boolean firstDelivered;
 
@@ -116,13 +119,19 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
     public void onNext(Object element) {
         if (!this.signalled) {
             this.signalled = true;
-            this.first = element;
+            this.first.set(element);
+            if (this.cancelled) {
+                discard(this.first.getAndSet(null));
+            }
             this.firstSignal.complete(element);
             return;
         }
         Subscriber<? super Object> subscriber = this.downstream.get();
         if (subscriber != null && !this.cancelled && this.badRequest == null) {
             subscriber.onNext(element);
+        }
+        else {
+            discard(element);
         }
     }
 
@@ -190,9 +199,19 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
             return;
         }
         this.cancelled = true;
-        this.first = null;
+        discard(this.first.getAndSet(null));
         stopUpstream();
         this.firstSignal.cancel(false);
+    }
+
+    /**
+     * Hands an element no subscriber will see to the discard hook of the subscriber's
+     * context, which releases a pooled buffer.
+     */
+    private void discard(@Nullable Object element) {
+        if (element != null) {
+            Operators.onDiscard(element, this.context);
+        }
     }
 
     private void stopUpstream() {
@@ -226,16 +245,17 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
         IllegalArgumentException refused = this.badRequest;
         if (refused != null) {
             this.terminated = true;
-            this.first = null;
+            discard(this.first.getAndSet(null));
             subscriber.onError(refused);
             return;
         }
-        Object element = this.first;
-        if (!this.firstDelivered && element != null && this.requested.get() > 0) {
-            this.requested.decrementAndGet();
-            this.first = null;
-            subscriber.onNext(element);
-            this.firstDelivered = true;
+        if (!this.firstDelivered && this.requested.get() > 0) {
+            Object element = this.first.getAndSet(null);
+            if (element != null) {
+                this.requested.decrementAndGet();
+                subscriber.onNext(element);
+                this.firstDelivered = true;
+            }
         }
         if (!this.firstDelivered || this.cancelled) {
             return;

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
@@ -132,6 +134,44 @@ class FluxAttemptTests {
         this.subscription.request(0);
 
         assertThat(signals).containsExactly("a", "complete");
+    }
+
+    @Test
+    void heldFirstElementIsDiscardedWhenTheAttemptIsCancelledBeforeTheSubscriberTookIt() {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        FluxAttempt attempt = new FluxAttempt(Operators.enableOnDiscard(Context.empty(), discarded::add));
+        Flux.just("refused", "unseen").subscribe(attempt);
+
+        attempt.cancel();
+        attempt.cancel();
+
+        assertThat(attempt.firstSignal()).isCompletedWithValue("refused");
+        assertThat(discarded).containsExactly("refused");
+    }
+
+    @Test
+    void elementBeyondTheDemandOfASourceIgnoringBackpressureIsDiscarded() {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        FluxAttempt attempt = new FluxAttempt(Operators.enableOnDiscard(Context.empty(), discarded::add));
+        Flux.<String>push((emitter) -> emitter.onRequest((n) -> {
+            emitter.next("first");
+            emitter.next("beyond");
+        }), FluxSink.OverflowStrategy.IGNORE).subscribe(attempt);
+
+        attempt.cancel();
+
+        assertThat(discarded).containsExactly("beyond", "first");
+    }
+
+    @Test
+    void firstElementTakenBySubscriberIsNotDiscarded() {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        FluxAttempt attempt = new FluxAttempt(Operators.enableOnDiscard(Context.empty(), discarded::add));
+        Flux.just("a", "b").subscribe(attempt);
+
+        StepVerifier.create(Flux.from(attempt), 1).expectNext("a").thenCancel().verify(VERIFY_BOUND);
+
+        assertThat(discarded).isEmpty();
     }
 
     @Test
