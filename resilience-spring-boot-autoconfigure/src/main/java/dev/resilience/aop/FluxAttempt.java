@@ -10,6 +10,7 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Operators;
 import reactor.util.context.Context;
 
 /**
@@ -22,9 +23,11 @@ import reactor.util.context.Context;
  * held first element is emitted when the subscriber asks for it, then the subscriber's
  * further demand goes straight to the upstream subscription and the elements, the
  * completion and any later error come straight back. At most the first element is held,
- * and a completion or error that came while it was held. The subscriber's context is the
- * context of the subscription. Thread-safe: signals to the subscriber are serialized by a
- * work counter, without a lock.
+ * and a completion or error that came while it was held; an element no subscriber will
+ * see (the held one when the attempt is cancelled, one beyond the demand) goes to the
+ * discard hook of the subscriber's context, as Reactor's operators do. The subscriber's
+ * context is the context of the subscription. Thread-safe: signals to the subscriber are
+ * serialized by a work counter, without a lock.
  */
 final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publisher<Object> {
 
@@ -57,7 +60,7 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
      */
     private boolean signalled;
 
-    private volatile @Nullable Object first;
+    private final AtomicReference<@Nullable Object> first = new AtomicReference<>();
 
     private volatile boolean firstDelivered;
 
@@ -69,6 +72,12 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
 
     /** Whether the upstream has ended, which leaves nothing to cancel. */
     private volatile boolean ended;
+
+    /**
+     * The failure of a request for no or negative demand, signalled by {@link #drain()}
+     * unless the subscriber was told of the end already.
+     */
+    private volatile @Nullable IllegalArgumentException badRequest;
 
     /**
      * Whether the subscriber was told of the end; read and written in {@link #drain()}.
@@ -110,13 +119,19 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
     public void onNext(Object element) {
         if (!this.signalled) {
             this.signalled = true;
-            this.first = element;
+            this.first.set(element);
+            if (this.cancelled) {
+                discard(this.first.getAndSet(null));
+            }
             this.firstSignal.complete(element);
             return;
         }
         Subscriber<? super Object> subscriber = this.downstream.get();
-        if (subscriber != null && !this.cancelled) {
+        if (subscriber != null && !this.cancelled && this.badRequest == null) {
             subscriber.onNext(element);
+        }
+        else {
+            discard(element);
         }
     }
 
@@ -163,11 +178,11 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
     @Override
     public void request(long n) {
         if (n <= 0) {
-            cancel();
-            Subscriber<? super Object> subscriber = this.downstream.get();
-            if (subscriber != null) {
-                subscriber.onError(new IllegalArgumentException("Demand must be positive, not " + n));
+            if (this.badRequest == null) {
+                this.badRequest = new IllegalArgumentException("Demand must be positive, not " + n);
             }
+            stopUpstream();
+            drain();
             return;
         }
         this.requested.getAndUpdate((current) -> (current + n < 0) ? Long.MAX_VALUE : current + n);
@@ -184,17 +199,32 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
             return;
         }
         this.cancelled = true;
-        this.first = null;
-        Subscription subscription = this.upstream.getAndSet(CANCELLED);
-        if (subscription != null && !this.ended) {
-            subscription.cancel();
-        }
+        discard(this.first.getAndSet(null));
+        stopUpstream();
         this.firstSignal.cancel(false);
     }
 
     /**
+     * Hands an element no subscriber will see to the discard hook of the subscriber's
+     * context, which releases a pooled buffer.
+     */
+    private void discard(@Nullable Object element) {
+        if (element != null) {
+            Operators.onDiscard(element, this.context);
+        }
+    }
+
+    private void stopUpstream() {
+        Subscription subscription = this.upstream.getAndSet(CANCELLED);
+        if (subscription != null && !this.ended) {
+            subscription.cancel();
+        }
+    }
+
+    /**
      * Emits the held first element once the subscriber asks for it, then the held end, or
-     * hands the subscriber's further demand to the upstream subscription.
+     * hands the subscriber's further demand to the upstream subscription; a request for
+     * no demand fails the subscriber instead, unless it was told of the end already.
      */
     private void drain() {
         if (this.work.getAndIncrement() != 0) {
@@ -212,12 +242,20 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
     }
 
     private void deliver(Subscriber<? super Object> subscriber) {
-        Object element = this.first;
-        if (!this.firstDelivered && element != null && this.requested.get() > 0) {
-            this.requested.decrementAndGet();
-            this.first = null;
-            subscriber.onNext(element);
-            this.firstDelivered = true;
+        IllegalArgumentException refused = this.badRequest;
+        if (refused != null) {
+            this.terminated = true;
+            discard(this.first.getAndSet(null));
+            subscriber.onError(refused);
+            return;
+        }
+        if (!this.firstDelivered && this.requested.get() > 0) {
+            Object element = this.first.getAndSet(null);
+            if (element != null) {
+                this.requested.decrementAndGet();
+                subscriber.onNext(element);
+                this.firstDelivered = true;
+            }
         }
         if (!this.firstDelivered || this.cancelled) {
             return;

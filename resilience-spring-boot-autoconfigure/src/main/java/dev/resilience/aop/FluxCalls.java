@@ -40,10 +40,34 @@ final class FluxCalls {
     static Object of(Function<Object, CompletableFuture<@Nullable Object>> call) {
         return Flux.deferContextual((context) -> {
             Call subscription = new Call(Context.of(context));
-            return Mono.fromFuture(() -> call.apply(subscription), false)
-                .flatMapMany((first) -> subscription.rest())
+            return Mono.fromFuture(() -> ended(call.apply(subscription), subscription), false)
+                .flatMapMany((ended) -> subscription.rest())
                 .doFinally((signal) -> subscription.cancel());
         });
+    }
+
+    /**
+     * Returns the future of the call's end, which holds the call rather than its first
+     * element: a subscription cancelled as the call ends leaves the element to the
+     * attempt that holds it, which discards it once, and never to Reactor's {@code Mono}
+     * as well. Cancelling it cancels the call.
+     */
+    private static CompletableFuture<@Nullable Object> ended(CompletableFuture<@Nullable Object> first, Call call) {
+        CompletableFuture<@Nullable Object> ended = new CompletableFuture<>();
+        first.whenComplete((value, failure) -> {
+            if (failure != null) {
+                ended.completeExceptionally(failure);
+            }
+            else {
+                ended.complete((value != null) ? call : null);
+            }
+        });
+        ended.whenComplete((value, failure) -> {
+            if (ended.isCancelled()) {
+                first.cancel(false);
+            }
+        });
+        return ended;
     }
 
     /**

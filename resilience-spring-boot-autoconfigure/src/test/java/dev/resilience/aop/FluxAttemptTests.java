@@ -3,11 +3,16 @@ package dev.resilience.aop;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
@@ -22,6 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FluxAttemptTests {
 
     private static final Duration VERIFY_BOUND = Duration.ofSeconds(10);
+
+    private Subscription subscription;
 
     @Test
     void firstElementCompletesTheStageAndAskedForNothingMore() {
@@ -102,12 +109,115 @@ class FluxAttemptTests {
     }
 
     @Test
+    void requestForNoDemandFailsTheSubscriberOnceAndCancelsTheStream() {
+        AtomicInteger cancellations = new AtomicInteger();
+        FluxAttempt attempt = new FluxAttempt(Context.empty());
+        Flux.range(1, 5).doOnCancel(cancellations::incrementAndGet).subscribe(attempt);
+        List<String> signals = new CopyOnWriteArrayList<>();
+        attempt.subscribe(new RecordingSubscriber(signals, 1));
+
+        this.subscription.request(0);
+        this.subscription.request(-1);
+        this.subscription.request(3);
+
+        assertThat(signals).containsExactly("1", "error Demand must be positive, not 0");
+        assertThat(cancellations).hasValue(1);
+    }
+
+    @Test
+    void requestForNoDemandAfterTheEndSignalsNothingMore() {
+        FluxAttempt attempt = new FluxAttempt(Context.empty());
+        Flux.just("a").subscribe(attempt);
+        List<String> signals = new CopyOnWriteArrayList<>();
+        attempt.subscribe(new RecordingSubscriber(signals, 5));
+
+        this.subscription.request(0);
+
+        assertThat(signals).containsExactly("a", "complete");
+    }
+
+    @Test
+    void heldFirstElementIsDiscardedWhenTheAttemptIsCancelledBeforeTheSubscriberTookIt() {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        FluxAttempt attempt = new FluxAttempt(Operators.enableOnDiscard(Context.empty(), discarded::add));
+        Flux.just("refused", "unseen").subscribe(attempt);
+
+        attempt.cancel();
+        attempt.cancel();
+
+        assertThat(attempt.firstSignal()).isCompletedWithValue("refused");
+        assertThat(discarded).containsExactly("refused");
+    }
+
+    @Test
+    void elementBeyondTheDemandOfASourceIgnoringBackpressureIsDiscarded() {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        FluxAttempt attempt = new FluxAttempt(Operators.enableOnDiscard(Context.empty(), discarded::add));
+        Flux.<String>push((emitter) -> emitter.onRequest((n) -> {
+            emitter.next("first");
+            emitter.next("beyond");
+        }), FluxSink.OverflowStrategy.IGNORE).subscribe(attempt);
+
+        attempt.cancel();
+
+        assertThat(discarded).containsExactly("beyond", "first");
+    }
+
+    @Test
+    void firstElementTakenBySubscriberIsNotDiscarded() {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        FluxAttempt attempt = new FluxAttempt(Operators.enableOnDiscard(Context.empty(), discarded::add));
+        Flux.just("a", "b").subscribe(attempt);
+
+        StepVerifier.create(Flux.from(attempt), 1).expectNext("a").thenCancel().verify(VERIFY_BOUND);
+
+        assertThat(discarded).isEmpty();
+    }
+
+    @Test
     void secondSubscriberIsRefused() {
         FluxAttempt attempt = new FluxAttempt(Context.empty());
         Flux.just("a").subscribe(attempt);
         Flux.from(attempt).subscribe();
 
         StepVerifier.create(Flux.from(attempt)).expectError(IllegalStateException.class).verify(VERIFY_BOUND);
+    }
+
+    /**
+     * Records the signals it gets, and keeps its subscription for the test to request on.
+     */
+    private final class RecordingSubscriber implements Subscriber<Object> {
+
+        private final List<String> signals;
+
+        private final long demand;
+
+        RecordingSubscriber(List<String> signals, long demand) {
+            this.signals = signals;
+            this.demand = demand;
+        }
+
+        @Override
+        public void onSubscribe(Subscription subscription) {
+            FluxAttemptTests.this.subscription = subscription;
+            subscription.request(this.demand);
+        }
+
+        @Override
+        public void onNext(Object element) {
+            this.signals.add(String.valueOf(element));
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            this.signals.add("error " + failure.getMessage());
+        }
+
+        @Override
+        public void onComplete() {
+            this.signals.add("complete");
+        }
+
     }
 
 }

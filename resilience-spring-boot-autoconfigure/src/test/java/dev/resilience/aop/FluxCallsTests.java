@@ -247,6 +247,21 @@ class FluxCallsTests {
     }
 
     @Test
+    void refusedFirstElementGoesToTheSubscribersDiscardHookAndTheDeliveredOnesDoNot() {
+        this.source
+            .script((subscription) -> (subscription == 1) ? Flux.just("stale", "old") : Flux.just("fresh", "new"));
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+
+        StepVerifier.create(this.quotes.fresh().doOnDiscard(String.class, discarded::add))
+            .then(() -> this.clock.advance(Duration.ofMillis(100)))
+            .expectNext("fresh", "new")
+            .expectComplete()
+            .verify(VERIFY_BOUND);
+
+        assertThat(discarded).as("a pooled buffer would be released").containsExactly("stale");
+    }
+
+    @Test
     void firstElementStillRefusedAfterTheLastAttemptFailsTheCallAndItsStreamIsCancelled() {
         this.source.script((subscription) -> Flux.just("stale", "old"));
 
