@@ -146,8 +146,18 @@ public final class HttpClientPipelines implements SmartInitializingSingleton {
      */
     ResiliencePipeline pipelineOf(HttpMethod method, URI uri, HttpHeaders headers) {
         Pipelines host = pipelinesOf(uri);
-        boolean idempotent = IDEMPOTENT_METHODS.contains(method) || headers.containsHeader(IDEMPOTENCY_KEY_HEADER);
-        return idempotent ? host.retrying() : host.once();
+        return isRetried(method, headers) ? host.retrying() : host.once();
+    }
+
+    /**
+     * Tells whether a request may be sent more than once: an idempotent method, or any
+     * method with an {@value #IDEMPOTENCY_KEY_HEADER}.
+     * @param method the request's method
+     * @param headers the request's headers
+     * @return {@code true} when the request runs through the retrying pipeline
+     */
+    static boolean isRetried(HttpMethod method, HttpHeaders headers) {
+        return IDEMPOTENT_METHODS.contains(method) || headers.containsHeader(IDEMPOTENCY_KEY_HEADER);
     }
 
     /**

@@ -21,7 +21,10 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * <ul>
  * <li>Each subscription to the returned {@code Mono} is one call. Each attempt subscribes
  * anew to the rest of the exchange, with the caller's Reactor context, so the filters
- * after this one run on every attempt and the request's body is written again.</li>
+ * after this one run on every attempt. A request that may be retried sends on every
+ * attempt the bytes its first whole write sent, kept in memory for the call, so that a
+ * body readable only once (an {@code InputStream}, a hot {@code Flux}) is never resent
+ * empty or cut.</li>
  * <li>Every response that is not a failure is emitted at once and counts as a success for
  * the breaker. When the attempts end on a failed response, the last response is emitted,
  * so that the WebClient's status handling applies ({@code WebClientResponseException}
@@ -62,7 +65,9 @@ public final class ResilientExchangeFilterFunction implements ExchangeFilterFunc
     public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
         return Mono.deferContextual((context) -> {
             ResiliencePipeline pipeline = this.pipelines.pipelineOf(request.method(), request.url(), request.headers());
-            ExchangeAttempts attempts = new ExchangeAttempts(request, next, context, this.pipelines);
+            ClientRequest sent = HttpClientPipelines.isRetried(request.method(), request.headers())
+                    ? ReplayedBody.of(request) : request;
+            ExchangeAttempts attempts = new ExchangeAttempts(sent, next, context, this.pipelines);
             CallContext call = CallContext.of(attempts.describe(), List.of());
             return Mono.fromFuture(() -> pipeline.<ClientResponse>executeAsync(call, attempts::next), false)
                 .flatMap(attempts::outcome)

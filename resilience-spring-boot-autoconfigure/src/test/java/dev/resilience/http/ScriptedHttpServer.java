@@ -136,8 +136,9 @@ final class ScriptedHttpServer implements AutoCloseable, BeforeEachCallback, Aft
 
     private void handle(HttpExchange exchange) throws IOException {
         byte[] body = exchange.getRequestBody().readAllBytes();
-        this.received.add(new Received(exchange.getRequestMethod(),
-                exchange.getRequestHeaders().getFirst("Idempotency-Key"), new String(body, StandardCharsets.UTF_8)));
+        this.received
+            .add(new Received(exchange.getRequestMethod(), exchange.getRequestHeaders().getFirst("Idempotency-Key"),
+                    exchange.getRequestHeaders().getFirst("Content-Type"), new String(body, StandardCharsets.UTF_8)));
         Reply reply = this.script.poll();
         if (reply == null) {
             reply = new Reply(200, "ok", Map.of(), null);
@@ -163,7 +164,7 @@ final class ScriptedHttpServer implements AutoCloseable, BeforeEachCallback, Aft
     record Reply(int status, String body, Map<String, String> headers, @Nullable CountDownLatch gate) {
     }
 
-    record Received(String method, @Nullable String idempotencyKey, String body) {
+    record Received(String method, @Nullable String idempotencyKey, @Nullable String contentType, String body) {
     }
 
 }
