@@ -36,18 +36,20 @@ import org.springframework.util.ClassUtils;
  * What an annotated method must be for the proxy to protect it: a method the proxy can
  * intercept (not private, final or static), returning a value, {@code void}, an
  * {@code ExecutionResult}, a {@code CompletionStage} or {@code CompletableFuture}, or a
- * Reactor {@code Mono} when Reactor is on the application's class path. A plain
- * {@link Future}, another reactive type ({@code Flux}, a {@code Publisher}) or a Kotlin
- * {@code suspend} function hands its outcome back after the call has ended, where no
- * retry or breaker would see it, so each fails the start, as do {@code @Idempotent} on a
- * {@code Mono} and a {@code Mono}'s last good value kept per caller. So does a task that
- * Spring MVC runs after the method has returned ({@link Callable}, {@code WebAsyncTask},
- * {@code DeferredResult}, {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and
- * {@code SseEmitter}), returned as it is, as the body of a {@code ResponseEntity} or
- * inside a {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry,
- * guard and store the task instead of its work, so an idempotent replay would run the
- * work again. This holds on every bean, not only on controllers. Reactor, Reactive
- * Streams, Kotlin and Spring MVC are recognized by name and stay optional.
+ * Reactor {@code Mono} when Reactor is on the application's class path, or a Kotlin
+ * {@code suspend} function that Spring's proxy awaits as a {@code Mono}
+ * ({@link SuspendFunctions}). A plain {@link Future} or another reactive type
+ * ({@code Flux}, a {@code Publisher}) hands its outcome back after the call has ended,
+ * where no retry or breaker would see it, so each fails the start, as do
+ * {@code @Idempotent} on a {@code Mono} or a {@code suspend} function and their last good
+ * values kept per caller. So does a task that Spring MVC runs after the method has
+ * returned ({@link Callable}, {@code WebAsyncTask}, {@code DeferredResult},
+ * {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and {@code SseEmitter}),
+ * returned as it is, as the body of a {@code ResponseEntity} or inside a
+ * {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry, guard and
+ * store the task instead of its work, so an idempotent replay would run the work again.
+ * This holds on every bean, not only on controllers. Reactor, Reactive Streams, Kotlin
+ * and Spring MVC are recognized by name and stay optional.
  */
 final class ProtectableMethods {
 
@@ -55,8 +57,6 @@ final class ProtectableMethods {
             Fallback.class, Idempotent.class, Bulkhead.class, RateLimited.class, TimeLimited.class, Hedged.class);
 
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
-
-    private static final String CONTINUATION = "kotlin.coroutines.Continuation";
 
     private static final String HTTP_ENTITY = "org.springframework.http.HttpEntity";
 
@@ -166,8 +166,8 @@ final class ProtectableMethods {
      * @throws InvalidResiliencePolicyException for a {@link Future} that is not a
      * {@link CompletionStage}, a {@link CompletionStage} the pipeline cannot return, a
      * reactive type other than a {@code Mono} (or a {@code Mono} without Reactor), a
-     * Kotlin {@code suspend} function, or a task that Spring MVC runs after the method
-     * has returned
+     * Kotlin {@code suspend} function the proxy cannot await as a {@code Mono}, or a task
+     * that Spring MVC runs after the method has returned
      */
     static void requireSupportedReturnType(Method method, String subject, boolean reactorPresent) {
         Class<?> type = method.getReturnType();
@@ -181,12 +181,9 @@ final class ProtectableMethods {
                     "Return the value itself (ResponseEntity or the body), or a CompletableFuture or CompletionStage "
                             + "of it, which Spring MVC also answers asynchronously.");
         }
-        if (isSuspending(method)) {
-            throw new InvalidResiliencePolicyException(subject, "suspend", describe(method),
-                    "Kotlin suspend functions are not supported yet: the call would end when the function first "
-                            + "suspends, so its failures would be neither retried nor recorded by a breaker",
-                    "Declare a function that is not suspend and returns CompletableFuture (kotlinx.coroutines' "
-                            + "future { } builds one), or the value itself.");
+        if (ReturnKind.isSuspending(method)) {
+            SuspendFunctions.requireSupported(method, subject);
+            return;
         }
         if (CompletionStage.class.isAssignableFrom(type)) {
             if (!ReturnKind.isSupportedStage(type)) {
@@ -224,14 +221,22 @@ final class ProtectableMethods {
     }
 
     /**
-     * Fails for {@link Idempotent} on a method returning {@code Mono}, which is not
-     * supported yet.
+     * Fails for {@link Idempotent} on a method returning {@code Mono} or a Kotlin
+     * {@code suspend} function, which is not supported yet.
      * @param method the idempotent method
      * @param returnKind how it returns
      * @param subject the bean and method, for the failure analysis
-     * @throws InvalidResiliencePolicyException when the method returns {@code Mono}
+     * @throws InvalidResiliencePolicyException when the method returns {@code Mono} or
+     * suspends
      */
     static void requireIdempotentReturnType(Method method, ReturnKind returnKind, String subject) {
+        if (returnKind == ReturnKind.SUSPEND) {
+            throw new InvalidResiliencePolicyException(subject, "@Idempotent", declaration(method),
+                    "@Idempotent on a suspend function is not supported yet: its key would be claimed at "
+                            + "subscription and its value stored as a Mono's, which is not built yet",
+                    "Remove @Idempotent, or make the function not suspend and return CompletableFuture "
+                            + "(kotlinx.coroutines' future { } builds one).");
+        }
         if (returnKind == ReturnKind.MONO) {
             throw new InvalidResiliencePolicyException(subject, "@Idempotent", declaration(method),
                     "@Idempotent on a method returning Mono is not supported yet: the key's caller scope is read "
@@ -243,18 +248,19 @@ final class ProtectableMethods {
     }
 
     /**
-     * Fails for {@code @Fallback(lastGood)} on a method returning {@code Mono} whose last
-     * good values are kept per caller, which is not supported yet.
+     * Fails for {@code @Fallback(lastGood)} on a method returning {@code Mono}, or a
+     * {@code suspend} function, whose last good values are kept per caller, which is not
+     * supported yet.
      * @param method the method keeping last good values
      * @param returnKind how it returns
      * @param callerScoped whether last good values are kept per caller (an
      * {@link IdempotencyScopeResolver} other than {@link IdempotencyScopeResolver#NONE})
      * @param subject the bean and method, for the failure analysis
-     * @throws InvalidResiliencePolicyException when the method returns {@code Mono} and
-     * its values are kept per caller
+     * @throws InvalidResiliencePolicyException when the method returns {@code Mono} or
+     * suspends and its values are kept per caller
      */
     static void requireLastGoodReturnType(Method method, ReturnKind returnKind, boolean callerScoped, String subject) {
-        if (returnKind == ReturnKind.MONO && callerScoped) {
+        if (returnKind.isMono() && callerScoped) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(lastGood)", declaration(method),
                     "a last good value of a method returning Mono is not supported yet while last good values are "
                             + "kept per caller: the caller is read from the calling thread, while a reactive caller's "
@@ -337,11 +343,6 @@ final class ProtectableMethods {
         }
         return OptionalTypes.isAssignable(HTTP_ENTITY, type)
                 ? ClassUtils.resolveClassName(HTTP_ENTITY, type.getClassLoader()) : null;
-    }
-
-    private static boolean isSuspending(Method method) {
-        Class<?>[] parameters = method.getParameterTypes();
-        return parameters.length > 0 && CONTINUATION.equals(parameters[parameters.length - 1].getName());
     }
 
     private static boolean isReactive(Class<?> type) {

@@ -26,7 +26,10 @@ import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
  * idempotency key is found. Invoking it runs each attempt through a fresh copy of the
  * remaining interceptor chain, so that inner advice such as a transaction applies to
  * every attempt. A method returning {@code Mono} returns at once a {@code Mono} each of
- * whose subscriptions is a call ({@link MonoCalls}). Thread-safe.
+ * whose subscriptions is a call ({@link MonoCalls}); so does a Kotlin {@code suspend}
+ * function, whose invocation Spring's proxy turns into a {@code Mono} and whose returned
+ * {@code Mono} it awaits in the caller's coroutine ({@link SuspendFunctions}).
+ * Thread-safe.
  */
 final class ResilientMethod {
 
@@ -70,7 +73,7 @@ final class ResilientMethod {
     }
 
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-        if (this.returnKind == ReturnKind.MONO) {
+        if (this.returnKind.isMono()) {
             String scope = this.lastGood ? lastGoodScope() : "";
             return MonoCalls.of((subscriberContext) -> subscribed(invocation, scope, subscriberContext));
         }
@@ -110,9 +113,12 @@ final class ResilientMethod {
             Object subscriberContext) {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
+            Object[] arguments = invocation.getArguments();
+            MethodArguments passed = (this.returnKind == ReturnKind.SUSPEND)
+                    ? MethodArguments.ofSuspending(this.method, arguments, subscriberContext)
+                    : new MethodArguments(this.method, arguments, subscriberContext);
             CallContext context = this.customizer.customize(new CallContext(this.description, invocation.getThis(),
-                    new MethodArguments(this.method, invocation.getArguments(), subscriberContext), null, "",
-                    observation.listener(), scope));
+                    passed, null, "", observation.listener(), scope));
             String what = "Method '" + this.method.getName() + "'";
             return valueOf(
                     this.pipeline.executeAsync(context,

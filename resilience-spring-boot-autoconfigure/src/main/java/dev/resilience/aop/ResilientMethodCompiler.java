@@ -329,8 +329,17 @@ final class ResilientMethodCompiler {
 
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
         ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
-        ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
+        ResolvableType valueType = valueOf(returnType, returnKind);
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
+    }
+
+    /**
+     * Returns the type of a method's value: its return type, read from the Kotlin
+     * signature for a {@code suspend} function, or the value the type holds.
+     */
+    private static ResolvableType valueOf(ResolvableType returnType, ReturnKind returnKind) {
+        return (returnKind == ReturnKind.VALUE || returnKind == ReturnKind.SUSPEND) ? returnType
+                : returnType.getGeneric(0);
     }
 
     /**
@@ -344,7 +353,7 @@ final class ResilientMethodCompiler {
             return;
         }
         ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
-        ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
+        ResolvableType valueType = valueOf(returnType, returnKind);
         ResolvableType optional = valueType.as(Optional.class);
         ResolvableType declared = (optional != ResolvableType.NONE) ? optional.getGeneric(0) : valueType;
         Class<?> resolved = declared.resolve();

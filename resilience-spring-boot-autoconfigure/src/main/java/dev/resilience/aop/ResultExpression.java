@@ -151,18 +151,19 @@ final class ResultExpression implements Predicate<@Nullable Object> {
 
     /**
      * Whether a method returns nothing its result predicate could judge: {@code void}, or
-     * a {@code Void} value, a stage of one or an {@link ExecutionResult} of one.
+     * a {@code Void} value, a stage of one or an {@link ExecutionResult} of one, or a
+     * {@code suspend} function's {@code Unit}.
      */
     private static boolean returnsNothing(Method method) {
         ResolvableType returned = ResolvableType.forMethodReturnType(method);
         ResolvableType value = switch (ReturnKind.of(method)) {
-            case VALUE -> returned;
+            case VALUE, SUSPEND -> returned;
             case COMPLETION_STAGE -> returned.as(CompletionStage.class).getGeneric(0);
             case EXECUTION_RESULT -> returned.as(ExecutionResult.class).getGeneric(0);
             case MONO -> returned.getGeneric(0);
         };
         Class<?> type = value.resolve();
-        return type == void.class || type == Void.class;
+        return type == void.class || type == Void.class || (type != null && "kotlin.Unit".equals(type.getName()));
     }
 
 }
