@@ -104,6 +104,19 @@ class SuspendFunctionsTests @Autowired constructor(
     }
 
     @Test
+    fun `result predicate judges the function's value with its Kotlin parameter names`() = runTest {
+        quotes.script = { invocation -> if (invocation == 1) "stale" else "fresh" }
+
+        val quote = async { quotes.fresh("ETH") }
+        runCurrent()
+        assertThat(quotes.invocations()).isEqualTo(1)
+        advance(Duration.ofMillis(100))
+
+        assertThat(quote.await()).isEqualTo("ETH fresh")
+        assertThat(results.only("suspend-fresh").attempts()).isEqualTo(2)
+    }
+
+    @Test
     fun `breaker counts the function's failures, opens and then invokes nothing`() = runTest {
         val breaker = registry.findCircuitBreaker("suspend-breaker").orElseThrow()
         breaker.transitionTo(CircuitBreakerState.CLOSED)

@@ -61,6 +61,15 @@ class SuspendQuotes {
     @Retryable(value = "suspend-quote", maxAttempts = 3, delay = "100ms", multiplier = 2.0)
     suspend fun quote(symbol: String): String = "$symbol ${scripted()}"
 
+    @Retryable(
+        value = "suspend-fresh",
+        maxAttempts = 2,
+        delay = "100ms",
+        multiplier = 1.0,
+        retryOnResult = "#result == #symbol + ' stale'",
+    )
+    suspend fun fresh(symbol: String): String = "$symbol ${scripted()}"
+
     @Retryable(value = "suspend-guarded", maxAttempts = 1)
     @CircuitGuarded("suspend-breaker")
     suspend fun guarded(): String = scripted()
