@@ -24,9 +24,11 @@ import org.jspecify.annotations.Nullable;
  * timer on the time source; when it fires, the next step is handed to the pipeline's
  * executor, as is the handling of a stage that completes later: the timer thread and the
  * threads completing the stages never run an attempt, a fallback, a store call or a
- * listener. When the executor refuses a step (shut down, saturated, or it drops a queued
- * one), the call ends with status ERROR on the engine's own pool; whatever escapes a step
- * ends the call, so the returned future always completes.
+ * listener. Each step handed over runs with what the call carries from its caller's
+ * thread ({@link CallContext#carried()}). When the executor refuses a step (shut down,
+ * saturated, or it drops a queued one), the call ends with status ERROR on the engine's
+ * own pool; whatever escapes a step ends the call, so the returned future always
+ * completes.
  *
  * <p>
  * Cancelling (or otherwise completing) the returned future cuts the current wait short
@@ -182,7 +184,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
      */
     private void submit(Runnable step, Consumer<RuntimeException> ending) {
         try {
-            this.executor.execute(new Step(step, ending));
+            this.executor.execute(new Step(CarriedStep.of(this.context.carried(), step), ending));
         }
         catch (RuntimeException refused) {
             endOnOwnPool(ending, refused);
@@ -190,7 +192,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
     }
 
     private void endOnOwnPool(Consumer<RuntimeException> ending, RuntimeException refused) {
-        Runnable end = () -> guard(() -> ending.accept(refused));
+        Runnable end = CarriedStep.of(this.context.carried(), () -> guard(() -> ending.accept(refused)));
         try {
             DefaultExecutor.get().execute(end);
         }
@@ -304,7 +306,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
         if (stage != null && !stage.isDone()) {
             Runnable cancelling = () -> Futures.cancelQuietly(stage);
             try {
-                this.executor.execute(new HandedTask(cancelling, cancelling));
+                this.executor.execute(new HandedTask(CarriedStep.of(this.context.carried(), cancelling), cancelling));
             }
             catch (RuntimeException ex) {
                 cancelling.run();

@@ -32,18 +32,42 @@ import org.jspecify.annotations.Nullable;
  * A pipeline without a dead-letter store writes none either way. Only this call's
  * {@code listener} hears of a letter written there, not the pipeline's listeners, whose
  * counts are of the pipeline's store.
+ * @param carried what the call carries from the thread it starts on to the threads that
+ * run its later steps, such as the caller's logging context and current trace;
+ * {@link CarriedContext#NONE} for nothing
  */
 public record CallContext(String method, @Nullable Object target, List<@Nullable Object> arguments,
         @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener, String idempotencyScope,
-        @Nullable DeadLetterStore deadLetters) {
+        @Nullable DeadLetterStore deadLetters, CarriedContext carried) {
 
     private static final CallContext EMPTY = new CallContext("", null, List.of(), null, "", ExecutionListener.NONE);
 
     /**
-     * Checks that the scope is given.
+     * Checks that the scope and the carried context are given.
      */
     public CallContext {
         Objects.requireNonNull(idempotencyScope, "idempotencyScope");
+        Objects.requireNonNull(carried, "carried");
+    }
+
+    /**
+     * Creates a context that carries nothing to other threads.
+     * @param method the called method's description
+     * @param target the object the call is made on, or {@code null}
+     * @param arguments the call's arguments
+     * @param idempotencyKey the idempotency key, or the {@link IdempotencyKeyException}
+     * met while working it out, or {@code null}
+     * @param fingerprint what must match between calls with the same key
+     * @param listener notified of this call's retries, fallbacks and outcome
+     * @param idempotencyScope whose key the idempotency key is; empty for none
+     * @param deadLetters where this call's dead letter goes, or {@code null} for the
+     * pipeline's store
+     */
+    public CallContext(String method, @Nullable Object target, List<@Nullable Object> arguments,
+            @Nullable Object idempotencyKey, String fingerprint, ExecutionListener listener, String idempotencyScope,
+            @Nullable DeadLetterStore deadLetters) {
+        this(method, target, arguments, idempotencyKey, fingerprint, listener, idempotencyScope, deadLetters,
+                CarriedContext.NONE);
     }
 
     /**
@@ -142,7 +166,7 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      */
     public CallContext withListener(ExecutionListener listener) {
         return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
-                listener, this.idempotencyScope, this.deadLetters);
+                listener, this.idempotencyScope, this.deadLetters, this.carried);
     }
 
     /**
@@ -153,7 +177,7 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      */
     public CallContext withIdempotencyScope(String scope) {
         return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
-                this.listener, scope, this.deadLetters);
+                this.listener, scope, this.deadLetters, this.carried);
     }
 
     /**
@@ -165,6 +189,18 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      */
     public CallContext withDeadLetters(@Nullable DeadLetterStore deadLetters) {
         return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
-                this.listener, this.idempotencyScope, deadLetters);
+                this.listener, this.idempotencyScope, deadLetters, this.carried);
     }
+
+    /**
+     * Returns a copy of this context that carries thread-bound values to the threads that
+     * run the call's later steps ({@link CarriedContext}).
+     * @param carried what the call carries, captured on the caller's thread
+     * @return the new context
+     */
+    public CallContext withCarried(CarriedContext carried) {
+        return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
+                this.listener, this.idempotencyScope, this.deadLetters, carried);
+    }
+
 }

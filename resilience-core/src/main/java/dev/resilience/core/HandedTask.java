@@ -29,8 +29,9 @@ final class HandedTask extends FutureTask<Void> {
     }
 
     /**
-     * Hands a step of a try to an executor, guarded: what escapes the step, or the
-     * executor's dropping it unrun, settles the try ({@link HedgeRace#broke}).
+     * Hands a step of a try to an executor, guarded and with what the call carries from
+     * its caller's thread: what escapes the step, or the executor's dropping it unrun,
+     * settles the try ({@link HedgeRace#broke}).
      * @param executor the executor
      * @param race the try's race
      * @param attempt the try
@@ -42,10 +43,11 @@ final class HandedTask extends FutureTask<Void> {
     }
 
     /**
-     * Hands a step of a try to an executor, guarded: what escapes the step settles the
-     * try ({@link HedgeRace#broke}); the executor's dropping it unrun runs
-     * {@code dropped} instead, on the thread that drops it, for a step that holds what
-     * the race does not know of yet (a pass, an outcome, a stage to stop).
+     * Hands a step of a try to an executor, guarded and with what the call carries from
+     * its caller's thread: what escapes the step settles the try
+     * ({@link HedgeRace#broke}); the executor's dropping it unrun runs {@code dropped}
+     * instead, on the thread that drops it, for a step that holds what the race does not
+     * know of yet (a pass, an outcome, a stage to stop).
      * @param executor the executor
      * @param race the try's race
      * @param attempt the try
@@ -55,14 +57,14 @@ final class HandedTask extends FutureTask<Void> {
      */
     static void handTo(Executor executor, HedgeRace<?> race, HedgeTry attempt, Runnable step,
             Consumer<RuntimeException> dropped) {
-        executor.execute(new HandedTask(() -> {
+        executor.execute(new HandedTask(CarriedStep.of(race.carried(), () -> {
             try {
                 step.run();
             }
             catch (RuntimeException ex) {
                 race.broke(attempt, ex);
             }
-        }, () -> dropped.accept(new RejectedExecutionException("The executor dropped a step of a hedged try"))));
+        }), () -> dropped.accept(new RejectedExecutionException("The executor dropped a step of a hedged try"))));
     }
 
     @Override

@@ -92,6 +92,14 @@ final class HedgeRace<T> {
     }
 
     /**
+     * Returns what the call carries to the threads that run its hedges.
+     * @return the call's carried context
+     */
+    CarriedContext carried() {
+        return this.context.carried();
+    }
+
+    /**
      * Returns the race's outcome; cancelling it does not stop the race: the driver calls
      * {@link #cancelAll()}.
      * @return the future outcome

@@ -1,10 +1,10 @@
 package dev.resilience.aop;
 
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.retry.RetryEvent;
@@ -19,11 +19,16 @@ import org.jspecify.annotations.Nullable;
  * {@code resilience.calls}, with the low-cardinality keys {@code name}, {@code status}
  * and {@code fallback}, and an event per retry and per fallback tried. The
  * {@code resilience.calls} timer comes from these observations; with a tracing bridge, so
- * does a span per call. Each attempt runs with the call's observation in scope, on the
- * thread that runs it, so that the spans the method makes are children of the call's; the
- * scope is closed when the attempt returns or throws. A call that ends without a value
- * stops its observation with its final error. Each observation is stopped exactly once,
- * however the call ends. With a no-op registry a call costs nothing here.
+ * does a span per call. The call's observation is in scope while the call runs on its
+ * caller's thread, and while each of its later steps runs on another thread (an attempt
+ * after a backoff, a fallback, a hedge, a listener), so that the spans its attempts and
+ * fallbacks make are children of the call's; each scope is closed when its step returns
+ * or throws. With Micrometer's context-propagation on the class path, those later steps
+ * also run with the context captured from the caller ({@link CallerContexts}): the
+ * logging context (MDC) and other values of the registered thread-local accessors. A call
+ * that ends without a value stops its observation with its final error. Each observation
+ * is stopped exactly once, however the call ends. With a no-op registry and nothing to
+ * capture a call costs nothing here.
  */
 public final class CallObserver {
 
@@ -40,21 +45,42 @@ public final class CallObserver {
 
     private static final Log logger = LogFactory.getLog(CallObserver.class);
 
-    private static final Call UNOBSERVED = new Call(null, ObservationRegistry.NOOP);
-
     private final ObservationRegistry registry;
 
+    private final CallerContexts callerContexts;
+
+    private final Call unobserved;
+
     /**
-     * Creates an observer.
+     * Creates an observer; it carries the caller's context to a call's later steps when
+     * Micrometer's context-propagation is on the class path.
      * @param registry where observations are made
      */
     public CallObserver(ObservationRegistry registry) {
+        this(registry, CallerContexts.detect(CallObserver.class.getClassLoader()));
+    }
+
+    CallObserver(ObservationRegistry registry, CallerContexts callerContexts) {
         this.registry = registry;
+        this.callerContexts = callerContexts;
+        this.unobserved = new Call(null, ObservationRegistry.NOOP);
+    }
+
+    /**
+     * Captures, on the caller's thread, the caller's context that a call's later steps
+     * carry to the threads that run them: its thread-local values, and for a {@code Mono}
+     * the values of its subscriber's Reactor context over them.
+     * @param subscriberContext the Reactor context of the call's subscriber, or
+     * {@code null} for a call made by a thread
+     * @return the caller's context, {@link CarriedContext#NONE} when nothing is captured
+     */
+    CarriedContext capture(@Nullable Object subscriberContext) {
+        return this.callerContexts.capture(subscriberContext);
     }
 
     Call start(String name) {
         if (this.registry.isNoop()) {
-            return UNOBSERVED;
+            return this.unobserved;
         }
         try {
             Observation observation = Observation.createNotStarted(OBSERVATION_NAME, this.registry)
@@ -65,7 +91,7 @@ public final class CallObserver {
         }
         catch (RuntimeException ex) {
             logger.warn("An observation handler failed to start the observation of a call of '" + name + "'", ex);
-            return UNOBSERVED;
+            return this.unobserved;
         }
     }
 
@@ -128,18 +154,19 @@ public final class CallObserver {
         }
 
         /**
-         * Returns the attempt run with the call's observation in scope on the thread that
-         * runs it.
+         * Returns the call's steps run with its observation in scope on the thread that
+         * calls the supplier.
+         * @param steps what runs the call's steps on this thread
          */
-        <T> Callable<T> scoped(Callable<T> attempt) {
+        <T> Supplier<T> scoped(Supplier<T> steps) {
             Observation observed = this.observation;
             if (observed == null) {
-                return attempt;
+                return steps;
             }
             return () -> {
                 Scope scope = openScope(observed);
                 try {
-                    return attempt.call();
+                    return steps.get();
                 }
                 finally {
                     scope.close();
@@ -148,23 +175,30 @@ public final class CallObserver {
         }
 
         /**
-         * Returns the attempt run with the call's observation in scope on the thread that
-         * calls the supplier, while it makes the attempt's stage.
+         * Returns what the call's later steps carry to the threads that run them: the
+         * caller's context, with the call's observation in scope over it.
+         * @param caller the caller's context ({@link CallObserver#capture})
+         * @return what the call's context carries
          */
-        <T> Supplier<T> scoped(Supplier<T> attempt) {
+        CarriedContext carried(CarriedContext caller) {
             Observation observed = this.observation;
             if (observed == null) {
-                return attempt;
+                return caller;
             }
-            return () -> {
-                Scope scope = openScope(observed);
-                try {
-                    return attempt.get();
-                }
-                finally {
-                    scope.close();
-                }
-            };
+            if (caller == CarriedContext.NONE) {
+                return (step) -> () -> inScope(observed, step);
+            }
+            return (step) -> caller.around(() -> inScope(observed, step));
+        }
+
+        private void inScope(Observation observed, Runnable step) {
+            Scope scope = openScope(observed);
+            try {
+                step.run();
+            }
+            finally {
+                scope.close();
+            }
         }
 
         /**

@@ -2,6 +2,8 @@ package dev.resilience.aop;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -11,6 +13,7 @@ import java.util.function.Supplier;
 
 import dev.resilience.chaos.ChaosInstance;
 import dev.resilience.core.CallContext;
+import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ExecutionListener;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ResiliencePipeline;
@@ -75,26 +78,28 @@ final class ResilientMethod {
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         if (this.returnKind.isMono()) {
             String scope = this.lastGood ? lastGoodScope() : "";
-            return MonoCalls.of((subscriberContext) -> subscribed(invocation, scope, subscriberContext));
+            return MonoCalls.of((subscriberContext) -> {
+                CarriedContext caller = this.observer.capture(subscriberContext);
+                return carriedHere(caller, () -> subscribed(invocation, scope, subscriberContext, caller));
+            });
         }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
             CallContext context = context(invocation, observation.listener());
             if (this.returnKind == ReturnKind.COMPLETION_STAGE) {
-                return valueOf(
-                        this.pipeline.executeAsync(context,
-                                ChaosInstance.aroundStage(this.chaos, this.pipeline,
-                                        observation.scoped(stageAttempt(invocation, ResilientMethod::asStage)))),
+                CallContext carrying = carrying(context, observation);
+                Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos,
+                        this.pipeline, carrying.carried(), stageAttempt(invocation, ResilientMethod::asStage));
+                return valueOf(observation.scoped(() -> this.pipeline.executeAsync(carrying, attempt)).get(),
                         observation);
             }
-            if (this.returnKind == ReturnKind.EXECUTION_RESULT) {
-                return observation.stop(this.pipeline.execute(context, ChaosInstance.around(this.chaos, this.pipeline,
-                        observation.scoped(envelopeAttempt(invocation)))));
-            }
-            return observation
-                .stop(this.pipeline.execute(context,
-                        ChaosInstance.around(this.chaos, this.pipeline, observation.scoped(attempt(invocation)))))
-                .getOrThrow();
+            CallContext called = (this.pipeline.hedging() != null) ? carrying(context, observation) : context;
+            Callable<@Nullable Object> attempt = ChaosInstance.around(this.chaos, this.pipeline,
+                    (this.returnKind == ReturnKind.EXECUTION_RESULT) ? envelopeAttempt(invocation)
+                            : attempt(invocation));
+            ExecutionResult<@Nullable Object> result = observation
+                .stop(observation.scoped(() -> this.pipeline.execute(called, attempt)).get());
+            return (this.returnKind == ReturnKind.EXECUTION_RESULT) ? result : result.getOrThrow();
         }
         catch (RuntimeException | Error ex) {
             observation.fail(ex);
@@ -105,32 +110,55 @@ final class ResilientMethod {
     /**
      * Starts the call of one subscription to the {@code Mono} the proxy returned: each
      * attempt subscribes afresh to the {@code Mono} the method returns, with the
-     * subscriber's context.
+     * subscriber's context. Runs with the caller's context in place, so that the call's
+     * observation is a child of the one the subscriber's context holds.
      * @param scope the caller's scope of last good values, resolved on the thread that
      * called the proxy
+     * @param caller the caller's context, captured from the subscriber's
      */
     private CompletableFuture<@Nullable Object> subscribed(MethodInvocation invocation, String scope,
-            Object subscriberContext) {
+            Object subscriberContext, CarriedContext caller) {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
             Object[] arguments = invocation.getArguments();
             MethodArguments passed = (this.returnKind == ReturnKind.SUSPEND)
                     ? MethodArguments.ofSuspending(this.method, arguments, subscriberContext)
                     : new MethodArguments(this.method, arguments, subscriberContext);
-            CallContext context = this.customizer.customize(new CallContext(this.description, invocation.getThis(),
-                    passed, null, "", observation.listener(), scope));
+            CallContext context = this.customizer
+                .customize(new CallContext(this.description, invocation.getThis(), passed, null, "",
+                        observation.listener(), scope))
+                .withCarried(observation.carried(caller));
             String what = "Method '" + this.method.getName() + "'";
-            return valueOf(
-                    this.pipeline.executeAsync(context,
-                            ChaosInstance.aroundStage(this.chaos, this.pipeline,
-                                    observation.scoped(stageAttempt(invocation,
-                                            (returned) -> MonoCalls.subscribe(returned, subscriberContext, what))))),
-                    observation);
+            Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
+                    context.carried(),
+                    stageAttempt(invocation, (returned) -> MonoCalls.subscribe(returned, subscriberContext, what)));
+            return valueOf(observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get(), observation);
         }
         catch (RuntimeException | Error ex) {
             observation.fail(ex);
             throw ex;
         }
+    }
+
+    /**
+     * Returns the context of a call made by a thread, carrying the caller's context and
+     * the call's observation to the threads that run its later steps.
+     */
+    private CallContext carrying(CallContext context, CallObserver.Call observation) {
+        return context.withCarried(observation.carried(this.observer.capture(null)));
+    }
+
+    /**
+     * Starts a call on this thread with the caller's context in place, as its later steps
+     * run elsewhere: the subscriber's Reactor context restored as thread-local values.
+     */
+    private static <T> T carriedHere(CarriedContext carried, Supplier<T> start) {
+        if (carried == CarriedContext.NONE) {
+            return start.get();
+        }
+        List<T> started = new ArrayList<>(1);
+        carried.around(() -> started.add(start.get())).run();
+        return started.get(0);
     }
 
     private CallContext context(MethodInvocation invocation, ExecutionListener listener) {

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
+import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.time.ScheduledTask;
 import org.jspecify.annotations.Nullable;
@@ -54,16 +55,17 @@ public final class ChaosInstance {
      * Returns an asynchronous attempt with this operation's faults injected before it, or
      * the attempt itself when there is no chaos. The latency blocks no thread: a timer of
      * the pipeline's clock fires after it and hands the attempt to the pipeline's
-     * executor.
+     * executor, where it runs with what the call carries from its caller's thread.
      * @param <T> the type of the attempt's value
      * @param chaos the operation's chaos, or {@code null} when chaos is off
      * @param pipeline the operation's pipeline, whose clock and executor are used
+     * @param carried what the call carries to the threads that run its steps
      * @param attempt the attempt
      * @return the attempt to run
      */
     public static <T> Supplier<CompletionStage<T>> aroundStage(@Nullable ChaosInstance chaos,
-            ResiliencePipeline pipeline, Supplier<CompletionStage<T>> attempt) {
-        return (chaos != null) ? chaos.aroundStage(pipeline, attempt) : attempt;
+            ResiliencePipeline pipeline, CarriedContext carried, Supplier<CompletionStage<T>> attempt) {
+        return (chaos != null) ? chaos.aroundStage(pipeline, carried, attempt) : attempt;
     }
 
     /**
@@ -133,7 +135,7 @@ public final class ChaosInstance {
         };
     }
 
-    private <T> Supplier<CompletionStage<T>> aroundStage(ResiliencePipeline pipeline,
+    private <T> Supplier<CompletionStage<T>> aroundStage(ResiliencePipeline pipeline, CarriedContext carried,
             Supplier<CompletionStage<T>> attempt) {
         return () -> {
             ChaosSettings current = this.settings;
@@ -144,7 +146,8 @@ public final class ChaosInstance {
                 return fails(current) ? CompletableFuture.failedFuture(current.newException(this.name)) : attempt.get();
             }
             this.latencies.increment();
-            return new DelayedAttempt<>(current, attempt, pipeline.executor()).start(pipeline, current.latency());
+            return new DelayedAttempt<>(current, attempt, pipeline.executor(), carried).start(pipeline,
+                    current.latency());
         };
     }
 
@@ -169,14 +172,18 @@ public final class ChaosInstance {
 
         private final Executor executor;
 
+        private final CarriedContext carried;
+
         private final CompletableFuture<T> result = new CompletableFuture<>();
 
         private volatile @Nullable CompletionStage<T> running;
 
-        DelayedAttempt(ChaosSettings settings, Supplier<CompletionStage<T>> attempt, Executor executor) {
+        DelayedAttempt(ChaosSettings settings, Supplier<CompletionStage<T>> attempt, Executor executor,
+                CarriedContext carried) {
             this.settings = settings;
             this.attempt = attempt;
             this.executor = executor;
+            this.carried = carried;
         }
 
         CompletableFuture<T> start(ResiliencePipeline pipeline, Duration latency) {
@@ -204,7 +211,7 @@ public final class ChaosInstance {
                 return;
             }
             try {
-                this.executor.execute(this::run);
+                this.executor.execute(this.carried.around(this::run));
             }
             catch (RuntimeException ex) {
                 this.result.completeExceptionally(ex);

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.time.VirtualTimeSource;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class ChaosInstanceTests {
     void withoutChaosTheAttemptIsReturnedAsItIs() {
         Supplier<CompletionStage<String>> attempt = () -> CompletableFuture.completedFuture("paid");
 
-        assertThat(ChaosInstance.aroundStage(null, this.pipeline, attempt)).isSameAs(attempt);
+        assertThat(ChaosInstance.aroundStage(null, this.pipeline, CarriedContext.NONE, attempt)).isSameAs(attempt);
     }
 
     @Test
@@ -86,7 +87,8 @@ class ChaosInstanceTests {
                 Map.of("pay", new ChaosSettings(0, Duration.ofMillis(300), ChaosException.class)))
             .instance("pay");
 
-        CompletableFuture<String> stage = ChaosInstance.aroundStage(pay, this.pipeline, this::runAsync)
+        CompletableFuture<String> stage = ChaosInstance
+            .aroundStage(pay, this.pipeline, CarriedContext.NONE, this::runAsync)
             .get()
             .toCompletableFuture();
         assertThat(this.clock.pendingTasks()).isEqualTo(1);
