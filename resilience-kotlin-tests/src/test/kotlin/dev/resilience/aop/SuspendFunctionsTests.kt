@@ -19,9 +19,11 @@ import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitCancellation
 import kotlinx.coroutines.launch
+import kotlinx.coroutines.reactor.asCoroutineContext
 import kotlinx.coroutines.test.TestScope
 import kotlinx.coroutines.test.runCurrent
 import kotlinx.coroutines.test.runTest
+import kotlinx.coroutines.withContext
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
@@ -31,6 +33,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration
 import org.springframework.boot.test.context.SpringBootTest
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Import
+import reactor.util.context.Context
 
 /**
  * Kotlin `suspend` functions through the starter's proxy, on the engine's virtual clock
@@ -202,6 +205,13 @@ class SuspendFunctionsTests @Autowired constructor(
         assertThat(result.fallbackUsed()).isTrue()
         assertThat(result.metadata()).containsEntry(ExecutionResult.FALLBACK_NAME, "cachedQuote")
         assertThat(result.attempts()).isEqualTo(2)
+    }
+
+    @Test
+    fun `caller's Reactor context reaches the invocation and a fallback's Mono`() = runTest {
+        val quote = withContext(Context.of("tenant", "acme").asCoroutineContext()) { quotes.tenant() }
+
+        assertThat(quote).isEqualTo("no quote for acme, fallback for acme")
     }
 
     @Test

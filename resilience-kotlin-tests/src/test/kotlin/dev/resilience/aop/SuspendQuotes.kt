@@ -12,8 +12,10 @@ import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.CoroutineName
 import kotlinx.coroutines.currentCoroutineContext
+import kotlinx.coroutines.reactor.ReactorContext
 import kotlinx.coroutines.yield
 import org.springframework.stereotype.Component
+import reactor.core.publisher.Mono
 import kotlin.coroutines.cancellation.CancellationException
 
 /**
@@ -101,6 +103,17 @@ class SuspendQuotes {
         coroutineNames += name
         return "cached $symbol for $name after ${failure.message}"
     }
+
+    @Retryable(value = "suspend-tenant", maxAttempts = 1)
+    @Fallback("tenantOfSubscriber")
+    suspend fun tenant(): String {
+        val tenant = currentCoroutineContext()[ReactorContext]?.context?.getOrDefault("tenant", "nobody")
+        throw IOException("no quote for $tenant")
+    }
+
+    @Suppress("unused")
+    private fun tenantOfSubscriber(failure: IOException): Mono<String> =
+        Mono.deferContextual { Mono.just("${failure.message}, fallback for ${it.getOrDefault("tenant", "nobody")}") }
 
     @Retryable(value = "suspend-fallbacks", maxAttempts = 1)
     @Fallback("failingQuote", "plainQuote")

@@ -13,10 +13,11 @@ import org.jspecify.annotations.Nullable;
  * request, response and session, {@code WebRequest}, {@code BindingResult} and
  * {@code Errors}, {@code Model}, {@code SessionStatus}, {@code UriComponentsBuilder},
  * {@code Locale}, {@code TimeZone}, {@code ZoneId}) are left out: they differ between two
- * sends of one request. A {@link Principal} contributes its name alone, so that the same
- * caller's retry matches whatever its login details, and another caller reusing the key
- * does not. The framework types are known by name, so that neither the Servlet API nor
- * Spring MVC is needed.
+ * sends of one request; so is a Kotlin {@code suspend} function's {@code Continuation},
+ * which differs between any two calls. A {@link Principal} contributes its name alone, so
+ * that the same caller's retry matches whatever its login details, and another caller
+ * reusing the key does not. The framework types are known by name, so that neither the
+ * Servlet API nor Spring MVC is needed.
  */
 final class FingerprintParameters {
 
@@ -24,7 +25,8 @@ final class FingerprintParameters {
             "jakarta.servlet.ServletResponse", "jakarta.servlet.http.HttpSession",
             "org.springframework.web.context.request.WebRequest", "org.springframework.validation.Errors",
             "org.springframework.ui.Model", "org.springframework.ui.ModelMap",
-            "org.springframework.web.bind.support.SessionStatus", "org.springframework.web.util.UriComponentsBuilder");
+            "org.springframework.web.bind.support.SessionStatus", "org.springframework.web.util.UriComponentsBuilder",
+            "kotlin.coroutines.Continuation");
 
     private static final List<String> FRAMEWORK_TYPES = Stream
         .concat(REQUEST_TYPES.stream(), Stream.of("java.util.Locale", "java.util.TimeZone", "java.time.ZoneId"))
