@@ -44,7 +44,8 @@ public @interface CircuitGuarded {
 
     /**
      * A SpEL expression over {@code #result}, the value an attempt returned (an
-     * asynchronous method's stage value), and the method's parameters by name; when it is
+     * asynchronous method's stage value, a {@code Flux}'s first element or {@code null}
+     * when it completes empty), and the method's parameters by name; when it is
      * {@code true} the breaker records the attempt as a failure while the call still
      * returns its value, such as {@code "#result.status() == 'PENDING'"}; such a value is
      * never kept as the last good value of {@code @Fallback(lastGood)}. An expression

@@ -94,10 +94,11 @@ public @interface Retryable {
 
     /**
      * A SpEL expression over {@code #result}, the value an attempt returned (an
-     * asynchronous method's stage value), and the method's parameters by name
-     * ({@code #orderId}, or {@code #p0}/{@code #a0}); when it is {@code true} the attempt
-     * is retried as a failure would be, such as {@code "#result.status() == 'PENDING'"}.
-     * A value still rejected after the last attempt ends the call ERROR with a
+     * asynchronous method's stage value, a {@code Flux}'s first element or {@code null}
+     * when it completes empty), and the method's parameters by name ({@code #orderId}, or
+     * {@code #p0}/{@code #a0}); when it is {@code true} the attempt is retried as a
+     * failure would be, such as {@code "#result.status() == 'PENDING'"}. A value still
+     * rejected after the last attempt ends the call ERROR with a
      * {@code RejectedResultException} (or goes to the fallbacks); an expression that
      * throws or yields no boolean ends it ERROR with a {@code ResultPredicateException}.
      * Parsed at startup; empty means no result is retried.

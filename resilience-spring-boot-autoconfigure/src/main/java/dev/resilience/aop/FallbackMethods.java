@@ -21,11 +21,12 @@ import org.springframework.util.ReflectionUtils;
  * rules of the annotation: a method of the same bean (any visibility) taking the guarded
  * method's parameters, optionally followed by one {@code Throwable} parameter, and
  * returning a type assignable to the guarded method's return type, or, for a method
- * returning {@code Mono}, a {@code Mono} of its value type or that type, generics
- * included. A fallback of a Kotlin {@code suspend} function takes its value parameters
- * (the {@code Continuation} left out) and may itself be {@code suspend}; it returns the
- * function's value type, or a {@code Mono} of it. Where both forms exist, the one with
- * the {@code Throwable} parameter is used.
+ * returning {@code Mono}, a {@code Mono} of its value type or that type, and for a method
+ * returning {@code Flux}, a {@code Flux} of its element type, that type or an
+ * {@code Iterable} of it, generics included. A fallback of a Kotlin {@code suspend}
+ * function takes its value parameters (the {@code Continuation} left out) and may itself
+ * be {@code suspend}; it returns the function's value type, or a {@code Mono} of it.
+ * Where both forms exist, the one with the {@code Throwable} parameter is used.
  */
 final class FallbackMethods {
 
@@ -77,7 +78,8 @@ final class FallbackMethods {
         if (kind.isMono()) {
             requireMonoValue(guarded, kind, targetClass, chosen, name, subject);
         }
-        if (!kind.isMono() && !returnFits(guarded, chosen, targetClass)) {
+        boolean elements = (kind == ReturnKind.FLUX) && fluxElements(guarded, targetClass, chosen, name, subject);
+        if (!kind.isMono() && kind != ReturnKind.FLUX && !returnFits(guarded, chosen, targetClass)) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
                     "it returns " + chosen.getGenericReturnType().getTypeName() + ", which is not assignable to "
                             + guarded.getGenericReturnType().getTypeName(),
@@ -86,7 +88,7 @@ final class FallbackMethods {
         ReflectionUtils.makeAccessible(chosen);
         Class<?> failureType = (chosen == withFailure) ? chosen.getParameterTypes()[valueParameters(guarded).length]
                 : null;
-        return new MethodFallbackHandler(chosen, failureType, kind);
+        return new MethodFallbackHandler(chosen, failureType, kind, elements);
     }
 
     private static @Nullable Method single(List<Method> candidates, Method guarded, boolean withFailure, String subject,
@@ -170,6 +172,44 @@ final class FallbackMethods {
     private static Class<?>[] valueParameters(Method method) {
         Class<?>[] types = method.getParameterTypes();
         return ReturnKind.isSuspending(method) ? Arrays.copyOf(types, types.length - 1) : types;
+    }
+
+    /**
+     * Tells how a fallback of a method returning {@code Flux} gives its elements, and
+     * fails unless it returns a {@code Flux} of the element type, one element, or an
+     * {@link Iterable} of elements, generics included; a raw type or a type variable the
+     * bean's class does not resolve is let through. A type that fits as one element is
+     * one element, even when it is an {@code Iterable}.
+     * @return {@code true} when the fallback returns an {@code Iterable} of elements
+     */
+    private static boolean fluxElements(Method guarded, Class<?> targetClass, Method candidate, String name,
+            String subject) {
+        ResolvableType guardedType = ResolvableType.forMethodReturnType(guarded, targetClass);
+        ResolvableType element = guardedType.getGeneric(0);
+        ResolvableType returned = ResolvableType.forMethodReturnType(candidate, targetClass);
+        String reason;
+        if (ClassUtils.isAssignable(guarded.getReturnType(), candidate.getReturnType())) {
+            if (valueFits(element, returned.as(guarded.getReturnType()).getGeneric(0))) {
+                return false;
+            }
+            reason = "it returns " + returned + ", whose elements are not assignable to " + element
+                    + ", the element type of " + guardedType;
+        }
+        else {
+            if (valueFits(element, returned)) {
+                return false;
+            }
+            ResolvableType iterable = returned.as(Iterable.class);
+            if (iterable != ResolvableType.NONE && valueFits(element, iterable.getGeneric(0))) {
+                return true;
+            }
+            reason = "it returns " + returned + ", which is neither a Flux, nor assignable to " + element
+                    + ", the element type of " + guardedType + ", nor an Iterable of it";
+        }
+        String elementType = element.resolve(Object.class).getSimpleName();
+        throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(candidate), reason,
+                "Make '" + name + "' return Flux<" + elementType + ">, " + elementType + " or List<" + elementType
+                        + ">.");
     }
 
     private static boolean valueFits(ResolvableType expected, ResolvableType actual) {

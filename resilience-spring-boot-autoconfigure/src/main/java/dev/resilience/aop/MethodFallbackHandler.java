@@ -15,10 +15,11 @@ import org.springframework.aop.support.AopUtils;
  * A fallback method of the guarded bean, called with the guarded call's arguments and,
  * when it declares one, the failure. The {@code Mono} a fallback of a method returning
  * {@code Mono} returns is subscribed to, with the call's subscriber context, and its
- * value is the fallback's; a plain value is the fallback's as it is. A {@code suspend}
- * fallback of a {@code suspend} function is invoked as Spring's proxy invokes the
- * function, into a {@code Mono} run in the caller's coroutine context, which is
- * subscribed to in turn.
+ * value is the fallback's; a plain value is the fallback's as it is. What a fallback of a
+ * method returning {@code Flux} returns is subscribed to as an attempt is
+ * ({@link FluxCalls#fallback}). A {@code suspend} fallback of a {@code suspend} function
+ * is invoked as Spring's proxy invokes the function, into a {@code Mono} run in the
+ * caller's coroutine context, which is subscribed to in turn.
  */
 final class MethodFallbackHandler implements FallbackHandler {
 
@@ -30,14 +31,29 @@ final class MethodFallbackHandler implements FallbackHandler {
 
     private final boolean returnsMono;
 
+    private final boolean returnsFlux;
+
+    private final boolean elements;
+
     private final boolean suspending;
 
     MethodFallbackHandler(Method method, @Nullable Class<?> failureType, ReturnKind guardedKind) {
+        this(method, failureType, guardedKind, false);
+    }
+
+    /**
+     * Creates the handler of a fallback method.
+     * @param elements whether the fallback of a method returning {@code Flux} returns an
+     * {@link Iterable} of the elements rather than one element
+     */
+    MethodFallbackHandler(Method method, @Nullable Class<?> failureType, ReturnKind guardedKind, boolean elements) {
         this.method = method;
         this.failureType = failureType;
         this.guardedKind = guardedKind;
         this.suspending = guardedKind == ReturnKind.SUSPEND && ReturnKind.isSuspending(method);
         this.returnsMono = this.suspending || ReturnKind.MONO_TYPE.equals(method.getReturnType().getName());
+        this.returnsFlux = ReturnKind.FLUX_TYPE.equals(method.getReturnType().getName());
+        this.elements = elements;
     }
 
     @Override
@@ -72,6 +88,11 @@ final class MethodFallbackHandler implements FallbackHandler {
             catch (InvocationTargetException ex) {
                 throw ex.getTargetException();
             }
+        }
+        if (this.guardedKind == ReturnKind.FLUX) {
+            return FluxCalls.fallback(value, this.returnsFlux, this.elements,
+                    MethodArguments.subscriberContextOf(call.arguments()),
+                    "Fallback method '" + this.method.getName() + "'");
         }
         if (this.guardedKind.isMono() && (this.returnsMono || MonoCalls.isMono(value))) {
             return MonoCalls.subscribe(value, MethodArguments.subscriberContextOf(call.arguments()),

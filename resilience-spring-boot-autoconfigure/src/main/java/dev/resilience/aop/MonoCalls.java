@@ -12,8 +12,9 @@ import reactor.util.context.ContextView;
  * ({@code docs/design/reactive.md}): each subscription to the returned {@code Mono} is
  * one call, and each attempt, or fallback, is one subscription to the {@code Mono} the
  * method returned, carrying the subscriber's context, as a stage whose cancellation
- * cancels the subscription. The only class that names Reactor's types: it is loaded when
- * a method returning {@code Mono} is called, never otherwise, so Reactor stays optional.
+ * cancels the subscription. With {@link FluxCalls} and {@link FluxAttempt}, the only
+ * classes that name Reactor's types: it is loaded when a method returning {@code Mono} is
+ * called, never otherwise, so Reactor stays optional.
  */
 final class MonoCalls {
 

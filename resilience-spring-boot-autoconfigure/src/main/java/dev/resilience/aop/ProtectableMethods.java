@@ -36,20 +36,20 @@ import org.springframework.util.ClassUtils;
  * What an annotated method must be for the proxy to protect it: a method the proxy can
  * intercept (not private, final or static), returning a value, {@code void}, an
  * {@code ExecutionResult}, a {@code CompletionStage} or {@code CompletableFuture}, or a
- * Reactor {@code Mono} when Reactor is on the application's class path, or a Kotlin
- * {@code suspend} function that Spring's proxy awaits as a {@code Mono}
- * ({@link SuspendFunctions}). A plain {@link Future} or another reactive type
- * ({@code Flux}, a {@code Publisher}) hands its outcome back after the call has ended,
- * where no retry or breaker would see it, so each fails the start, as do
- * {@code @Idempotent} on a {@code Mono} or a {@code suspend} function and their last good
- * values kept per caller. So does a task that Spring MVC runs after the method has
- * returned ({@link Callable}, {@code WebAsyncTask}, {@code DeferredResult},
- * {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and {@code SseEmitter}),
- * returned as it is, as the body of a {@code ResponseEntity} or inside a
- * {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry, guard and
- * store the task instead of its work, so an idempotent replay would run the work again.
- * This holds on every bean, not only on controllers. Reactor, Reactive Streams, Kotlin
- * and Spring MVC are recognized by name and stay optional.
+ * Reactor {@code Mono} or {@code Flux} when Reactor is on the application's class path,
+ * or a Kotlin {@code suspend} function that Spring's proxy awaits as a {@code Mono}
+ * ({@link SuspendFunctions}). A plain {@link Future} or another reactive type (a
+ * {@code Publisher}) hands its outcome back after the call has ended, where no retry or
+ * breaker would see it, so each fails the start, as do {@code @Idempotent} on a
+ * {@code Mono} or a {@code suspend} function and their last good values kept per caller.
+ * So does a task that Spring MVC runs after the method has returned ({@link Callable},
+ * {@code WebAsyncTask}, {@code DeferredResult}, {@code StreamingResponseBody},
+ * {@code ResponseBodyEmitter} and {@code SseEmitter}), returned as it is, as the body of
+ * a {@code ResponseEntity} or inside a {@code CompletionStage} or
+ * {@code ExecutionResult}: the pipeline would retry, guard and store the task instead of
+ * its work, so an idempotent replay would run the work again. This holds on every bean,
+ * not only on controllers. Reactor, Reactive Streams, Kotlin and Spring MVC are
+ * recognized by name and stay optional.
  */
 final class ProtectableMethods {
 
@@ -165,9 +165,9 @@ final class ProtectableMethods {
      * @param reactorPresent whether Reactor is on the application's class path
      * @throws InvalidResiliencePolicyException for a {@link Future} that is not a
      * {@link CompletionStage}, a {@link CompletionStage} the pipeline cannot return, a
-     * reactive type other than a {@code Mono} (or a {@code Mono} without Reactor), a
-     * Kotlin {@code suspend} function the proxy cannot await as a {@code Mono}, or a task
-     * that Spring MVC runs after the method has returned
+     * reactive type other than a {@code Mono} or {@code Flux} (or either without
+     * Reactor), a Kotlin {@code suspend} function the proxy cannot await as a
+     * {@code Mono}, or a task that Spring MVC runs after the method has returned
      */
     static void requireSupportedReturnType(Method method, String subject, boolean reactorPresent) {
         Class<?> type = method.getReturnType();
@@ -201,22 +201,22 @@ final class ProtectableMethods {
                     "Return CompletableFuture or CompletionStage (CompletableFuture.supplyAsync builds one), or the "
                             + "value itself.");
         }
-        if (ReturnKind.MONO_TYPE.equals(type.getName())) {
+        if (ReturnKind.MONO_TYPE.equals(type.getName()) || ReturnKind.FLUX_TYPE.equals(type.getName())) {
             if (!reactorPresent) {
                 throw new InvalidResiliencePolicyException(subject, "return type", returnType,
-                        "a Mono is protected only when Reactor is on the application's class path, and "
-                                + ReturnKind.MONO_TYPE + " is not",
+                        "a " + type.getSimpleName() + " is protected only when Reactor is on the application's "
+                                + "class path, and " + type.getName() + " is not",
                         "Add io.projectreactor:reactor-core to the application's dependencies.");
             }
             return;
         }
         if (isReactive(type)) {
             throw new InvalidResiliencePolicyException(subject, "return type", returnType,
-                    "reactive types other than Mono are not supported yet: the call would end when the publisher is "
-                            + "returned, before it emits, so its errors would be neither retried nor recorded by a "
-                            + "breaker",
-                    "Return Mono (Flux#collectList() gives one), CompletableFuture or CompletionStage, or the value "
-                            + "itself.");
+                    "reactive types other than Mono and Flux are not supported yet: the call would end when the "
+                            + "publisher is returned, before it emits, so its errors would be neither retried nor "
+                            + "recorded by a breaker",
+                    "Return Mono or Flux (Flux.from(publisher) gives one), CompletableFuture or CompletionStage, or "
+                            + "the value itself.");
         }
     }
 
@@ -338,7 +338,7 @@ final class ProtectableMethods {
         if (ExecutionResult.class.equals(type)) {
             return ExecutionResult.class;
         }
-        if (ReturnKind.MONO_TYPE.equals(type.getName())) {
+        if (ReturnKind.MONO_TYPE.equals(type.getName()) || ReturnKind.FLUX_TYPE.equals(type.getName())) {
             return type;
         }
         return OptionalTypes.isAssignable(HTTP_ENTITY, type)

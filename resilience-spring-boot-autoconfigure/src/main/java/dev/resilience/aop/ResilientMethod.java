@@ -29,9 +29,10 @@ import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
  * idempotency key is found. Invoking it runs each attempt through a fresh copy of the
  * remaining interceptor chain, so that inner advice such as a transaction applies to
  * every attempt. A method returning {@code Mono} returns at once a {@code Mono} each of
- * whose subscriptions is a call ({@link MonoCalls}); so does a Kotlin {@code suspend}
- * function, whose invocation Spring's proxy turns into a {@code Mono} and whose returned
- * {@code Mono} it awaits in the caller's coroutine ({@link SuspendFunctions}).
+ * whose subscriptions is a call ({@link MonoCalls}), and one returning {@code Flux} a
+ * {@code Flux} likewise ({@link FluxCalls}); a Kotlin {@code suspend} function goes as a
+ * {@code Mono} does, Spring's proxy turning its invocation into a {@code Mono} and
+ * awaiting the returned one in the caller's coroutine ({@link SuspendFunctions}).
  * Thread-safe.
  */
 final class ResilientMethod {
@@ -83,6 +84,12 @@ final class ResilientMethod {
                 return carriedHere(caller, () -> subscribed(invocation, scope, subscriberContext, caller));
             });
         }
+        if (this.returnKind == ReturnKind.FLUX) {
+            return FluxCalls.of((call) -> {
+                CarriedContext caller = this.observer.capture(FluxCalls.subscriberContextOf(call));
+                return carriedHere(caller, () -> subscribed(invocation, "", call, caller));
+            });
+        }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
             CallContext context = context(invocation, observation.listener());
@@ -108,10 +115,10 @@ final class ResilientMethod {
     }
 
     /**
-     * Starts the call of one subscription to the {@code Mono} the proxy returned: each
-     * attempt subscribes afresh to the {@code Mono} the method returns, with the
-     * subscriber's context. Runs with the caller's context in place, so that the call's
-     * observation is a child of the one the subscriber's context holds.
+     * Starts the call of one subscription to the {@code Mono} or {@code Flux} the proxy
+     * returned: each attempt subscribes afresh to the publisher the method returns, with
+     * the subscriber's context. Runs with the caller's context in place, so that the
+     * call's observation is a child of the one the subscriber's context holds.
      * @param scope the caller's scope of last good values, resolved on the thread that
      * called the proxy
      * @param caller the caller's context, captured from the subscriber's
@@ -131,7 +138,7 @@ final class ResilientMethod {
             String what = "Method '" + this.method.getName() + "'";
             Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
                     context.carried(),
-                    stageAttempt(invocation, (returned) -> MonoCalls.subscribe(returned, subscriberContext, what)));
+                    stageAttempt(invocation, (returned) -> subscription(returned, subscriberContext, what)));
             return valueOf(observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get(), observation);
         }
         catch (RuntimeException | Error ex) {
@@ -159,6 +166,18 @@ final class ResilientMethod {
         List<T> started = new ArrayList<>(1);
         carried.around(() -> started.add(start.get())).run();
         return started.get(0);
+    }
+
+    /**
+     * Subscribes to the publisher an attempt returned: a {@code Flux}'s stage ends at its
+     * first signal ({@link FluxCalls}), a {@code Mono}'s at its value.
+     * @param subscriberContext the subscriber's context, or for a {@code Flux} the call
+     * of the subscription
+     */
+    private CompletableFuture<@Nullable Object> subscription(@Nullable Object returned, Object subscriberContext,
+            String what) {
+        return (this.returnKind == ReturnKind.FLUX) ? FluxCalls.subscribe(returned, subscriberContext, what)
+                : MonoCalls.subscribe(returned, subscriberContext, what);
     }
 
     private CallContext context(MethodInvocation invocation, ExecutionListener listener) {

@@ -124,6 +124,9 @@ final class ResilientMethodCompiler {
             String beanName, String id, String subject) {
         ProtectableMethods.requireSupportedReturnType(method, subject, this.reactorPresent);
         ReturnKind returnKind = ReturnKind.of(method);
+        if (returnKind == ReturnKind.FLUX) {
+            FluxMethods.requireApplicableAnnotations(method, annotations, subject);
+        }
         Retryable retryable = annotations.retryable();
         CircuitGuarded circuitGuarded = annotations.circuitGuarded();
         Idempotent idempotent = annotations.idempotent();

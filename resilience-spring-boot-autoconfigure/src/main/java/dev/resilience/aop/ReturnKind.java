@@ -32,6 +32,12 @@ enum ReturnKind {
     MONO,
 
     /**
+     * A Reactor {@code Flux}: each subscription is a call, each attempt a subscription to
+     * the {@code Flux} the method returns, retried only until it emits its first element.
+     */
+    FLUX,
+
+    /**
      * A Kotlin {@code suspend} function: Spring's proxy hands the advice a {@code Mono}
      * of the function's value for each invocation and awaits the {@code Mono} the advice
      * returns, so the function goes as a {@link #MONO} does, its value typed by its
@@ -41,6 +47,9 @@ enum ReturnKind {
 
     /** The name of Reactor's {@code Mono}, which stays an optional dependency. */
     static final String MONO_TYPE = "reactor.core.publisher.Mono";
+
+    /** The name of Reactor's {@code Flux}, which stays an optional dependency. */
+    static final String FLUX_TYPE = "reactor.core.publisher.Flux";
 
     private static final String CONTINUATION = "kotlin.coroutines.Continuation";
 
@@ -54,6 +63,9 @@ enum ReturnKind {
         }
         if (MONO_TYPE.equals(type.getName())) {
             return MONO;
+        }
+        if (FLUX_TYPE.equals(type.getName())) {
+            return FLUX;
         }
         if (CompletionStage.class.isAssignableFrom(type)) {
             return COMPLETION_STAGE;

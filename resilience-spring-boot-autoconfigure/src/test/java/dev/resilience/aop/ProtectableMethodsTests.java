@@ -18,6 +18,7 @@ import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.registry.ResilienceRegistry;
 import kotlin.coroutines.Continuation;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -60,14 +61,15 @@ class ProtectableMethodsTests {
     }
 
     @Test
-    void retryableMethodReturningAFluxFailsTheStart() {
-        this.contextRunner.withBean("quotes", FluxQuotes.class)
+    void retryableMethodReturningAPublisherFailsTheStart() {
+        this.contextRunner.withBean("quotes", PublisherQuotes.class)
             .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("Invalid resilience setting of bean 'quotes', method FluxQuotes#quotes:")
+                .contains("Invalid resilience setting of bean 'quotes', method PublisherQuotes#quotes:")
                 .contains("Setting: return type")
-                .contains("Value: \"reactor.core.publisher.Flux<java.lang.String>\"")
-                .contains("Reason: reactive types other than Mono are not supported yet")
-                .contains("Action: Return Mono (Flux#collectList() gives one), CompletableFuture or CompletionStage"));
+                .contains("Value: \"org.reactivestreams.Publisher<java.lang.String>\"")
+                .contains("Reason: reactive types other than Mono and Flux are not supported yet")
+                .contains("Action: Return Mono or Flux (Flux.from(publisher) gives one), CompletableFuture or "
+                        + "CompletionStage"));
     }
 
     @Test
@@ -257,10 +259,10 @@ class ProtectableMethodsTests {
 
     }
 
-    static class FluxQuotes {
+    static class PublisherQuotes {
 
         @Retryable
-        public Flux<String> quotes() {
+        public Publisher<String> quotes() {
             return Flux.just("42");
         }
 

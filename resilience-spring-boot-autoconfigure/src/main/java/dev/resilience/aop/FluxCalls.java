@@ -1,0 +1,161 @@
+package dev.resilience.aop;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
+
+/**
+ * The two ends where a Reactor {@link Flux} meets the engine's asynchronous path
+ * ({@code docs/design/reactive.md}): each subscription to the returned {@code Flux} is
+ * one call, and each attempt, or fallback, is one subscription to the {@code Flux} it
+ * returned ({@link FluxAttempt}), whose stage ends at its first signal. The call's
+ * subscriber then gets the rest of the attempt that ended the call: so an error after the
+ * first element passes through, never retried, and no element is seen twice. With
+ * {@link FluxAttempt}, the only classes that name Reactor's {@code Flux}: they are loaded
+ * when a method returning {@code Flux} is called, never otherwise, so Reactor stays
+ * optional.
+ */
+final class FluxCalls {
+
+    private FluxCalls() {
+    }
+
+    /**
+     * Returns the {@code Flux} the caller gets: each subscription starts one call; when
+     * the call ends with an element, the subscriber gets the stream of the attempt (or
+     * fallback) that emitted it, from that element on; when it ends empty, an empty
+     * stream; when it fails, its final error. Cancelling the subscription cancels the
+     * call, or the stream once the call has ended.
+     * @param call starts one call of a subscription, given its {@link Call}, and returns
+     * the future of its first element, which cancelling stops
+     * @return the cold {@code Flux} of the call, typed {@code Object} so that no caller's
+     * signature names Reactor
+     */
+    static Object of(Function<Object, CompletableFuture<@Nullable Object>> call) {
+        return Flux.deferContextual((context) -> {
+            Call subscription = new Call(Context.of(context));
+            return Mono.fromFuture(() -> call.apply(subscription), false)
+                .flatMapMany((first) -> subscription.rest())
+                .doFinally((signal) -> subscription.cancel());
+        });
+    }
+
+    /**
+     * Returns the Reactor context of the subscriber of a call, whose values the call
+     * carries to the threads that run its later steps.
+     * @param call the call of the subscription ({@link Call})
+     * @return its subscriber's context
+     */
+    static Object subscriberContextOf(Object call) {
+        return ((Call) call).context;
+    }
+
+    /**
+     * Subscribes to the {@code Flux} an attempt returned.
+     * @param returned what the method returned
+     * @param call the call of the subscription ({@link Call})
+     * @param what the method, for the error of a {@code null} {@code Flux}
+     * @return the stage of its first element, completed with {@code null} when it
+     * completes empty; cancelling it cancels the subscription
+     * @throws NullPointerException when the method returned {@code null}
+     */
+    static CompletableFuture<@Nullable Object> subscribe(@Nullable Object returned, @Nullable Object call,
+            String what) {
+        if (returned == null) {
+            throw new NullPointerException(what + " returned null instead of a Flux");
+        }
+        return ((Call) call).subscribe((Publisher<?>) returned);
+    }
+
+    /**
+     * Subscribes to what a fallback of a method returning {@code Flux} returned, as to an
+     * attempt: a {@code Flux} as it is, a plain value as a {@code Flux} of it, and, when
+     * the fallback was declared to return elements, an {@link Iterable} as a {@code Flux}
+     * of its elements; {@code null} as an empty {@code Flux}.
+     * @param value what the fallback returned
+     * @param declaredFlux whether the fallback was declared to return a {@code Flux}, so
+     * that {@code null} is its failure
+     * @param elements whether a plain value is an {@link Iterable} of the elements
+     * @param call the call of the subscription ({@link Call})
+     * @param what the fallback, for the error of a {@code null} {@code Flux}
+     * @return the stage of its first element
+     * @throws NullPointerException when a fallback declared to return a {@code Flux}
+     * returned {@code null}
+     */
+    static CompletableFuture<@Nullable Object> fallback(@Nullable Object value, boolean declaredFlux, boolean elements,
+            @Nullable Object call, String what) {
+        if (declaredFlux || value instanceof Flux<?>) {
+            return subscribe(value, call, what);
+        }
+        Publisher<?> publisher;
+        if (value == null) {
+            publisher = Flux.empty();
+        }
+        else if (elements) {
+            publisher = Flux.fromIterable((Iterable<?>) value);
+        }
+        else {
+            publisher = Flux.just(value);
+        }
+        return ((Call) call).subscribe(publisher);
+    }
+
+    /**
+     * One subscription to the returned {@code Flux}: the subscriber's context, written
+     * into every attempt, and the attempt subscribed last, whose rest the subscriber gets
+     * when the call ends with its first element. Attempts follow one another (a
+     * {@code Flux} is never hedged), so a new attempt cancels the one before, which
+     * matters when a result predicate refused its first element.
+     */
+    static final class Call {
+
+        private final Context context;
+
+        private final AtomicReference<@Nullable FluxAttempt> current = new AtomicReference<>();
+
+        private volatile boolean cancelled;
+
+        Call(Context context) {
+            this.context = context;
+        }
+
+        CompletableFuture<@Nullable Object> subscribe(Publisher<?> publisher) {
+            FluxAttempt attempt = new FluxAttempt(this.context);
+            FluxAttempt previous = this.current.getAndSet(attempt);
+            if (previous != null) {
+                previous.cancel();
+            }
+            if (this.cancelled) {
+                attempt.cancel();
+            }
+            publisher.subscribe(attempt);
+            return attempt.firstSignal();
+        }
+
+        /** Returns the rest of the attempt that ended the call with its first element. */
+        Flux<Object> rest() {
+            FluxAttempt winner = this.current.get();
+            if (winner == null) {
+                return Flux.error(new IllegalStateException("The call ended with an element no attempt emitted"));
+            }
+            return Flux.from(winner);
+        }
+
+        /** Cancels the attempt subscribed last, and any that starts afterwards. */
+        void cancel() {
+            this.cancelled = true;
+            FluxAttempt attempt = this.current.get();
+            if (attempt != null) {
+                attempt.cancel();
+            }
+        }
+
+    }
+
+}
