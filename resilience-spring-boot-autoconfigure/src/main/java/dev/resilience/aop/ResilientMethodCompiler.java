@@ -332,17 +332,8 @@ final class ResilientMethodCompiler {
 
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
         ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
-        ResolvableType valueType = valueOf(returnType, returnKind);
+        ResolvableType valueType = returnKind.valueType(returnType);
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
-    }
-
-    /**
-     * Returns the type of a method's value: its return type, read from the Kotlin
-     * signature for a {@code suspend} function, or the value the type holds.
-     */
-    private static ResolvableType valueOf(ResolvableType returnType, ReturnKind returnKind) {
-        return (returnKind == ReturnKind.VALUE || returnKind == ReturnKind.SUSPEND) ? returnType
-                : returnType.getGeneric(0);
     }
 
     /**
@@ -356,7 +347,7 @@ final class ResilientMethodCompiler {
             return;
         }
         ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
-        ResolvableType valueType = valueOf(returnType, returnKind);
+        ResolvableType valueType = returnKind.valueType(returnType);
         ResolvableType optional = valueType.as(Optional.class);
         ResolvableType declared = (optional != ResolvableType.NONE) ? optional.getGeneric(0) : valueType;
         Class<?> resolved = declared.resolve();

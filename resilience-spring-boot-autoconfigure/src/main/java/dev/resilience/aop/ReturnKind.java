@@ -6,6 +6,8 @@ import java.util.concurrent.CompletionStage;
 
 import dev.resilience.core.ExecutionResult;
 
+import org.springframework.core.ResolvableType;
+
 /**
  * How an annotated method hands its outcome back, which decides how the interceptor runs
  * it.
@@ -86,6 +88,17 @@ enum ReturnKind {
     static boolean isSuspending(Method method) {
         Class<?>[] parameters = method.getParameterTypes();
         return parameters.length > 0 && CONTINUATION.equals(parameters[parameters.length - 1].getName());
+    }
+
+    /**
+     * Returns the type of the value a method of this kind yields.
+     * @param returnType the method's return type, read from the Kotlin signature for a
+     * {@code suspend} function
+     * @return the return type itself for a plain value or a {@code suspend} function,
+     * else the type it holds
+     */
+    ResolvableType valueType(ResolvableType returnType) {
+        return (this == VALUE || this == SUSPEND) ? returnType : returnType.getGeneric(0);
     }
 
     /**
