@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * executor, as is the handling of a stage that completes later: the timer thread and the
  * threads completing the stages never run an attempt, a fallback, a store call or a
  * listener. Each step handed over runs with what the call carries from its caller's
- * thread ({@link CallContext#carried()}). When the executor refuses a step (shut down,
+ * thread ({@link CallContext#carried()}); the returned future is completed after that
+ * context is put back ({@link CallAccount}). When the executor refuses a step (shut down,
  * saturated, or it drops a queued one), the call ends with status ERROR on the engine's
  * own pool; whatever escapes a step ends the call, so the returned future always
  * completes.
@@ -42,7 +43,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
 
     private final Executor executor;
 
-    private final CompletableFuture<ExecutionResult<T>> result = new CompletableFuture<>();
+    private final CallAccount<T> result = new CallAccount<>();
 
     private final AtomicBoolean ended = new AtomicBoolean();
 
@@ -58,19 +59,23 @@ abstract class AsyncSteps<T> extends Execution<T> {
     }
 
     /**
-     * Runs the call's first step on this thread.
+     * Runs the call's first step on this thread. Only a call that has not ended when the
+     * step returns watches its future for a completion by anyone else: nobody else holds
+     * the future before this returns.
      * @param first the first step
      * @return the future of the call's account, which stops the call when completed by
      * anyone else
      */
     final CompletableFuture<ExecutionResult<T>> start(Runnable first) {
-        this.result.whenComplete((outcome, failure) -> {
-            if (!this.ended.get()) {
-                cancel();
-            }
-        });
         run(first);
-        return this.result;
+        if (!this.ended.get()) {
+            this.result.future().whenComplete((outcome, failure) -> {
+                if (!this.ended.get()) {
+                    cancel();
+                }
+            });
+        }
+        return this.result.future();
     }
 
     /**
@@ -184,7 +189,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
      */
     private void submit(Runnable step, Consumer<RuntimeException> ending) {
         try {
-            this.executor.execute(new Step(CarriedStep.of(this.context.carried(), step), ending));
+            this.executor.execute(new Step(this.result.carried(this.context.carried(), step), ending));
         }
         catch (RuntimeException refused) {
             endOnOwnPool(ending, refused);
@@ -192,7 +197,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
     }
 
     private void endOnOwnPool(Consumer<RuntimeException> ending, RuntimeException refused) {
-        Runnable end = CarriedStep.of(this.context.carried(), () -> guard(() -> ending.accept(refused)));
+        Runnable end = this.result.carried(this.context.carried(), () -> guard(() -> ending.accept(refused)));
         try {
             DefaultExecutor.get().execute(end);
         }
@@ -266,7 +271,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
             this.result.complete(finish());
         }
         catch (RuntimeException | Error ex) {
-            this.result.completeExceptionally(ex);
+            this.result.fail(ex);
         }
     }
 
@@ -285,7 +290,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
             settleClaim();
         }
         finally {
-            this.result.completeExceptionally(error);
+            this.result.fail(error);
         }
     }
 

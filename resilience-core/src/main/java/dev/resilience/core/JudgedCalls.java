@@ -8,11 +8,12 @@ import org.jspecify.annotations.Nullable;
  * The call whose attempt's value the result predicates are judging, bound to the judging
  * thread for as long as they judge it, so that a predicate can read the call's arguments
  * ({@link CallContext#judged()}). Nothing is bound for a call without a context
- * ({@link CallContext#empty()}).
+ * ({@link CallContext#empty()}). Once judging ends the thread keeps its entry, holding
+ * {@code null} or the call judged around it, so that judging allocates nothing.
  */
 final class JudgedCalls {
 
-    private static final ThreadLocal<CallContext> judged = new ThreadLocal<>();
+    private static final ThreadLocal<@Nullable CallContext> judged = new ThreadLocal<>();
 
     private JudgedCalls() {
     }
@@ -32,15 +33,6 @@ final class JudgedCalls {
             return judgement.get();
         }
         finally {
-            restore(previous);
-        }
-    }
-
-    private static void restore(@Nullable CallContext previous) {
-        if (previous == null) {
-            judged.remove();
-        }
-        else {
             judged.set(previous);
         }
     }

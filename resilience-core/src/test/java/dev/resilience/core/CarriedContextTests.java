@@ -79,6 +79,25 @@ class CarriedContextTests {
     }
 
     @Test
+    void callersOwnContinuationOfTheReturnedFutureRunsWithTheThreadsOwnValueNotTheCarriedOne() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        ResiliencePipeline pipeline = pipeline(2).listener(recording()).build();
+
+        REQUEST.set("r-5");
+        CompletableFuture<ExecutionResult<String>> call = pipeline.executeAsync(context(),
+                () -> (attempts.incrementAndGet() == 1) ? CompletableFuture.failedFuture(new IOException("down"))
+                        : CompletableFuture.completedFuture("quote"));
+        REQUEST.remove();
+        CompletableFuture<String> continued = call
+            .thenApply((result) -> REQUEST.get() + " on " + Thread.currentThread().getName());
+        this.clock.advance(Duration.ofMillis(100));
+
+        assertThat(continued.get(10, TimeUnit.SECONDS)).isEqualTo("null on carried-step");
+        assertThat(this.seen).containsEntry("complete", "r-5 on carried-step");
+        assertThat(onTheExecutor()).isNull();
+    }
+
+    @Test
     void stageCompletedOnAnotherThreadIsJudgedAndRetriedWithTheCallersValue() throws Exception {
         AtomicInteger attempts = new AtomicInteger();
         CompletableFuture<String> first = new CompletableFuture<>();

@@ -1,7 +1,6 @@
 package dev.resilience.aop
 
 import dev.resilience.annotation.Fallback
-import dev.resilience.annotation.Idempotent
 import dev.resilience.annotation.Retryable
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration
 import dev.resilience.core.ExecutionResult
@@ -69,14 +68,6 @@ class SuspendFunctionStartFailuresTests {
     }
 
     @Test
-    fun `idempotent suspend function fails the start until its key is claimed at subscription`() {
-        assertThat(startFailure<IdempotentQuotes>()).satisfies({
-            assertThat(it.setting).isEqualTo("@Idempotent")
-            assertThat(it.reason).startsWith("@Idempotent on a suspend function is not supported yet")
-        })
-    }
-
-    @Test
     fun `suspend function with a plain and a suspend fallback of its value type starts`() {
         contextRunner.withBean(FittingQuotes::class.java).run { assertThat(it).hasNotFailed() }
     }
@@ -128,12 +119,6 @@ class SuspendFunctionStartFailuresTests {
 
         @Suppress("unused")
         suspend fun cachedPrice(symbol: String): Int = symbol.length
-    }
-
-    @Component
-    class IdempotentQuotes {
-        @Idempotent(key = "#requestId")
-        suspend fun quote(requestId: String): String = requestId
     }
 
     @Component

@@ -7,6 +7,7 @@ import dev.resilience.core.ExecutionStatus
 import dev.resilience.core.bulkhead.BulkheadFullException
 import dev.resilience.core.circuitbreaker.CallNotPermittedException
 import dev.resilience.core.circuitbreaker.CircuitBreakerState
+import dev.resilience.core.idempotency.IdempotencyKeyMismatchException
 import dev.resilience.core.time.VirtualTimeSource
 import dev.resilience.registry.ResilienceRegistry
 import java.io.IOException
@@ -225,6 +226,21 @@ class SuspendFunctionsTests @Autowired constructor(
     }
 
     @Test
+    fun `idempotent suspend function runs once and replays its value for the same key`() = runTest {
+        quotes.script = { invocation -> "order-$invocation" }
+
+        assertThat(quotes.order("req-1", "ETH")).isEqualTo("ETH order-1")
+        assertThat(quotes.order("req-1", "ETH")).isEqualTo("ETH order-1")
+        assertThat(failureOf { quotes.order("req-1", "BTC") })
+            .`as`("the same key with other value arguments")
+            .isInstanceOf(IdempotencyKeyMismatchException::class.java)
+        assertThat(quotes.order("req-2", "ETH")).isEqualTo("ETH order-2")
+
+        assertThat(quotes.invocations()).isEqualTo(2)
+        assertThat(results.all("suspend-orders").map { it.replayed() }).containsExactly(false, true, false, false)
+    }
+
+    @Test
     fun `rate limited function waits for its permit without invoking`() = runTest {
         assertThat(quotes.rated()).isEqualTo("ok")
 
@@ -293,6 +309,11 @@ class SuspendFunctionsTests @Autowired constructor(
         fun only(name: String): ExecutionResult<*> {
             assertThat(names).containsExactly(name)
             return results.single()
+        }
+
+        fun all(name: String): List<ExecutionResult<*>> {
+            assertThat(names).containsOnly(name)
+            return results.toList()
         }
 
         fun clear() {

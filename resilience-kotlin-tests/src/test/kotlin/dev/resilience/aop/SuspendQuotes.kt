@@ -4,6 +4,7 @@ import dev.resilience.annotation.Bulkhead
 import dev.resilience.annotation.CircuitGuarded
 import dev.resilience.annotation.Fallback
 import dev.resilience.annotation.Hedged
+import dev.resilience.annotation.Idempotent
 import dev.resilience.annotation.RateLimited
 import dev.resilience.annotation.Retryable
 import dev.resilience.annotation.TimeLimited
@@ -114,6 +115,9 @@ class SuspendQuotes {
     @Suppress("unused")
     private fun tenantOfSubscriber(failure: IOException): Mono<String> =
         Mono.deferContextual { Mono.just("${failure.message}, fallback for ${it.getOrDefault("tenant", "nobody")}") }
+
+    @Idempotent(name = "suspend-orders", key = "#requestId")
+    suspend fun order(requestId: String, symbol: String): String = "$symbol ${scripted()}"
 
     @Retryable(value = "suspend-fallbacks", maxAttempts = 1)
     @Fallback("failingQuote", "plainQuote")

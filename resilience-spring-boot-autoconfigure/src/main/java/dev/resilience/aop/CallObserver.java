@@ -111,6 +111,14 @@ public final class CallObserver {
             this.registry = registry;
         }
 
+        /**
+         * Returns the call's observation.
+         * @return the observation, or {@code null} when the call is not observed
+         */
+        @Nullable Observation observation() {
+            return this.observation;
+        }
+
         ExecutionListener listener() {
             return (this.observation != null) ? this : ExecutionListener.NONE;
         }

@@ -1,9 +1,13 @@
 package dev.resilience.aop;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.resilience.core.CarriedContext;
 import io.micrometer.context.ContextRegistry;
 import io.micrometer.context.ContextSnapshot;
 import io.micrometer.context.ContextSnapshotFactory;
+import io.micrometer.context.ThreadLocalAccessor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -15,8 +19,10 @@ import org.jspecify.annotations.Nullable;
  * the caller's thread, with the values of a {@code Mono} subscriber's Reactor context
  * over them. The snapshot is restored around each step and the thread's own values put
  * back after it. The only class that names context-propagation's types: it is loaded only
- * when that library is on the class path. A snapshot that fails to be captured or
- * restored is logged, and the call goes on without it.
+ * when that library is on the class path. A snapshot that fails to be captured is logged,
+ * and the call goes on without it; the snapshot is restored, and put back, one accessor
+ * at a time, so that an accessor that fails is logged and skipped while the others are
+ * restored and put back.
  */
 final class ContextSnapshots implements CallerContexts {
 
@@ -42,24 +48,42 @@ final class ContextSnapshots implements CallerContexts {
     }
 
     private static void restoredAround(ContextSnapshot snapshot, Runnable step) {
-        ContextSnapshot.Scope scope;
-        try {
-            scope = snapshot.setThreadLocals();
-        }
-        catch (RuntimeException ex) {
-            logger.warn("The context of a call could not be restored; this step runs without it", ex);
-            step.run();
-            return;
-        }
+        List<ContextSnapshot.Scope> scopes = restore(snapshot);
         try {
             step.run();
         }
         finally {
+            putBack(scopes);
+        }
+    }
+
+    /**
+     * Restores the snapshot one accessor at a time, so that an accessor that fails leaves
+     * the others restored, and so put back after the step.
+     */
+    private static List<ContextSnapshot.Scope> restore(ContextSnapshot snapshot) {
+        List<ThreadLocalAccessor<?>> accessors = ContextRegistry.getInstance().getThreadLocalAccessors();
+        List<ContextSnapshot.Scope> scopes = new ArrayList<>(accessors.size());
+        for (ThreadLocalAccessor<?> accessor : accessors) {
+            Object key = accessor.key();
             try {
-                scope.close();
+                scopes.add(snapshot.setThreadLocals(key::equals));
             }
             catch (RuntimeException ex) {
-                logger.warn("The thread's own context could not be put back after a step of a call", ex);
+                logger.warn("The value '" + key + "' of the context of a call could not be restored; "
+                        + "this step runs without it", ex);
+            }
+        }
+        return scopes;
+    }
+
+    private static void putBack(List<ContextSnapshot.Scope> scopes) {
+        for (int i = scopes.size() - 1; i >= 0; i--) {
+            try {
+                scopes.get(i).close();
+            }
+            catch (RuntimeException ex) {
+                logger.warn("A value of the thread's own context could not be put back after a step of a call", ex);
             }
         }
     }

@@ -88,7 +88,7 @@ final class FallbackMethods {
         ReflectionUtils.makeAccessible(chosen);
         Class<?> failureType = (chosen == withFailure) ? chosen.getParameterTypes()[valueParameters(guarded).length]
                 : null;
-        return new MethodFallbackHandler(chosen, failureType, kind, elements);
+        return new MethodFallbackHandler(chosen, failureType, kind, elements, ReturnKind.emitsExecutionResult(guarded));
     }
 
     private static @Nullable Method single(List<Method> candidates, Method guarded, boolean withFailure, String subject,

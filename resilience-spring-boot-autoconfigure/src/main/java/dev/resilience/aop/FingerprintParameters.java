@@ -10,14 +10,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * Which arguments of a method its default fingerprint covers, decided once from the
  * parameter types. The parameters a web framework injects for the request (servlet
- * request, response and session, {@code WebRequest}, {@code BindingResult} and
+ * request, response and session, WebFlux's {@code ServerWebExchange}, its request,
+ * response and {@code WebSession}, {@code WebRequest}, {@code BindingResult} and
  * {@code Errors}, {@code Model}, {@code SessionStatus}, {@code UriComponentsBuilder},
  * {@code Locale}, {@code TimeZone}, {@code ZoneId}) are left out: they differ between two
  * sends of one request; so is a Kotlin {@code suspend} function's {@code Continuation},
  * which differs between any two calls. A {@link Principal} contributes its name alone, so
  * that the same caller's retry matches whatever its login details, and another caller
  * reusing the key does not. The framework types are known by name, so that neither the
- * Servlet API nor Spring MVC is needed.
+ * Servlet API nor Spring MVC nor WebFlux is needed.
  */
 final class FingerprintParameters {
 
@@ -26,6 +27,9 @@ final class FingerprintParameters {
             "org.springframework.web.context.request.WebRequest", "org.springframework.validation.Errors",
             "org.springframework.ui.Model", "org.springframework.ui.ModelMap",
             "org.springframework.web.bind.support.SessionStatus", "org.springframework.web.util.UriComponentsBuilder",
+            "org.springframework.web.server.ServerWebExchange",
+            "org.springframework.http.server.reactive.ServerHttpRequest",
+            "org.springframework.http.server.reactive.ServerHttpResponse", "org.springframework.web.server.WebSession",
             "kotlin.coroutines.Continuation");
 
     private static final List<String> FRAMEWORK_TYPES = Stream

@@ -58,7 +58,8 @@ final class MethodArguments extends AbstractList<@Nullable Object> implements Ra
      * @param subscriberContext the Reactor context of the subscriber of the call
      * @return the arguments
      */
-    static MethodArguments ofSuspending(Method method, @Nullable Object[] arguments, Object subscriberContext) {
+    static MethodArguments ofSuspending(Method method, @Nullable Object[] arguments,
+            @Nullable Object subscriberContext) {
         return new MethodArguments(method, arguments, subscriberContext, arguments.length - 1,
                 arguments[arguments.length - 1]);
     }

@@ -37,16 +37,22 @@ final class MethodFallbackHandler implements FallbackHandler {
 
     private final boolean suspending;
 
-    MethodFallbackHandler(Method method, @Nullable Class<?> failureType, ReturnKind guardedKind) {
-        this(method, failureType, guardedKind, false);
-    }
+    private final boolean executionResults;
 
     /**
-     * Creates the handler of a fallback method.
+     * Creates the fallback of a guarded method.
+     * @param method the fallback method
+     * @param failureType the type of its trailing failure parameter, or {@code null} when
+     * it declares none
+     * @param guardedKind how the guarded method returns
      * @param elements whether the fallback of a method returning {@code Flux} returns an
      * {@link Iterable} of the elements rather than one element
+     * @param executionResults whether the guarded method returns
+     * {@code Mono<ExecutionResult<T>>}: the fallback's value is then the value or error
+     * of the {@code ExecutionResult} it returns, or its {@code Mono} emits
      */
-    MethodFallbackHandler(Method method, @Nullable Class<?> failureType, ReturnKind guardedKind, boolean elements) {
+    MethodFallbackHandler(Method method, @Nullable Class<?> failureType, ReturnKind guardedKind, boolean elements,
+            boolean executionResults) {
         this.method = method;
         this.failureType = failureType;
         this.guardedKind = guardedKind;
@@ -54,6 +60,7 @@ final class MethodFallbackHandler implements FallbackHandler {
         this.returnsMono = this.suspending || ReturnKind.MONO_TYPE.equals(method.getReturnType().getName());
         this.returnsFlux = ReturnKind.FLUX_TYPE.equals(method.getReturnType().getName());
         this.elements = elements;
+        this.executionResults = executionResults;
     }
 
     @Override
@@ -96,10 +103,10 @@ final class MethodFallbackHandler implements FallbackHandler {
         }
         if (this.guardedKind.isMono() && (this.returnsMono || MonoCalls.isMono(value))) {
             return MonoCalls.subscribe(value, MethodArguments.subscriberContextOf(call.arguments()),
-                    "Fallback method '" + this.method.getName() + "'");
+                    "Fallback method '" + this.method.getName() + "'", this.executionResults);
         }
-        return (this.guardedKind == ReturnKind.EXECUTION_RESULT && value instanceof ExecutionResult<?> result)
-                ? result.getOrThrow() : value;
+        boolean envelope = this.guardedKind == ReturnKind.EXECUTION_RESULT || this.executionResults;
+        return (envelope && value instanceof ExecutionResult<?> result) ? result.getOrThrow() : value;
     }
 
 }

@@ -1,10 +1,20 @@
 package dev.resilience.aop;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
+import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 
+import dev.resilience.core.CarriedContext;
+import dev.resilience.core.ExecutionResult;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 /**
@@ -14,7 +24,10 @@ import reactor.util.context.ContextView;
  * method returned, carrying the subscriber's context, as a stage whose cancellation
  * cancels the subscription. With {@link FluxCalls} and {@link FluxAttempt}, the only
  * classes that name Reactor's types: it is loaded when a method returning {@code Mono} is
- * called, never otherwise, so Reactor stays optional.
+ * called, never otherwise, so Reactor stays optional. Each subscription resolves its
+ * caller's scope from the subscriber's context first, when the call needs one. Each end
+ * is one object per subscription, which is at once the subscriber, or the subscription,
+ * and the future the engine reads.
  */
 final class MonoCalls {
 
@@ -22,39 +35,95 @@ final class MonoCalls {
     }
 
     /**
-     * Returns the {@code Mono} the caller gets: each subscription starts one call, whose
-     * value it emits (nothing for {@code null}) or whose final error it signals;
-     * cancelling the subscription cancels the call.
-     * @param call starts one call with the subscriber's context and returns the future of
-     * its value, which cancelling stops
+     * Returns the {@code Mono} the caller gets: each subscription starts one call, with
+     * an observation of its own, and emits its value (nothing for {@code null}) or
+     * signals its final error; cancelling the subscription cancels the call.
+     * @param observer the observer of the calls
+     * @param name the name of each call's observation
+     * @param executionResults whether each subscription emits the call's complete
+     * {@link ExecutionResult}, whatever its outcome, instead of its value or final error
+     * @param scopes resolves the caller's scope of each subscription in the subscriber's
+     * context before the call starts, or {@code null} when the call has no scope
+     * @param offNonBlocking where the call starts instead when it would start on a thread
+     * Reactor marks non-blocking, because a store of its pipeline may block; {@code null}
+     * to start it wherever the subscription is
+     * @param call starts one call
      * @return the cold {@code Mono} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
-    static Object of(Function<Object, CompletableFuture<@Nullable Object>> call) {
-        return Mono.deferContextual((context) -> Mono.fromFuture(() -> call.apply(context), false));
+    static Object of(CallObserver observer, String name, boolean executionResults,
+            @Nullable ReactiveIdempotencyScopeResolver scopes, @Nullable Executor offNonBlocking, CallStart call) {
+        if (scopes == null && offNonBlocking == null) {
+            return new CallMono(observer, name, executionResults, CallerScope.NONE, call);
+        }
+        Mono<CallerScope> resolved = (scopes != null) ? Mono.defer(() -> callerScope(scopes))
+                : Mono.just(CallerScope.NONE);
+        return resolved.flatMap((scope) -> {
+            Mono<@Nullable Object> started = new CallMono(observer, name, executionResults, scope, call);
+            if (offNonBlocking != null && Schedulers.isInNonBlockingThread()) {
+                return started.subscribeOn(Schedulers.fromExecutor(offNonBlocking));
+            }
+            return started;
+        });
+    }
+
+    private static Mono<CallerScope> callerScope(ReactiveIdempotencyScopeResolver scopes) {
+        Mono<String> resolved;
+        try {
+            resolved = scopes.resolveScope();
+        }
+        catch (RuntimeException ex) {
+            return Mono.just(CallerScope.failed(ex));
+        }
+        if (resolved == null) {
+            return Mono.just(CallerScope.failed(new NullPointerException(
+                    scopes.getClass().getName() + " returned null instead of a Mono of the scope")));
+        }
+        return resolved.map(CallerScope::of)
+            .defaultIfEmpty(CallerScope.NONE)
+            .onErrorResume(Exception.class, (ex) -> Mono.just(CallerScope.failed(ex)));
     }
 
     /**
      * Subscribes to a {@code Mono} an attempt or a fallback returned.
      * @param returned what the method returned
-     * @param subscriberContext the context of the call's subscriber, written into the
-     * subscription, or {@code null} for none
+     * @param subscriberContext the context of the call's subscriber, which the
+     * subscription carries, or {@code null} for none
      * @param what the method, for the error of a {@code null} {@code Mono}
+     * @param executionResults whether the {@code Mono} emits an {@link ExecutionResult}
+     * whose value, or error, is the stage's
      * @return the stage of its first value, completed with {@code null} when it completes
      * empty; cancelling it cancels the subscription
      * @throws NullPointerException when the method returned {@code null}
      */
     static CompletableFuture<@Nullable Object> subscribe(@Nullable Object returned, @Nullable Object subscriberContext,
-            String what) {
+            String what, boolean executionResults) {
         if (returned == null) {
             throw new NullPointerException(what + " returned null instead of a Mono");
         }
         @SuppressWarnings("unchecked")
         Mono<@Nullable Object> mono = (Mono<@Nullable Object>) returned;
-        if (subscriberContext instanceof ContextView context && !context.isEmpty()) {
-            mono = mono.contextWrite(context);
+        Context context = (subscriberContext instanceof Context full) ? full
+                : (subscriberContext instanceof ContextView view) ? Context.of(view) : Context.empty();
+        AttemptSubscriber attempt = new AttemptSubscriber(context, executionResults);
+        mono.subscribe(attempt);
+        return attempt;
+    }
+
+    /**
+     * Returns the context an attempt or a fallback of a call is subscribed with: the
+     * subscriber's, with the call's observation under Micrometer's key, where
+     * instrumentation that reads the Reactor context (the reactive HTTP client) finds the
+     * parent of its own observations.
+     * @param subscriberContext the context of the call's subscriber
+     * @param observation the call's observation, or {@code null} when it has none
+     * @return the context of the call's subscriptions
+     */
+    static Object observedIn(Object subscriberContext, @Nullable Object observation) {
+        if (observation == null || !(subscriberContext instanceof ContextView context)) {
+            return subscriberContext;
         }
-        return mono.toFuture();
+        return Context.of(context).put(ObservationThreadLocalAccessor.KEY, observation);
     }
 
     /**
@@ -64,6 +133,234 @@ final class MonoCalls {
      */
     static boolean isMono(@Nullable Object value) {
         return value instanceof Mono<?>;
+    }
+
+    /**
+     * Starts one call of a subscription.
+     */
+    @FunctionalInterface
+    interface CallStart {
+
+        /**
+         * Starts the call.
+         * @param subscriberContext the Reactor context of the call's subscriber
+         * @param scope the caller's scope, resolved from the subscriber's context
+         * @param observation the call's observation, stopped when the call ends
+         * @param caller the caller's context, captured from the subscriber's
+         * @return the future of the call's account; cancelling it stops the call
+         */
+        CompletableFuture<ExecutionResult<@Nullable Object>> start(Object subscriberContext, CallerScope scope,
+                CallObserver.Call observation, CarriedContext caller);
+
+    }
+
+    /**
+     * The {@code Mono} of a call: nothing runs at assembly, each subscription is a call.
+     */
+    private static final class CallMono extends Mono<@Nullable Object> {
+
+        private final CallObserver observer;
+
+        private final String name;
+
+        private final boolean executionResults;
+
+        private final CallerScope scope;
+
+        private final CallStart call;
+
+        CallMono(CallObserver observer, String name, boolean executionResults, CallerScope scope, CallStart call) {
+            this.observer = observer;
+            this.name = name;
+            this.executionResults = executionResults;
+            this.scope = scope;
+            this.call = call;
+        }
+
+        @Override
+        public void subscribe(CoreSubscriber<? super @Nullable Object> actual) {
+            CallSubscription subscription = new CallSubscription(actual, this.executionResults);
+            actual.onSubscribe(subscription);
+            if (!subscription.isCancelled()) {
+                Context context = actual.currentContext();
+                CarriedContext caller = this.observer.capture(context);
+                caller
+                    .around(() -> subscription.start(this.observer.start(this.name), context, this.scope, caller,
+                            this.call))
+                    .run();
+            }
+        }
+
+    }
+
+    /**
+     * One subscription to a call's {@code Mono}, and the consumer of the call's account:
+     * the observation is stopped before the subscriber hears the outcome, a value waits
+     * for the subscriber's request, and nothing is signalled once it cancelled. Emitting
+     * execution results, it emits the account of every call that ends, and signals an
+     * error only for an {@link Error} that escaped the call.
+     */
+    private static final class CallSubscription extends Operators.MonoSubscriber<@Nullable Object, @Nullable Object>
+            implements BiConsumer<ExecutionResult<@Nullable Object>, @Nullable Throwable> {
+
+        private final boolean executionResults;
+
+        private CallObserver.@Nullable Call observation;
+
+        private volatile @Nullable CompletableFuture<ExecutionResult<@Nullable Object>> execution;
+
+        CallSubscription(CoreSubscriber<? super @Nullable Object> actual, boolean executionResults) {
+            super(actual);
+            this.executionResults = executionResults;
+        }
+
+        /**
+         * Starts the call, on the subscribing thread with the caller's context in place,
+         * so that the call's observation is a child of the one the subscriber's context
+         * holds and the first attempt sees what the later ones see.
+         */
+        void start(CallObserver.Call observation, Context context, CallerScope scope, CarriedContext caller,
+                CallStart call) {
+            this.observation = observation;
+            CompletableFuture<ExecutionResult<@Nullable Object>> started;
+            try {
+                started = call.start(context, scope, observation, caller);
+            }
+            catch (RuntimeException | Error ex) {
+                Exceptions.throwIfJvmFatal(ex);
+                observation.fail(ex);
+                signalError(ex);
+                return;
+            }
+            this.execution = started;
+            if (isCancelled()) {
+                started.cancel(false);
+            }
+            started.whenComplete(this);
+        }
+
+        @Override
+        public void accept(ExecutionResult<@Nullable Object> result, @Nullable Throwable failure) {
+            CallObserver.Call observed = this.observation;
+            if (failure != null) {
+                if (observed != null) {
+                    observed.fail(failure);
+                }
+                signalError(failure);
+                return;
+            }
+            if (observed != null) {
+                observed.stop(result);
+            }
+            if (this.executionResults) {
+                complete(result);
+                return;
+            }
+            Throwable error = result.error();
+            if (!result.isSuccess() && error != null) {
+                signalError(error);
+                return;
+            }
+            Object value = result.value();
+            if (value != null) {
+                complete(value);
+            }
+            else if (!isCancelled()) {
+                this.actual.onComplete();
+            }
+        }
+
+        private void signalError(Throwable error) {
+            if (!isCancelled()) {
+                this.actual.onError(error);
+            }
+        }
+
+        @Override
+        public void cancel() {
+            super.cancel();
+            CompletableFuture<ExecutionResult<@Nullable Object>> started = this.execution;
+            if (started != null) {
+                started.cancel(false);
+            }
+        }
+
+    }
+
+    /**
+     * The subscriber of one attempt's, or fallback's, {@code Mono}, with the call's
+     * subscriber context, and the future of its first value, or of the value or error of
+     * the {@link ExecutionResult} it emits; cancelling the future cancels the
+     * subscription.
+     */
+    private static final class AttemptSubscriber extends CompletableFuture<@Nullable Object>
+            implements CoreSubscriber<@Nullable Object> {
+
+        private final Context context;
+
+        private final boolean executionResults;
+
+        private volatile @Nullable Subscription subscription;
+
+        AttemptSubscriber(Context context, boolean executionResults) {
+            this.context = context;
+            this.executionResults = executionResults;
+        }
+
+        @Override
+        public Context currentContext() {
+            return this.context;
+        }
+
+        @Override
+        public void onSubscribe(Subscription subscription) {
+            if (this.subscription != null) {
+                subscription.cancel();
+                return;
+            }
+            this.subscription = subscription;
+            if (isDone()) {
+                subscription.cancel();
+            }
+            else {
+                subscription.request(Long.MAX_VALUE);
+            }
+        }
+
+        @Override
+        public void onNext(@Nullable Object value) {
+            if (this.executionResults && value instanceof ExecutionResult<?> result) {
+                Throwable error = result.error();
+                if (error != null) {
+                    completeExceptionally(error);
+                    return;
+                }
+                complete(result.value());
+                return;
+            }
+            complete(value);
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            complete(null);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            Subscription current = this.subscription;
+            if (cancelled && current != null) {
+                current.cancel();
+            }
+            return cancelled;
+        }
+
     }
 
 }

@@ -40,16 +40,14 @@ import org.springframework.util.ClassUtils;
  * or a Kotlin {@code suspend} function that Spring's proxy awaits as a {@code Mono}
  * ({@link SuspendFunctions}). A plain {@link Future} or another reactive type (a
  * {@code Publisher}) hands its outcome back after the call has ended, where no retry or
- * breaker would see it, so each fails the start, as do {@code @Idempotent} on a
- * {@code Mono} or a {@code suspend} function and their last good values kept per caller.
- * So does a task that Spring MVC runs after the method has returned ({@link Callable},
- * {@code WebAsyncTask}, {@code DeferredResult}, {@code StreamingResponseBody},
- * {@code ResponseBodyEmitter} and {@code SseEmitter}), returned as it is, as the body of
- * a {@code ResponseEntity} or inside a {@code CompletionStage} or
- * {@code ExecutionResult}: the pipeline would retry, guard and store the task instead of
- * its work, so an idempotent replay would run the work again. This holds on every bean,
- * not only on controllers. Reactor, Reactive Streams, Kotlin and Spring MVC are
- * recognized by name and stay optional.
+ * breaker would see it, so each fails the start. So does a task that Spring MVC runs
+ * after the method has returned ({@link Callable}, {@code WebAsyncTask},
+ * {@code DeferredResult}, {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and
+ * {@code SseEmitter}), returned as it is, as the body of a {@code ResponseEntity} or
+ * inside a {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry,
+ * guard and store the task instead of its work, so an idempotent replay would run the
+ * work again. This holds on every bean, not only on controllers. Reactor, Reactive
+ * Streams, Kotlin and Spring MVC are recognized by name and stay optional.
  */
 final class ProtectableMethods {
 
@@ -217,57 +215,6 @@ final class ProtectableMethods {
                             + "recorded by a breaker",
                     "Return Mono or Flux (Flux.from(publisher) gives one), CompletableFuture or CompletionStage, or "
                             + "the value itself.");
-        }
-    }
-
-    /**
-     * Fails for {@link Idempotent} on a method returning {@code Mono} or a Kotlin
-     * {@code suspend} function, which is not supported yet.
-     * @param method the idempotent method
-     * @param returnKind how it returns
-     * @param subject the bean and method, for the failure analysis
-     * @throws InvalidResiliencePolicyException when the method returns {@code Mono} or
-     * suspends
-     */
-    static void requireIdempotentReturnType(Method method, ReturnKind returnKind, String subject) {
-        if (returnKind == ReturnKind.SUSPEND) {
-            throw new InvalidResiliencePolicyException(subject, "@Idempotent", declaration(method),
-                    "@Idempotent on a suspend function is not supported yet: its key would be claimed at "
-                            + "subscription and its value stored as a Mono's, which is not built yet",
-                    "Remove @Idempotent, or make the function not suspend and return CompletableFuture "
-                            + "(kotlinx.coroutines' future { } builds one).");
-        }
-        if (returnKind == ReturnKind.MONO) {
-            throw new InvalidResiliencePolicyException(subject, "@Idempotent", declaration(method),
-                    "@Idempotent on a method returning Mono is not supported yet: the key's caller scope is read "
-                            + "from the calling thread, while a reactive caller's security context lives in the "
-                            + "Reactor context, so the keys of different callers could meet",
-                    "Return CompletableFuture or CompletionStage (Mono#toFuture() gives one) from the idempotent "
-                            + "method, or remove @Idempotent.");
-        }
-    }
-
-    /**
-     * Fails for {@code @Fallback(lastGood)} on a method returning {@code Mono}, or a
-     * {@code suspend} function, whose last good values are kept per caller, which is not
-     * supported yet.
-     * @param method the method keeping last good values
-     * @param returnKind how it returns
-     * @param callerScoped whether last good values are kept per caller (an
-     * {@link IdempotencyScopeResolver} other than {@link IdempotencyScopeResolver#NONE})
-     * @param subject the bean and method, for the failure analysis
-     * @throws InvalidResiliencePolicyException when the method returns {@code Mono} or
-     * suspends and its values are kept per caller
-     */
-    static void requireLastGoodReturnType(Method method, ReturnKind returnKind, boolean callerScoped, String subject) {
-        if (returnKind.isMono() && callerScoped) {
-            throw new InvalidResiliencePolicyException(subject, "@Fallback(lastGood)", declaration(method),
-                    "a last good value of a method returning Mono is not supported yet while last good values are "
-                            + "kept per caller: the caller is read from the calling thread, while a reactive caller's "
-                            + "security context lives in the Reactor context, so one caller could be served "
-                            + "another's value",
-                    "Name fallback methods in @Fallback(value) instead of lastGood, or keep the last good value on a "
-                            + "method returning CompletableFuture (Mono#toFuture() gives one).");
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -57,10 +58,29 @@ final class ResilientMethod {
 
     private final CallContextCustomizer customizer;
 
+    private final @Nullable ReactiveIdempotencyScopeResolver subscriberScopes;
+
+    private final @Nullable Executor offNonBlocking;
+
+    private final String publisherMethod;
+
+    private final boolean executionResults;
+
+    /**
+     * Creates the compiled method.
+     * @param subscriberScopes the scopes of the subscriptions to a method returning
+     * {@code Mono}, or {@code null} when its calls have none
+     * @param offNonBlocking where a call of a method returning {@code Mono} starts when
+     * it is subscribed on a thread Reactor marks non-blocking, because a store of its
+     * pipeline may block; {@code null} to start it where it is subscribed
+     */
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
-            @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer) {
+            @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer,
+            @Nullable ReactiveIdempotencyScopeResolver subscriberScopes, @Nullable Executor offNonBlocking) {
         this.method = method;
+        this.subscriberScopes = subscriberScopes;
+        this.offNonBlocking = offNonBlocking;
         this.lastGood = lastGood;
         this.customizer = customizer;
         this.description = description;
@@ -70,6 +90,8 @@ final class ResilientMethod {
         this.scopes = scopes;
         this.observer = observer;
         this.chaos = chaos;
+        this.publisherMethod = "Method '" + method.getName() + "'";
+        this.executionResults = ReturnKind.emitsExecutionResult(method);
     }
 
     ResiliencePipeline pipeline() {
@@ -78,21 +100,19 @@ final class ResilientMethod {
 
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         if (this.returnKind.isMono()) {
-            String scope = this.lastGood ? lastGoodScope() : "";
-            return MonoCalls.of((subscriberContext) -> {
-                CarriedContext caller = this.observer.capture(subscriberContext);
-                return carriedHere(caller, () -> subscribed(invocation, scope, subscriberContext, caller));
-            });
+            return MonoCalls.of(this.observer, this.pipeline.name(), this.executionResults, this.subscriberScopes,
+                    this.offNonBlocking, (subscriberContext, scope, observation, caller) -> execution(invocation, scope,
+                            subscriberContext, observation, caller));
         }
         if (this.returnKind == ReturnKind.FLUX) {
             return FluxCalls.of((call) -> {
                 CarriedContext caller = this.observer.capture(FluxCalls.subscriberContextOf(call));
-                return carriedHere(caller, () -> subscribed(invocation, "", call, caller));
+                return carriedHere(caller, () -> fluxCall(invocation, call, caller));
             });
         }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
-            CallContext context = context(invocation, observation.listener());
+            CallContext context = context(invocation, observation.listener(), null, this::callerOnThread);
             if (this.returnKind == ReturnKind.COMPLETION_STAGE) {
                 CallContext carrying = carrying(context, observation);
                 Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos,
@@ -117,29 +137,35 @@ final class ResilientMethod {
     /**
      * Starts the call of one subscription to the {@code Mono} or {@code Flux} the proxy
      * returned: each attempt subscribes afresh to the publisher the method returns, with
-     * the subscriber's context. Runs with the caller's context in place, so that the
-     * call's observation is a child of the one the subscriber's context holds.
-     * @param scope the caller's scope of last good values, resolved on the thread that
-     * called the proxy
+     * the subscriber's context and, for a {@code Mono}, the call's observation in it.
+     * Runs with the caller's context in place, so that the call's observation is a child
+     * of the one the subscriber's context holds.
+     * @param scope the caller's scope, resolved from the subscriber's context
+     * @param observation the call's observation, which the caller stops when the call
+     * ends
      * @param caller the caller's context, captured from the subscriber's
      */
-    private CompletableFuture<@Nullable Object> subscribed(MethodInvocation invocation, String scope,
-            Object subscriberContext, CarriedContext caller) {
+    private CompletableFuture<ExecutionResult<@Nullable Object>> execution(MethodInvocation invocation,
+            CallerScope scope, Object subscriberContext, CallObserver.Call observation, CarriedContext caller) {
+        Object observed = MonoCalls.observedIn(subscriberContext, observation.observation());
+        CallContext context = context(invocation, observation.listener(), observed, () -> scope)
+            .withCarried(observation.carried(caller));
+        Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
+                context.carried(), stageAttempt(invocation, (returned) -> subscription(returned, observed)));
+        return observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get();
+    }
+
+    /**
+     * Starts the call of one subscription to the {@code Flux} the proxy returned, with
+     * its own observation.
+     * @param call the subscription's call ({@link FluxCalls})
+     * @param caller the caller's context, captured from the subscriber's
+     */
+    private CompletableFuture<@Nullable Object> fluxCall(MethodInvocation invocation, Object call,
+            CarriedContext caller) {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
-            Object[] arguments = invocation.getArguments();
-            MethodArguments passed = (this.returnKind == ReturnKind.SUSPEND)
-                    ? MethodArguments.ofSuspending(this.method, arguments, subscriberContext)
-                    : new MethodArguments(this.method, arguments, subscriberContext);
-            CallContext context = this.customizer
-                .customize(new CallContext(this.description, invocation.getThis(), passed, null, "",
-                        observation.listener(), scope))
-                .withCarried(observation.carried(caller));
-            String what = "Method '" + this.method.getName() + "'";
-            Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
-                    context.carried(),
-                    stageAttempt(invocation, (returned) -> subscription(returned, subscriberContext, what)));
-            return valueOf(observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get(), observation);
+            return valueOf(execution(invocation, CallerScope.NONE, call, observation, caller), observation);
         }
         catch (RuntimeException | Error ex) {
             observation.fail(ex);
@@ -174,13 +200,21 @@ final class ResilientMethod {
      * @param subscriberContext the subscriber's context, or for a {@code Flux} the call
      * of the subscription
      */
-    private CompletableFuture<@Nullable Object> subscription(@Nullable Object returned, Object subscriberContext,
-            String what) {
-        return (this.returnKind == ReturnKind.FLUX) ? FluxCalls.subscribe(returned, subscriberContext, what)
-                : MonoCalls.subscribe(returned, subscriberContext, what);
+    private CompletableFuture<@Nullable Object> subscription(@Nullable Object returned, Object subscriberContext) {
+        return (this.returnKind == ReturnKind.FLUX)
+                ? FluxCalls.subscribe(returned, subscriberContext, this.publisherMethod)
+                : MonoCalls.subscribe(returned, subscriberContext, this.publisherMethod, this.executionResults);
     }
 
-    private CallContext context(MethodInvocation invocation, ExecutionListener listener) {
+    /**
+     * Returns the context of a call.
+     * @param subscriberContext the Reactor context of the subscriber of a call of a
+     * method returning {@code Mono} (for {@code Flux}, its call), or {@code null} for any
+     * other call
+     * @param callers gives the caller's scope, asked only when the call needs it
+     */
+    private CallContext context(MethodInvocation invocation, ExecutionListener listener,
+            @Nullable Object subscriberContext, Supplier<CallerScope> callers) {
         Object[] arguments = invocation.getArguments();
         Object key = null;
         String fingerprint = "";
@@ -189,42 +223,27 @@ final class ResilientMethod {
             try {
                 key = this.idempotencyKeys.key(arguments);
                 fingerprint = this.idempotencyKeys.fingerprint(arguments);
-                scope = scope();
+                scope = callers.get().idempotencyScope(this.description);
             }
             catch (IdempotencyKeyException ex) {
                 key = ex;
             }
         }
         else if (this.lastGood) {
-            scope = lastGoodScope();
+            scope = callers.get().lastGoodScope();
         }
-        return this.customizer.customize(new CallContext(this.description, invocation.getThis(),
-                new MethodArguments(this.method, arguments), key, fingerprint, listener, scope));
+        MethodArguments passed = (this.returnKind == ReturnKind.SUSPEND)
+                ? MethodArguments.ofSuspending(this.method, arguments, subscriberContext)
+                : new MethodArguments(this.method, arguments, subscriberContext);
+        return this.customizer.customize(
+                new CallContext(this.description, invocation.getThis(), passed, key, fingerprint, listener, scope));
     }
 
     /**
-     * Returns the caller's scope for a call's last good value; a resolver that throws
-     * leaves the call without one, which keeps and is served nothing.
+     * Returns the caller's scope as the thread-bound resolver answers it on this thread.
      */
-    private String lastGoodScope() {
-        try {
-            String scope = this.scopes.resolveScope();
-            return (scope != null) ? scope : "";
-        }
-        catch (RuntimeException ex) {
-            return LastGoodKeys.UNRESOLVED_SCOPE;
-        }
-    }
-
-    private String scope() {
-        try {
-            String scope = this.scopes.resolveScope();
-            return (scope != null) ? scope : "";
-        }
-        catch (RuntimeException ex) {
-            throw new IdempotencyKeyException("Idempotency key of " + this.description
-                    + " cannot be worked out: its scope resolver threw " + ex.getClass().getSimpleName());
-        }
+    private CallerScope callerOnThread() {
+        return CallerScope.resolve(this.scopes);
     }
 
     private static Callable<@Nullable Object> attempt(MethodInvocation invocation) {

@@ -67,6 +67,8 @@ final class ResilientMethodCompiler {
 
     private volatile CallContextCustomizer customizer = CallContextCustomizer.NONE;
 
+    private volatile @Nullable ReactiveIdempotencyScopeResolver subscriberScopes;
+
     private volatile boolean reactorPresent = ClassUtils.isPresent(ReturnKind.MONO_TYPE,
             ResilientMethodCompiler.class.getClassLoader());
 
@@ -82,7 +84,11 @@ final class ResilientMethodCompiler {
     }
 
     void customizeCalls(CallContextCustomizer customizer) {
-        this.customizer = customizer;
+        this.customizer = this.customizer.andThen(customizer);
+    }
+
+    void scopeSubscribers(ReactiveIdempotencyScopeResolver scopes) {
+        this.subscriberScopes = scopes;
     }
 
     /**
@@ -197,7 +203,6 @@ final class ResilientMethodCompiler {
         }
         IdempotencyKeyExpressions keys = null;
         if (idempotencyName != null) {
-            ProtectableMethods.requireIdempotentReturnType(method, returnKind, subject);
             if (this.scopes != IdempotencyScopeResolver.NONE) {
                 ProtectableMethods.requireCallersThread(method, targetClass, subject);
             }
@@ -211,8 +216,11 @@ final class ResilientMethodCompiler {
         ResiliencePipeline built = pipeline.build();
         IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", built, retryName, timeLimiterName);
         this.results.compiled(registry);
+        boolean scoped = returnKind.isMono() && (keys != null || lastGood);
         return new ResilientMethod(method, id, built, returnKind, keys, this.scopes, this.observer,
-                (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood, this::customize);
+                (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood, this::customize,
+                scoped ? SubscriberScopes.of(this.subscriberScopes, this.scopes) : null,
+                (returnKind.isMono() && StoresThatMayBlock.in(built)) ? built.executor() : null);
     }
 
     /**
@@ -232,8 +240,6 @@ final class ResilientMethodCompiler {
             }
             return false;
         }
-        ProtectableMethods.requireLastGoodReturnType(method, returnKind, this.scopes != IdempotencyScopeResolver.NONE,
-                subject);
         Duration ttl;
         try {
             ttl = DurationStyle.detectAndParse(text.strip());
@@ -331,8 +337,8 @@ final class ResilientMethodCompiler {
     }
 
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
-        ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
-        ResolvableType valueType = returnKind.valueType(returnType);
+        ResolvableType valueType = returnKind.valueType(ResolvableType.forMethodReturnType(method, targetClass));
+        valueType = ReturnKind.emitsExecutionResult(method) ? valueType.getGeneric(0) : valueType;
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
     }
 

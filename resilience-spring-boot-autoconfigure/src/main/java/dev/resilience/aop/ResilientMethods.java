@@ -112,12 +112,24 @@ public final class ResilientMethods implements SmartInitializingSingleton, BeanF
     }
 
     /**
-     * Sets what changes the context of every call to an annotated method before it enters
-     * its pipeline; it applies to the calls that start afterwards.
+     * Adds what changes the context of every call to an annotated method before it enters
+     * its pipeline, after the customizers added before; it applies to the calls that
+     * start afterwards.
      * @param customizer the customizer, {@link CallContextCustomizer#NONE} for none
      */
     public void customizeCalls(CallContextCustomizer customizer) {
         this.compiler.customizeCalls(customizer);
+    }
+
+    /**
+     * Sets whose idempotency keys and last good values the calls of methods returning
+     * {@code Mono} carry, read from each subscriber's Reactor context, for the methods
+     * compiled afterwards. Without it they are read as
+     * {@link ReactiveIdempotencyScopeResolver} says.
+     * @param scopes the application's resolver
+     */
+    public void scopeSubscribers(ReactiveIdempotencyScopeResolver scopes) {
+        this.compiler.scopeSubscribers(scopes);
     }
 
     @Override

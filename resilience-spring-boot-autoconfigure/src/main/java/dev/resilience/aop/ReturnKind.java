@@ -110,4 +110,17 @@ enum ReturnKind {
         return this == MONO || this == SUSPEND;
     }
 
+    /**
+     * Tells whether a method returns a {@code Mono} of {@link ExecutionResult}: each
+     * subscription emits the complete account of its call, and its attempts' and
+     * fallbacks' {@code Mono}s emit an {@code ExecutionResult} whose value or error is
+     * theirs.
+     * @param method the method
+     * @return {@code true} for {@code Mono<ExecutionResult<T>>}
+     */
+    static boolean emitsExecutionResult(Method method) {
+        return of(method) == MONO
+                && ExecutionResult.class.equals(ResolvableType.forMethodReturnType(method).getGeneric(0).resolve());
+    }
+
 }

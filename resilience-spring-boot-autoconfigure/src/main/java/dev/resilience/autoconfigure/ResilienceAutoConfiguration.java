@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import dev.resilience.aop.CallObserver;
 import dev.resilience.aop.IdempotencyFingerprints;
 import dev.resilience.aop.IdempotencyScopeResolver;
+import dev.resilience.aop.ReactiveIdempotencyScopeResolver;
 import dev.resilience.aop.ResilienceAdvisor;
 import dev.resilience.aop.ResilienceInterceptor;
 import dev.resilience.aop.ResilientMethods;
@@ -158,10 +159,13 @@ public final class ResilienceAutoConfiguration {
     @ConditionalOnMissingBean
     ResilientMethods resilientMethods(ResiliencePolicies policies, ObjectProvider<ObservationRegistry> observations,
             IdempotencyScopeResolver idempotencyScopeResolver, IdempotencyFingerprints idempotencyFingerprints,
-            ObjectProvider<ChaosInstances> chaos, ObjectProvider<LastGoodStore> lastGoodStore) {
-        return new ResilientMethods(policies,
+            ObjectProvider<ChaosInstances> chaos, ObjectProvider<LastGoodStore> lastGoodStore,
+            ObjectProvider<ReactiveIdempotencyScopeResolver> reactiveIdempotencyScopeResolver) {
+        ResilientMethods methods = new ResilientMethods(policies,
                 new CallObserver(observations.getIfAvailable(() -> ObservationRegistry.NOOP)), idempotencyScopeResolver,
                 idempotencyFingerprints, chaos.getIfAvailable(), lastGoodStore::getObject);
+        reactiveIdempotencyScopeResolver.ifAvailable(methods::scopeSubscribers);
+        return methods;
     }
 
     /**

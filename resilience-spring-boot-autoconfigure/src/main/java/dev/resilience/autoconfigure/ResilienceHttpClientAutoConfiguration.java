@@ -1,9 +1,12 @@
 package dev.resilience.autoconfigure;
 
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.http.HttpClientPipelines;
 import dev.resilience.http.HttpClientSettings;
 import dev.resilience.http.ResilientClientHttpRequestInterceptor;
+import dev.resilience.http.ResilientExchangeFilterFunction;
 import dev.resilience.http.ResilientRestClientCustomizer;
+import dev.resilience.http.ResilientWebClientCustomizer;
 import dev.resilience.registry.ResiliencePolicies;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,34 +14,69 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * Auto-configures resilient outgoing calls when {@code resilience.http-client.enabled} is
- * true: every {@link RestClient} built from Spring Boot's {@code RestClient.Builder} runs
- * its requests through the {@code resilience.http-client.retry} instance and a circuit
- * breaker per host. Each bean backs off when the application defines its own.
+ * true: every {@link RestClient} built from Spring Boot's {@code RestClient.Builder}, and
+ * every {@link WebClient} built from its {@code WebClient.Builder}, runs its requests
+ * through the {@code resilience.http-client.retry} instance and a circuit breaker per
+ * host. Both clients share one {@link HttpClientPipelines}, and so the bound on hosts.
+ * Each bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
-@ConditionalOnClass({ RestClient.class, RestClientCustomizer.class })
+@ConditionalOnClass(HttpHeaders.class)
 @ConditionalOnProperty(name = "resilience.http-client.enabled", havingValue = "true")
 public final class ResilienceHttpClientAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ResilientClientHttpRequestInterceptor resilientClientHttpRequestInterceptor(ResiliencePolicies policies,
-            TimeSource timeSource, ResilienceProperties properties) {
+    HttpClientPipelines httpClientPipelines(ResiliencePolicies policies, TimeSource timeSource,
+            ResilienceProperties properties) {
         ResilienceProperties.HttpClient settings = properties.getHttpClient();
-        return new ResilientClientHttpRequestInterceptor(policies, timeSource,
-                new HttpClientSettings(settings.getRetry(), settings.isCircuitBreakerPerHost(), settings.getMaxHosts(),
-                        settings.getMaxRetryAfter()));
+        return new HttpClientPipelines(policies, timeSource, new HttpClientSettings(settings.getRetry(),
+                settings.isCircuitBreakerPerHost(), settings.getMaxHosts(), settings.getMaxRetryAfter()));
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    ResilientRestClientCustomizer resilientRestClientCustomizer(ResilientClientHttpRequestInterceptor interceptor) {
-        return new ResilientRestClientCustomizer(interceptor);
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({ RestClient.class, RestClientCustomizer.class })
+    static class RestClientConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ResilientClientHttpRequestInterceptor resilientClientHttpRequestInterceptor(HttpClientPipelines pipelines) {
+            return new ResilientClientHttpRequestInterceptor(pipelines);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        ResilientRestClientCustomizer resilientRestClientCustomizer(ResilientClientHttpRequestInterceptor interceptor) {
+            return new ResilientRestClientCustomizer(interceptor);
+        }
+
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({ WebClient.class, WebClientCustomizer.class })
+    static class WebClientConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ResilientExchangeFilterFunction resilientExchangeFilterFunction(HttpClientPipelines pipelines) {
+            return new ResilientExchangeFilterFunction(pipelines);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        ResilientWebClientCustomizer resilientWebClientCustomizer(ResilientExchangeFilterFunction filter) {
+            return new ResilientWebClientCustomizer(filter);
+        }
+
     }
 
 }

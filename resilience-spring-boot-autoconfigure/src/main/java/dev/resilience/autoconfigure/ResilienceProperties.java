@@ -86,7 +86,7 @@ public class ResilienceProperties implements Validator {
     private final DeadLetter deadLetter = new DeadLetter();
 
     /**
-     * Settings of the resilience of outgoing calls made with RestClient.
+     * Settings of the resilience of outgoing calls made with RestClient and WebClient.
      */
     private final HttpClient httpClient = new HttpClient();
 
@@ -949,8 +949,8 @@ public class ResilienceProperties implements Validator {
     }
 
     /**
-     * Settings of outgoing calls made with a {@code RestClient} built from Spring Boot's
-     * {@code RestClient.Builder}: each request runs through a retry instance and a
+     * Settings of outgoing calls made with a {@code RestClient} or a {@code WebClient}
+     * built from Spring Boot's builders: each request runs through a retry instance and a
      * circuit breaker per host.
      */
     public static class HttpClient {
@@ -965,8 +965,9 @@ public class ResilienceProperties implements Validator {
         public static final int DEFAULT_MAX_HOSTS = 50;
 
         /**
-         * Whether requests of RestClients built from the auto-configured
-         * RestClient.Builder are retried and guarded by circuit breakers.
+         * Whether requests of RestClients and WebClients built from the auto-configured
+         * RestClient.Builder and WebClient.Builder are retried and guarded by circuit
+         * breakers.
          */
         private boolean enabled;
 
@@ -1001,7 +1002,7 @@ public class ResilienceProperties implements Validator {
 
         /**
          * Returns whether outgoing calls are made resilient.
-         * @return whether the RestClient integration is on
+         * @return whether the RestClient and WebClient integrations are on
          */
         public boolean isEnabled() {
             return this.enabled;
@@ -1009,7 +1010,7 @@ public class ResilienceProperties implements Validator {
 
         /**
          * Sets whether outgoing calls are made resilient.
-         * @param enabled whether the RestClient integration is on
+         * @param enabled whether the RestClient and WebClient integrations are on
          */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;

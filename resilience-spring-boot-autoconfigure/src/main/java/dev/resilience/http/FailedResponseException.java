@@ -5,14 +5,14 @@ import java.time.Duration;
 import dev.resilience.core.retry.RetryAfter;
 
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * An attempt of an outgoing call that was answered with a status that counts as a
  * failure: a server error (5xx) or Too Many Requests (429). It is what the pipeline's
  * retry policy and circuit breaker see for such a response, so a breaker's
  * {@code record-on} and {@code ignore-on} settings can name it; the caller never does, as
- * the last response is returned to it. It carries no stack trace.
+ * the last response is returned to it, by a {@code RestClient} and a {@code WebClient}
+ * alike. It carries no stack trace.
  */
 public final class FailedResponseException extends RuntimeException implements RetryAfter {
 
@@ -20,15 +20,12 @@ public final class FailedResponseException extends RuntimeException implements R
 
     private final Duration retryAfter;
 
-    private final transient ClientHttpResponse response;
-
-    FailedResponseException(HttpStatusCode statusCode, Duration retryAfter, ClientHttpResponse response) {
+    FailedResponseException(HttpStatusCode statusCode, Duration retryAfter) {
         super("Response status " + statusCode.value()
                 + (retryAfter.isZero() ? "" : " asking to retry after " + retryAfter.toSeconds() + "s"), null, false,
                 false);
         this.statusCode = statusCode;
         this.retryAfter = retryAfter;
-        this.response = response;
     }
 
     /**
@@ -47,10 +44,6 @@ public final class FailedResponseException extends RuntimeException implements R
     @Override
     public Duration retryAfter() {
         return this.retryAfter;
-    }
-
-    ClientHttpResponse response() {
-        return this.response;
     }
 
 }

@@ -1,6 +1,6 @@
 /**
- * Resilient outgoing HTTP calls: a RestClient interceptor that retries failed responses
- * and guards each host with a circuit breaker.
+ * Resilient outgoing HTTP calls: a RestClient interceptor and a WebClient filter that
+ * retry failed responses and guard each host with a circuit breaker.
  */
 @NullMarked
 package dev.resilience.http;

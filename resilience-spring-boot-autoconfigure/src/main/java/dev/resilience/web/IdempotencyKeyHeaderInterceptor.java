@@ -1,31 +1,11 @@
 package dev.resilience.web;
 
-import java.lang.reflect.Method;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 import dev.resilience.annotation.Idempotent;
-import dev.resilience.aop.SpelVariables;
 import dev.resilience.core.idempotency.IdempotencyKeyException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.config.BeanExpressionContext;
-import org.springframework.beans.factory.config.BeanExpressionResolver;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.core.DefaultParameterNameDiscoverer;
-import org.springframework.core.MethodParameter;
-import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.http.HttpHeaders;
-import org.springframework.util.StringUtils;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.ValueConstants;
 import org.springframework.web.context.request.RequestScope;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
@@ -38,33 +18,18 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * {@value IdempotencyProblemAdvice#KEY_INVALID}.
  *
  * <p>
- * The headers checked are those of the handler's required
- * {@link RequestHeader @RequestHeader} parameters (no default value, not
- * {@code Optional}) that the annotation's key expression refers to, by name
- * ({@code #key}) or by position ({@code #p0}, {@code #a0}). Each is found where Spring
- * MVC finds it: the annotation may be declared on the handler method or on the method it
- * implements (an interface generated from OpenAPI, say), and its name may hold
- * {@code ${...}} placeholders and {@code #{...}} expressions, resolved through the bean
- * factory on every request as Spring MVC resolves them. Without this check Spring MVC
- * would refuse such a request with a {@code MissingRequestHeaderException}, which is the
+ * The headers checked are those {@link IdempotencyKeyHeaders} names: the handler's
+ * required {@code @RequestHeader} parameters that the key expression refers to, found
+ * where Spring MVC finds them, their names resolved as Spring MVC resolves them (
+ * {@code #{...}} expressions in the request scope). Without this check Spring MVC would
+ * refuse such a request with a {@code MissingRequestHeaderException}, which is the
  * application's to answer: every other missing header, of an idempotent handler or not,
  * is left to the application's own exception handlers and to Boot's problem details.
- *
- * <p>
- * What a handler's key is made of is worked out on its first request and kept.
  * Thread-safe.
  */
 public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor {
 
-    private static final SpelExpressionParser parser = new SpelExpressionParser();
-
-    private static final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
-
-    private final ConfigurableBeanFactory beanFactory;
-
-    private final BeanExpressionContext expressionContext;
-
-    private final Map<Method, List<String>> keyHeaders = new ConcurrentHashMap<>();
+    private final IdempotencyKeyHeaders keyHeaders;
 
     /**
      * Creates an interceptor that resolves header names through the given bean factory.
@@ -72,8 +37,7 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
      * and expression resolver Spring MVC uses for {@code @RequestHeader} names
      */
     public IdempotencyKeyHeaderInterceptor(ConfigurableBeanFactory beanFactory) {
-        this.beanFactory = beanFactory;
-        this.expressionContext = new BeanExpressionContext(beanFactory, new RequestScope());
+        this.keyHeaders = new IdempotencyKeyHeaders(beanFactory, new RequestScope());
     }
 
     /**
@@ -88,92 +52,9 @@ public final class IdempotencyKeyHeaderInterceptor implements HandlerInterceptor
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (handler instanceof HandlerMethod handlerMethod) {
-            for (String declared : this.keyHeaders.computeIfAbsent(handlerMethod.getMethod(),
-                    (method) -> keyHeaders(handlerMethod))) {
-                String header = resolve(declared);
-                if (header != null) {
-                    check(header, request.getHeader(header));
-                }
-            }
+            this.keyHeaders.check(handlerMethod, request::getHeader);
         }
         return true;
-    }
-
-    /**
-     * Resolves a declared header name as Spring MVC's argument resolver does, on every
-     * request: placeholders, then expressions in the scope of the request. A name that
-     * resolves to {@code null} is left to Spring MVC, which refuses it.
-     */
-    private @Nullable String resolve(String declared) {
-        String placeholdersResolved = this.beanFactory.resolveEmbeddedValue(declared);
-        BeanExpressionResolver expressions = this.beanFactory.getBeanExpressionResolver();
-        if (expressions == null) {
-            return declared;
-        }
-        Object resolved = expressions.evaluate(placeholdersResolved, this.expressionContext);
-        return (resolved != null) ? resolved.toString() : null;
-    }
-
-    private static void check(String header, @Nullable String value) {
-        boolean keyHeader = IdempotencyProblemAdvice.IDEMPOTENCY_KEY_HEADER.equalsIgnoreCase(header);
-        if (value == null) {
-            throw new IdempotencyKeyException("Idempotency key is missing: " + (keyHeader
-                    ? "send it in the " + header + " header" : "send the " + header + " header it is made of"));
-        }
-        if (value.isBlank()) {
-            String blank = value.isEmpty() ? "empty" : "blank";
-            throw new IdempotencyKeyException("Idempotency key is " + blank
-                    + (keyHeader ? "" : ": the " + header + " header it is made of is " + blank));
-        }
-    }
-
-    /**
-     * Returns the declared headers of the required {@code @RequestHeader} parameters of a
-     * handler that its {@code @Idempotent} key expression refers to, read as Spring MVC
-     * reads them: the annotations of the handler method merged with those of the methods
-     * it implements or overrides.
-     * @param handlerMethod the handler method
-     * @return the header names as declared, placeholders and expressions unresolved; none
-     * when the handler is not idempotent or its expression does not parse (which fails
-     * the start of a protected bean)
-     */
-    static List<String> keyHeaders(HandlerMethod handlerMethod) {
-        Idempotent idempotent = handlerMethod.getMethodAnnotation(Idempotent.class);
-        if (idempotent == null) {
-            return List.of();
-        }
-        Set<String> variables;
-        try {
-            variables = SpelVariables.of(parser.parseRaw(idempotent.key()));
-        }
-        catch (ParseException ex) {
-            return List.of();
-        }
-        String[] names = parameterNames.getParameterNames(handlerMethod.getMethod());
-        List<String> headers = new ArrayList<>();
-        for (MethodParameter parameter : handlerMethod.getMethodParameters()) {
-            int i = parameter.getParameterIndex();
-            boolean referred = variables.contains("p" + i) || variables.contains("a" + i)
-                    || (names != null && variables.contains(names[i]));
-            String header = referred ? requiredHeader(parameter, (names != null) ? names[i] : null) : null;
-            if (header != null) {
-                headers.add(header);
-            }
-        }
-        return List.copyOf(headers);
-    }
-
-    private static @Nullable String requiredHeader(MethodParameter parameter, @Nullable String parameterName) {
-        RequestHeader annotation = parameter.getParameterAnnotation(RequestHeader.class);
-        if (annotation == null || !annotation.required()
-                || !ValueConstants.DEFAULT_NONE.equals(annotation.defaultValue()) || parameter.isOptional()
-                || Map.class.isAssignableFrom(parameter.getParameterType())
-                || HttpHeaders.class.isAssignableFrom(parameter.getParameterType())) {
-            return null;
-        }
-        String name = StringUtils.hasText(annotation.name()) ? annotation.name()
-                : StringUtils.hasText(annotation.value()) ? annotation.value() : parameterName;
-        return StringUtils.hasText(name) ? name : null;
     }
 
 }

@@ -1,11 +1,16 @@
 package dev.resilience.aop;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.core.CarriedContext;
 import io.micrometer.context.ContextRegistry;
 import io.micrometer.context.ContextSnapshotFactory;
+import io.micrometer.context.integration.Slf4jThreadLocalAccessor;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 import org.springframework.core.OverridingClassLoader;
 
@@ -39,6 +44,59 @@ class CallerContextsTests {
 
         assertThat(contexts).isSameAs(CallerContexts.NONE);
         assertThat(contexts.capture(null)).isSameAs(CarriedContext.NONE);
+    }
+
+    @Test
+    void valueRestoredBeforeAnotherAccessorFailsToRestoreIsPutBackAfterTheStep() {
+        ContextRegistry.getInstance().registerThreadLocalAccessor(new Slf4jThreadLocalAccessor("requestId"));
+        ContextRegistry.getInstance().registerThreadLocalAccessor("failing-accessor", () -> "captured", (value) -> {
+            throw new IllegalStateException("cannot restore");
+        }, () -> {
+        });
+        try {
+            MDC.put("requestId", "r-1");
+            CarriedContext carried = new ContextSnapshots().capture(null);
+            MDC.remove("requestId");
+            List<@Nullable String> seen = new ArrayList<>();
+
+            carried.around(() -> seen.add(MDC.get("requestId"))).run();
+
+            assertThat(seen).containsExactly("r-1");
+            assertThat(MDC.get("requestId")).as("the thread's MDC after the step").isNull();
+        }
+        finally {
+            ContextRegistry.getInstance().removeThreadLocalAccessor("failing-accessor");
+            ContextRegistry.getInstance().removeThreadLocalAccessor(Slf4jThreadLocalAccessor.KEY);
+            MDC.clear();
+        }
+    }
+
+    @Test
+    void valueOfAnAccessorRegisteredBeforeOneThatFailsToPutItsOwnBackIsPutBackAfterTheStep() {
+        AtomicInteger sets = new AtomicInteger();
+        ContextRegistry.getInstance().registerThreadLocalAccessor(new Slf4jThreadLocalAccessor("requestId"));
+        ContextRegistry.getInstance().registerThreadLocalAccessor("failing-accessor", () -> "captured", (value) -> {
+            if (sets.incrementAndGet() > 1) {
+                throw new IllegalStateException("cannot put back");
+            }
+        }, () -> {
+        });
+        try {
+            MDC.put("requestId", "r-1");
+            CarriedContext carried = new ContextSnapshots().capture(null);
+            MDC.remove("requestId");
+            List<@Nullable String> seen = new ArrayList<>();
+
+            carried.around(() -> seen.add(MDC.get("requestId"))).run();
+
+            assertThat(seen).containsExactly("r-1");
+            assertThat(MDC.get("requestId")).as("the thread's MDC after the step").isNull();
+        }
+        finally {
+            ContextRegistry.getInstance().removeThreadLocalAccessor("failing-accessor");
+            ContextRegistry.getInstance().removeThreadLocalAccessor(Slf4jThreadLocalAccessor.KEY);
+            MDC.clear();
+        }
     }
 
     @Test

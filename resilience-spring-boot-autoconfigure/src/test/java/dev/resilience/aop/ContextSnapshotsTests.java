@@ -35,6 +35,7 @@ import org.slf4j.MDC;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
+import reactor.util.context.ContextView;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -126,6 +127,44 @@ class ContextSnapshotsTests {
             assertSpansAreChildrenOfTheCall(context, "mdc-mono", 3, "server");
             assertThat(MDC.getCopyOfContextMap()).as("the subscriber's thread after the call").isNullOrEmpty();
             assertThat(currentOnTheExecutor(context)).isEqualTo("mdc={} observation=null span=null");
+        });
+    }
+
+    @Test
+    void callersContinuationOfTheReturnedFutureRunsWithoutTheCallersMdcAndTheCallsEndedObservation() {
+        this.contextRunner.run((context) -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            ObservationRegistry registry = context.getBean(ObservationRegistry.class);
+            MDC.put("requestId", "r-5");
+            CompletableFuture<String> future = quotes.quoteAsync();
+            MDC.remove("requestId");
+            CompletableFuture<String> continued = future.thenApply((value) -> "mdc=" + MDC.get("requestId")
+                    + " observation=" + registry.getCurrentObservation() + " on " + Thread.currentThread().getName());
+            context.getBean(VirtualTimeSource.class).advance(Duration.ofMillis(100));
+
+            assertThat(continued).succeedsWithin(Duration.ofSeconds(10))
+                .isEqualTo("mdc=null observation=null on tracing-executor");
+            assertThat(quotes.seen()).extracting(Seen::requestId).containsExactly("r-5", "r-5", "r-5");
+        });
+    }
+
+    @Test
+    void monoAttemptsAndFallbackFindTheCallsObservationInTheirReactorContextAsAnHttpClientLooksForItsParent() {
+        this.contextRunner.run((context) -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            Observation server = Observation.start("server", context.getBean(ObservationRegistry.class));
+
+            StepVerifier
+                .create(quotes.quoteFromContext().contextWrite(Context.of(ObservationThreadLocalAccessor.KEY, server)))
+                .then(() -> advanceOnceTheBackoffIsScheduled(context, quotes))
+                .expectNext("cached")
+                .expectComplete()
+                .verify(Duration.ofSeconds(10));
+            server.stop();
+
+            assertThat(quotes.seen()).extracting(Seen::what)
+                .containsExactly("attempt in context", "attempt in context", "fallback in context");
+            assertThat(quotes.seen()).extracting(Seen::observation).containsOnly("mdc-mono-context");
         });
     }
 
@@ -262,6 +301,22 @@ class ContextSnapshotsTests {
             return Mono.fromCallable(() -> seenIn("fallback", () -> "cached"));
         }
 
+        @Retryable(value = "mdc-mono-context", maxAttempts = 2, delay = "100ms", jitter = "none")
+        @Fallback("cachedFromContext")
+        public Mono<String> quoteFromContext() {
+            return Mono.deferContextual((context) -> {
+                seenInContext("attempt in context", context);
+                return Mono.error(new IllegalStateException("quotes down"));
+            });
+        }
+
+        Mono<String> cachedFromContext() {
+            return Mono.deferContextual((context) -> {
+                seenInContext("fallback in context", context);
+                return Mono.just("cached");
+            });
+        }
+
         @Hedged(value = "mdc-hedged", delay = "50ms", maxHedges = 1)
         public String hedgedQuote() throws InterruptedException {
             if (this.hedgeTries.incrementAndGet() > 1) {
@@ -278,6 +333,12 @@ class ContextSnapshotsTests {
 
         CountDownLatch firstEntered() {
             return this.firstEntered;
+        }
+
+        private void seenInContext(String what, ContextView context) {
+            Observation parent = context.getOrDefault(ObservationThreadLocalAccessor.KEY, null);
+            this.seen.add(new Seen(what, null, (parent != null) ? parent.getContext().getContextualName() : null,
+                    Thread.currentThread().getName()));
         }
 
         private <T> T seenIn(String what, Supplier<T> work) {

@@ -45,7 +45,7 @@ class MethodFallbackHandlerTests {
 
     private MethodFallbackHandler handler(String name) throws NoSuchMethodException {
         Method method = Fallbacks.class.getDeclaredMethod(name);
-        return new MethodFallbackHandler(method, null, ReturnKind.MONO);
+        return new MethodFallbackHandler(method, null, ReturnKind.MONO, false, false);
     }
 
     private CallContext call(Context subscriberContext) throws NoSuchMethodException {

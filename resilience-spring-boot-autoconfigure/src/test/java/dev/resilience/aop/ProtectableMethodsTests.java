@@ -81,14 +81,13 @@ class ProtectableMethodsTests {
     }
 
     @Test
-    void idempotentMethodReturningAMonoFailsTheStart() {
-        this.contextRunner.withBean("payments", IdempotentMonoPayments.class)
-            .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("Invalid resilience setting of bean 'payments', method IdempotentMonoPayments#pay:")
-                .contains("Setting: @Idempotent")
-                .contains("Value: \"public Mono pay(String)\"")
-                .contains("Reason: @Idempotent on a method returning Mono is not supported yet")
-                .contains("Action: Return CompletableFuture or CompletionStage (Mono#toFuture() gives one)"));
+    void idempotentMethodReturningAMonoStartsAndReplaysItsValue() {
+        this.contextRunner.withBean("payments", IdempotentMonoPayments.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            IdempotentMonoPayments payments = context.getBean(IdempotentMonoPayments.class);
+            assertThat(payments.pay("order-1").block()).isEqualTo("order-1 paid 1");
+            assertThat(payments.pay("order-1").block()).isEqualTo("order-1 paid 1");
+        });
     }
 
     @Test
@@ -103,14 +102,11 @@ class ProtectableMethodsTests {
     }
 
     @Test
-    void lastGoodValueOfAMonoKeptPerCallerFailsTheStart() {
-        this.contextRunner.withBean("quotes", LastGoodMonoQuotes.class)
-            .run((context) -> assertThat(describe(context.getStartupFailure()))
-                .contains("method LastGoodMonoQuotes#quote:")
-                .contains("Setting: @Fallback(lastGood)")
-                .contains("Reason: a last good value of a method returning Mono is not supported yet while last good "
-                        + "values are kept per caller")
-                .contains("Action: Name fallback methods in @Fallback(value) instead of lastGood"));
+    void lastGoodValueOfAMonoKeptPerCallerStarts() {
+        this.contextRunner.withBean("quotes", LastGoodMonoQuotes.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(LastGoodMonoQuotes.class).quote().block()).isEqualTo("42");
+        });
     }
 
     @Test
@@ -270,9 +266,11 @@ class ProtectableMethodsTests {
 
     static class IdempotentMonoPayments {
 
+        private final AtomicInteger payments = new AtomicInteger();
+
         @Idempotent(key = "#orderId")
         public Mono<String> pay(String orderId) {
-            return Mono.just(orderId);
+            return Mono.fromCallable(() -> orderId + " paid " + this.payments.incrementAndGet());
         }
 
     }

@@ -1,19 +1,24 @@
 package dev.resilience.autoconfigure;
 
 import dev.resilience.core.time.TimeSource;
+import dev.resilience.http.HttpClientPipelines;
 import dev.resilience.http.HttpClientSettings;
 import dev.resilience.http.ResilientClientHttpRequestInterceptor;
+import dev.resilience.http.ResilientExchangeFilterFunction;
 import dev.resilience.http.ResilientRestClientCustomizer;
+import dev.resilience.http.ResilientWebClientCustomizer;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,6 +51,37 @@ class ResilienceHttpClientAutoConfigurationTests {
                 .isSameAs(context.getBean(ResilientClientHttpRequestInterceptor.class)));
             assertThat(context.getBean(ResilienceRegistry.class).retryPolicies()).containsKey("http-client");
         });
+    }
+
+    @Test
+    void whenEnabledTheWebClientCustomizerPutsTheFilterFirstOverThePipelinesTheRestClientShares() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=true").run((context) -> {
+            assertThat(context).hasSingleBean(ResilientWebClientCustomizer.class)
+                .hasSingleBean(HttpClientPipelines.class);
+            WebClient.Builder builder = WebClient.builder().filter((request, next) -> next.exchange(request));
+            context.getBean(ResilientWebClientCustomizer.class).customize(builder);
+            context.getBean(ResilientWebClientCustomizer.class).customize(builder);
+            builder.filters((filters) -> assertThat(filters).hasSize(2)
+                .first()
+                .isSameAs(context.getBean(ResilientExchangeFilterFunction.class)));
+        });
+    }
+
+    @Test
+    void withoutWebFluxOnlyTheRestClientIsCustomized() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=true")
+            .withClassLoader(new FilteredClassLoader(WebClient.class))
+            .run((context) -> assertThat(context).hasSingleBean(ResilientRestClientCustomizer.class)
+                .doesNotHaveBean(ResilientWebClientCustomizer.class)
+                .doesNotHaveBean(ResilientExchangeFilterFunction.class));
+    }
+
+    @Test
+    void withoutTheRestClientOnlyTheWebClientIsCustomized() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=true")
+            .withClassLoader(new FilteredClassLoader(RestClient.class))
+            .run((context) -> assertThat(context).hasSingleBean(ResilientWebClientCustomizer.class)
+                .doesNotHaveBean(ResilientClientHttpRequestInterceptor.class));
     }
 
     @Test

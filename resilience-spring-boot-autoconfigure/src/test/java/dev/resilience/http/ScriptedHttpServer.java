@@ -2,6 +2,7 @@ package dev.resilience.http;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -11,18 +12,25 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A downstream service on one or more random loopback ports that answers with the
  * responses it was scripted with, in order, then with 200 "ok"; it records every request
  * it receives. Its ports share the script and the record, so each port stands for a
- * distinct host of one service.
+ * distinct host of one service. Registered as a JUnit extension
+ * ({@link #registered(int)}), it forgets its script and record before each test and stops
+ * after the last.
  */
-final class ScriptedHttpServer implements AutoCloseable {
+final class ScriptedHttpServer implements AutoCloseable, BeforeEachCallback, AfterAllCallback {
 
     private final List<HttpServer> servers = new ArrayList<>();
 
@@ -49,6 +57,28 @@ final class ScriptedHttpServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a server for a {@code @RegisterExtension} field.
+     */
+    static ScriptedHttpServer registered(int ports) {
+        try {
+            return new ScriptedHttpServer(ports);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        reset();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
+    }
+
     int port() {
         return port(0);
     }
@@ -70,7 +100,16 @@ final class ScriptedHttpServer implements AutoCloseable {
         for (int i = 0; i < headerPairs.length; i += 2) {
             headers.put(headerPairs[i], headerPairs[i + 1]);
         }
-        this.script.add(new Reply(status, body, headers));
+        this.script.add(new Reply(status, body, headers, null));
+        return this;
+    }
+
+    /**
+     * Scripts a reply that is sent only once the gate opens (at most 30 seconds later),
+     * so that a request can be seen in flight.
+     */
+    ScriptedHttpServer replyWhenOpen(CountDownLatch gate, int status, String body) {
+        this.script.add(new Reply(status, body, Map.of(), gate));
         return this;
     }
 
@@ -101,7 +140,16 @@ final class ScriptedHttpServer implements AutoCloseable {
                 exchange.getRequestHeaders().getFirst("Idempotency-Key"), new String(body, StandardCharsets.UTF_8)));
         Reply reply = this.script.poll();
         if (reply == null) {
-            reply = new Reply(200, "ok", Map.of());
+            reply = new Reply(200, "ok", Map.of(), null);
+        }
+        CountDownLatch gate = reply.gate();
+        if (gate != null) {
+            try {
+                gate.await(30, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
         }
         byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
         reply.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
@@ -112,7 +160,7 @@ final class ScriptedHttpServer implements AutoCloseable {
         }
     }
 
-    record Reply(int status, String body, Map<String, String> headers) {
+    record Reply(int status, String body, Map<String, String> headers, @Nullable CountDownLatch gate) {
     }
 
     record Received(String method, @Nullable String idempotencyKey, String body) {

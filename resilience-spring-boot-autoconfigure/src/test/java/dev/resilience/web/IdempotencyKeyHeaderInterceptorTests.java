@@ -29,38 +29,37 @@ class IdempotencyKeyHeaderInterceptorTests {
 
     @Test
     void keyMadeOfAHeaderParameterByNameChecksThatHeader() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("byName"))).containsExactly("Idempotency-Key");
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("byName"))).containsExactly("Idempotency-Key");
     }
 
     @Test
     void keyMadeOfHeaderParametersByPositionChecksThoseHeaders() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("byPosition"))).containsExactly("X-Tenant",
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("byPosition"))).containsExactly("X-Tenant",
                 "Idempotency-Key");
     }
 
     @Test
     void headerWithoutANameIsTheParametersName() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("unnamedHeader"))).containsExactly("tenant");
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("unnamedHeader"))).containsExactly("tenant");
     }
 
     @Test
     void headersTheKeyIsNotMadeOfAreNotChecked() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("otherHeader")))
-            .containsExactly("Idempotency-Key");
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("otherHeader"))).containsExactly("Idempotency-Key");
     }
 
     @Test
     void headersThatAreNotRequiredAreNotChecked() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("notRequired"))).isEmpty();
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("defaultValue"))).isEmpty();
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("optional"))).isEmpty();
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("allHeaders"))).isEmpty();
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("headerMap"))).isEmpty();
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("notRequired"))).isEmpty();
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("defaultValue"))).isEmpty();
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("optional"))).isEmpty();
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("allHeaders"))).isEmpty();
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("headerMap"))).isEmpty();
     }
 
     @Test
     void handlerThatIsNotIdempotentChecksNoHeader() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("notIdempotent"))).isEmpty();
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("notIdempotent"))).isEmpty();
     }
 
     @Test
@@ -110,7 +109,7 @@ class IdempotencyKeyHeaderInterceptorTests {
 
     @Test
     void headerDeclaredOnTheImplementedInterfaceMethodIsChecked() {
-        assertThat(IdempotencyKeyHeaderInterceptor.keyHeaders(handler("declaredOnTheInterface")))
+        assertThat(IdempotencyKeyHeaders.keyHeaders(handler("declaredOnTheInterface")))
             .containsExactly("Idempotency-Key");
     }
 

@@ -12,17 +12,25 @@ import org.jspecify.annotations.Nullable;
  * An idempotency store that delegates to another until it is switched down, then throws
  * {@link IdempotencyStoreException} as an unreachable store does.
  */
-final class SwitchableIdempotencyStore implements IdempotencyStore {
+public final class SwitchableIdempotencyStore implements IdempotencyStore {
 
     private final IdempotencyStore delegate;
 
     private volatile boolean down;
 
-    SwitchableIdempotencyStore(IdempotencyStore delegate) {
+    /**
+     * Creates a store that is up.
+     * @param delegate the store to delegate to while up
+     */
+    public SwitchableIdempotencyStore(IdempotencyStore delegate) {
         this.delegate = delegate;
     }
 
-    void down(boolean down) {
+    /**
+     * Switches the store down or up again.
+     * @param down {@code true} to throw on every call
+     */
+    public void down(boolean down) {
         this.down = down;
     }
 
