@@ -23,10 +23,14 @@ import org.springframework.util.ReflectionUtils;
  * returning a type assignable to the guarded method's return type, or, for a method
  * returning {@code Mono}, a {@code Mono} of its value type or that type, and for a method
  * returning {@code Flux}, a {@code Flux} of its element type, that type or an
- * {@code Iterable} of it, generics included. Where both forms exist, the one with the
- * {@code Throwable} parameter is used.
+ * {@code Iterable} of it, generics included. A fallback of a Kotlin {@code suspend}
+ * function takes its value parameters (the {@code Continuation} left out) and may itself
+ * be {@code suspend}; it returns the function's value type, or a {@code Mono} of it.
+ * Where both forms exist, the one with the {@code Throwable} parameter is used.
  */
 final class FallbackMethods {
+
+    private static final String UNIT = "kotlin.Unit";
 
     private FallbackMethods() {
     }
@@ -48,7 +52,11 @@ final class FallbackMethods {
             .stream(ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS))
             .filter((candidate) -> candidate.getName().equals(name))
             .toList();
-        String expected = describe(guarded.getReturnType(), name, guarded.getParameterTypes());
+        ReturnKind kind = ReturnKind.of(guarded);
+        Class<?> expectedType = (kind == ReturnKind.SUSPEND)
+                ? ResolvableType.forMethodReturnType(guarded, targetClass).resolve(Object.class)
+                : guarded.getReturnType();
+        String expected = describe(expectedType, name, valueParameters(guarded));
         if (named.isEmpty()) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", name,
                     "no method named '" + name + "' exists on " + targetClass.getName(),
@@ -62,19 +70,24 @@ final class FallbackMethods {
                     "its parameters do not fit the guarded method's",
                     "Declare " + expected + ", optionally with a trailing Throwable parameter.");
         }
-        ReturnKind kind = ReturnKind.of(guarded);
-        if (kind == ReturnKind.MONO) {
-            requireMonoValue(guarded, targetClass, chosen, name, subject);
+        if (ReturnKind.isSuspending(chosen) && kind != ReturnKind.SUSPEND) {
+            throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
+                    "it is a suspend function, which only a suspend function's call can await",
+                    "Declare " + expected + " without suspend, or make the guarded method a suspend function.");
+        }
+        if (kind.isMono()) {
+            requireMonoValue(guarded, kind, targetClass, chosen, name, subject);
         }
         boolean elements = (kind == ReturnKind.FLUX) && fluxElements(guarded, targetClass, chosen, name, subject);
-        if (kind != ReturnKind.MONO && kind != ReturnKind.FLUX && !returnFits(guarded, chosen, targetClass)) {
+        if (!kind.isMono() && kind != ReturnKind.FLUX && !returnFits(guarded, chosen, targetClass)) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
                     "it returns " + chosen.getGenericReturnType().getTypeName() + ", which is not assignable to "
                             + guarded.getGenericReturnType().getTypeName(),
                     "Make '" + name + "' return " + guarded.getReturnType().getSimpleName() + " or a subtype of it.");
         }
         ReflectionUtils.makeAccessible(chosen);
-        Class<?> failureType = (chosen == withFailure) ? chosen.getParameterTypes()[guarded.getParameterCount()] : null;
+        Class<?> failureType = (chosen == withFailure) ? chosen.getParameterTypes()[valueParameters(guarded).length]
+                : null;
         return new MethodFallbackHandler(chosen, failureType, kind, elements, ReturnKind.emitsExecutionResult(guarded));
     }
 
@@ -92,8 +105,8 @@ final class FallbackMethods {
     }
 
     private static boolean parametersFit(Method guarded, Method candidate, boolean withFailure) {
-        Class<?>[] expected = guarded.getParameterTypes();
-        Class<?>[] actual = candidate.getParameterTypes();
+        Class<?>[] expected = valueParameters(guarded);
+        Class<?>[] actual = valueParameters(candidate);
         if (actual.length != expected.length + (withFailure ? 1 : 0)) {
             return false;
         }
@@ -119,17 +132,23 @@ final class FallbackMethods {
     }
 
     /**
-     * Fails unless a fallback of a method returning {@code Mono} returns a {@code Mono}
-     * of the value type or a plain value of it, generics included; a raw {@code Mono} or
-     * a type variable the bean's class does not resolve is let through.
+     * Fails unless a fallback of a method returning {@code Mono}, or of a {@code suspend}
+     * function, returns a {@code Mono} of the value type or a plain value of it (the
+     * value of a {@code suspend} fallback), generics included; a raw {@code Mono} or a
+     * type variable the bean's class does not resolve is let through, and so is any
+     * fallback of a function whose value is Kotlin's {@code Unit}.
      */
-    private static void requireMonoValue(Method guarded, Class<?> targetClass, Method candidate, String name,
-            String subject) {
+    private static void requireMonoValue(Method guarded, ReturnKind kind, Class<?> targetClass, Method candidate,
+            String name, String subject) {
         ResolvableType guardedType = ResolvableType.forMethodReturnType(guarded, targetClass);
-        ResolvableType value = guardedType.getGeneric(0);
+        ResolvableType value = (kind == ReturnKind.SUSPEND) ? guardedType : guardedType.getGeneric(0);
+        if (UNIT.equals(value.resolve(Object.class).getName())) {
+            return;
+        }
         ResolvableType returned = ResolvableType.forMethodReturnType(candidate, targetClass);
-        boolean mono = ClassUtils.isAssignable(guarded.getReturnType(), candidate.getReturnType());
-        if (mono ? valueFits(value, returned.as(guarded.getReturnType()).getGeneric(0)) : valueFits(value, returned)) {
+        Class<?> returnedClass = returned.resolve(Object.class);
+        boolean mono = OptionalTypes.isAssignable(ReturnKind.MONO_TYPE, returnedClass);
+        if (mono ? valueFits(value, returned.as(monoType(returnedClass)).getGeneric(0)) : valueFits(value, returned)) {
             return;
         }
         String valueType = value.resolve(Object.class).getSimpleName();
@@ -140,6 +159,19 @@ final class FallbackMethods {
                         + guardedType;
         throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(candidate), reason,
                 "Make '" + name + "' return Mono<" + valueType + "> or " + valueType + ".");
+    }
+
+    private static Class<?> monoType(Class<?> mono) {
+        return ClassUtils.resolveClassName(ReturnKind.MONO_TYPE, mono.getClassLoader());
+    }
+
+    /**
+     * Returns a method's value parameters: those of a Kotlin {@code suspend} function
+     * without the trailing {@code Continuation}.
+     */
+    private static Class<?>[] valueParameters(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        return ReturnKind.isSuspending(method) ? Arrays.copyOf(types, types.length - 1) : types;
     }
 
     /**

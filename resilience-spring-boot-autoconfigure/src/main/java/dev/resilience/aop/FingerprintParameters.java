@@ -14,10 +14,11 @@ import org.jspecify.annotations.Nullable;
  * response and {@code WebSession}, {@code WebRequest}, {@code BindingResult} and
  * {@code Errors}, {@code Model}, {@code SessionStatus}, {@code UriComponentsBuilder},
  * {@code Locale}, {@code TimeZone}, {@code ZoneId}) are left out: they differ between two
- * sends of one request. A {@link Principal} contributes its name alone, so that the same
- * caller's retry matches whatever its login details, and another caller reusing the key
- * does not. The framework types are known by name, so that neither the Servlet API nor
- * Spring MVC nor WebFlux is needed.
+ * sends of one request; so is a Kotlin {@code suspend} function's {@code Continuation},
+ * which differs between any two calls. A {@link Principal} contributes its name alone, so
+ * that the same caller's retry matches whatever its login details, and another caller
+ * reusing the key does not. The framework types are known by name, so that neither the
+ * Servlet API nor Spring MVC nor WebFlux is needed.
  */
 final class FingerprintParameters {
 
@@ -28,7 +29,8 @@ final class FingerprintParameters {
             "org.springframework.web.bind.support.SessionStatus", "org.springframework.web.util.UriComponentsBuilder",
             "org.springframework.web.server.ServerWebExchange",
             "org.springframework.http.server.reactive.ServerHttpRequest",
-            "org.springframework.http.server.reactive.ServerHttpResponse", "org.springframework.web.server.WebSession");
+            "org.springframework.http.server.reactive.ServerHttpResponse", "org.springframework.web.server.WebSession",
+            "kotlin.coroutines.Continuation");
 
     private static final List<String> FRAMEWORK_TYPES = Stream
         .concat(REQUEST_TYPES.stream(), Stream.of("java.util.Locale", "java.util.TimeZone", "java.time.ZoneId"))

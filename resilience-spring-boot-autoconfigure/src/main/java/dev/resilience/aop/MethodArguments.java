@@ -3,6 +3,7 @@ package dev.resilience.aop;
 import java.lang.reflect.Method;
 import java.util.AbstractList;
 import java.util.List;
+import java.util.Objects;
 import java.util.RandomAccess;
 
 import dev.resilience.core.CallContext;
@@ -15,7 +16,10 @@ import org.jspecify.annotations.Nullable;
  * the call ({@link BreakerResultExpressions}), overloads included, which share one
  * {@link CallContext#method() description}. A call of a method returning {@code Mono}
  * carries its subscriber's Reactor context here too, for the fallback methods whose
- * {@code Mono} it subscribes to. A read-only view of the arguments, not a copy.
+ * {@code Mono} it subscribes to. A call of a Kotlin {@code suspend} function carries its
+ * value arguments, without the trailing {@code Continuation}, which is kept apart for the
+ * {@code suspend} fallback methods it invokes. A read-only view of the arguments, not a
+ * copy.
  */
 final class MethodArguments extends AbstractList<@Nullable Object> implements RandomAccess {
 
@@ -25,14 +29,49 @@ final class MethodArguments extends AbstractList<@Nullable Object> implements Ra
 
     private final @Nullable Object subscriberContext;
 
+    private final int size;
+
+    private final @Nullable Object continuation;
+
     MethodArguments(Method method, @Nullable Object[] arguments) {
         this(method, arguments, null);
     }
 
     MethodArguments(Method method, @Nullable Object[] arguments, @Nullable Object subscriberContext) {
+        this(method, arguments, subscriberContext, arguments.length, null);
+    }
+
+    private MethodArguments(Method method, @Nullable Object[] arguments, @Nullable Object subscriberContext, int size,
+            @Nullable Object continuation) {
         this.method = method;
         this.arguments = arguments;
         this.subscriberContext = subscriberContext;
+        this.size = size;
+        this.continuation = continuation;
+    }
+
+    /**
+     * Returns the arguments of a call of a Kotlin {@code suspend} function: its value
+     * arguments, the {@code Continuation} kept apart.
+     * @param method the {@code suspend} function
+     * @param arguments the arguments of its compiled form, the {@code Continuation} last
+     * @param subscriberContext the Reactor context of the subscriber of the call
+     * @return the arguments
+     */
+    static MethodArguments ofSuspending(Method method, @Nullable Object[] arguments,
+            @Nullable Object subscriberContext) {
+        return new MethodArguments(method, arguments, subscriberContext, arguments.length - 1,
+                arguments[arguments.length - 1]);
+    }
+
+    /**
+     * Returns the {@code Continuation} of a call of a Kotlin {@code suspend} function,
+     * whose coroutine context its {@code suspend} fallback methods run in.
+     * @param arguments the arguments of a call's context
+     * @return the {@code Continuation}, or {@code null} for any other call
+     */
+    static @Nullable Object continuationOf(List<@Nullable Object> arguments) {
+        return (arguments instanceof MethodArguments passed) ? passed.continuation : null;
     }
 
     /**
@@ -83,12 +122,12 @@ final class MethodArguments extends AbstractList<@Nullable Object> implements Ra
 
     @Override
     public @Nullable Object get(int index) {
-        return this.arguments[index];
+        return this.arguments[Objects.checkIndex(index, this.size)];
     }
 
     @Override
     public int size() {
-        return this.arguments.length;
+        return this.size;
     }
 
 }

@@ -2,11 +2,14 @@ package dev.resilience.aop;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 
 import dev.resilience.core.CallContext;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.FallbackHandler;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
 
 /**
  * A fallback method of the guarded bean, called with the guarded call's arguments and,
@@ -14,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * {@code Mono} returns is subscribed to, with the call's subscriber context, and its
  * value is the fallback's; a plain value is the fallback's as it is. What a fallback of a
  * method returning {@code Flux} returns is subscribed to as an attempt is
- * ({@link FluxCalls#fallback}).
+ * ({@link FluxCalls#fallback}). A {@code suspend} fallback of a {@code suspend} function
+ * is invoked as Spring's proxy invokes the function, into a {@code Mono} run in the
+ * caller's coroutine context, which is subscribed to in turn.
  */
 final class MethodFallbackHandler implements FallbackHandler {
 
@@ -29,6 +34,8 @@ final class MethodFallbackHandler implements FallbackHandler {
     private final boolean returnsFlux;
 
     private final boolean elements;
+
+    private final boolean suspending;
 
     private final boolean executionResults;
 
@@ -49,7 +56,8 @@ final class MethodFallbackHandler implements FallbackHandler {
         this.method = method;
         this.failureType = failureType;
         this.guardedKind = guardedKind;
-        this.returnsMono = ReturnKind.MONO_TYPE.equals(method.getReturnType().getName());
+        this.suspending = guardedKind == ReturnKind.SUSPEND && ReturnKind.isSuspending(method);
+        this.returnsMono = this.suspending || ReturnKind.MONO_TYPE.equals(method.getReturnType().getName());
         this.returnsFlux = ReturnKind.FLUX_TYPE.equals(method.getReturnType().getName());
         this.elements = elements;
         this.executionResults = executionResults;
@@ -75,18 +83,25 @@ final class MethodFallbackHandler implements FallbackHandler {
             arguments = withFailure;
         }
         Object value;
-        try {
-            value = this.method.invoke(call.target(), arguments);
+        if (this.suspending) {
+            Object[] withContinuation = Arrays.copyOf(arguments, arguments.length + 1);
+            withContinuation[arguments.length] = MethodArguments.continuationOf(call.arguments());
+            value = AopUtils.invokeJoinpointUsingReflection(call.target(), this.method, withContinuation);
         }
-        catch (InvocationTargetException ex) {
-            throw ex.getTargetException();
+        else {
+            try {
+                value = this.method.invoke(call.target(), arguments);
+            }
+            catch (InvocationTargetException ex) {
+                throw ex.getTargetException();
+            }
         }
         if (this.guardedKind == ReturnKind.FLUX) {
             return FluxCalls.fallback(value, this.returnsFlux, this.elements,
                     MethodArguments.subscriberContextOf(call.arguments()),
                     "Fallback method '" + this.method.getName() + "'");
         }
-        if (this.guardedKind == ReturnKind.MONO && (this.returnsMono || MonoCalls.isMono(value))) {
+        if (this.guardedKind.isMono() && (this.returnsMono || MonoCalls.isMono(value))) {
             return MonoCalls.subscribe(value, MethodArguments.subscriberContextOf(call.arguments()),
                     "Fallback method '" + this.method.getName() + "'", this.executionResults);
         }

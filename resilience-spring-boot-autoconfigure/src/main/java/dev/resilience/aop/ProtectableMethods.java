@@ -36,11 +36,12 @@ import org.springframework.util.ClassUtils;
  * What an annotated method must be for the proxy to protect it: a method the proxy can
  * intercept (not private, final or static), returning a value, {@code void}, an
  * {@code ExecutionResult}, a {@code CompletionStage} or {@code CompletableFuture}, or a
- * Reactor {@code Mono} or {@code Flux} when Reactor is on the application's class path. A
- * plain {@link Future}, another reactive type (a {@code Publisher}) or a Kotlin
- * {@code suspend} function hands its outcome back after the call has ended, where no
- * retry or breaker would see it, so each fails the start. So does a task that Spring MVC
- * runs after the method has returned ({@link Callable}, {@code WebAsyncTask},
+ * Reactor {@code Mono} or {@code Flux} when Reactor is on the application's class path,
+ * or a Kotlin {@code suspend} function that Spring's proxy awaits as a {@code Mono}
+ * ({@link SuspendFunctions}). A plain {@link Future} or another reactive type (a
+ * {@code Publisher}) hands its outcome back after the call has ended, where no retry or
+ * breaker would see it, so each fails the start. So does a task that Spring MVC runs
+ * after the method has returned ({@link Callable}, {@code WebAsyncTask},
  * {@code DeferredResult}, {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and
  * {@code SseEmitter}), returned as it is, as the body of a {@code ResponseEntity} or
  * inside a {@code CompletionStage} or {@code ExecutionResult}: the pipeline would retry,
@@ -54,8 +55,6 @@ final class ProtectableMethods {
             Fallback.class, Idempotent.class, Bulkhead.class, RateLimited.class, TimeLimited.class, Hedged.class);
 
     private static final String PUBLISHER = "org.reactivestreams.Publisher";
-
-    private static final String CONTINUATION = "kotlin.coroutines.Continuation";
 
     private static final String HTTP_ENTITY = "org.springframework.http.HttpEntity";
 
@@ -165,8 +164,8 @@ final class ProtectableMethods {
      * @throws InvalidResiliencePolicyException for a {@link Future} that is not a
      * {@link CompletionStage}, a {@link CompletionStage} the pipeline cannot return, a
      * reactive type other than a {@code Mono} or {@code Flux} (or either without
-     * Reactor), a Kotlin {@code suspend} function, or a task that Spring MVC runs after
-     * the method has returned
+     * Reactor), a Kotlin {@code suspend} function the proxy cannot await as a
+     * {@code Mono}, or a task that Spring MVC runs after the method has returned
      */
     static void requireSupportedReturnType(Method method, String subject, boolean reactorPresent) {
         Class<?> type = method.getReturnType();
@@ -180,12 +179,9 @@ final class ProtectableMethods {
                     "Return the value itself (ResponseEntity or the body), or a CompletableFuture or CompletionStage "
                             + "of it, which Spring MVC also answers asynchronously.");
         }
-        if (isSuspending(method)) {
-            throw new InvalidResiliencePolicyException(subject, "suspend", describe(method),
-                    "Kotlin suspend functions are not supported yet: the call would end when the function first "
-                            + "suspends, so its failures would be neither retried nor recorded by a breaker",
-                    "Declare a function that is not suspend and returns CompletableFuture (kotlinx.coroutines' "
-                            + "future { } builds one), or the value itself.");
+        if (ReturnKind.isSuspending(method)) {
+            SuspendFunctions.requireSupported(method, subject);
+            return;
         }
         if (CompletionStage.class.isAssignableFrom(type)) {
             if (!ReturnKind.isSupportedStage(type)) {
@@ -294,11 +290,6 @@ final class ProtectableMethods {
         }
         return OptionalTypes.isAssignable(HTTP_ENTITY, type)
                 ? ClassUtils.resolveClassName(HTTP_ENTITY, type.getClassLoader()) : null;
-    }
-
-    private static boolean isSuspending(Method method) {
-        Class<?>[] parameters = method.getParameterTypes();
-        return parameters.length > 0 && CONTINUATION.equals(parameters[parameters.length - 1].getName());
     }
 
     private static boolean isReactive(Class<?> type) {

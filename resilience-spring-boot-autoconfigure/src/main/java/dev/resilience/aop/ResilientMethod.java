@@ -31,7 +31,10 @@ import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
  * remaining interceptor chain, so that inner advice such as a transaction applies to
  * every attempt. A method returning {@code Mono} returns at once a {@code Mono} each of
  * whose subscriptions is a call ({@link MonoCalls}), and one returning {@code Flux} a
- * {@code Flux} likewise ({@link FluxCalls}). Thread-safe.
+ * {@code Flux} likewise ({@link FluxCalls}); a Kotlin {@code suspend} function goes as a
+ * {@code Mono} does, Spring's proxy turning its invocation into a {@code Mono} and
+ * awaiting the returned one in the caller's coroutine ({@link SuspendFunctions}).
+ * Thread-safe.
  */
 final class ResilientMethod {
 
@@ -96,7 +99,7 @@ final class ResilientMethod {
     }
 
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-        if (this.returnKind == ReturnKind.MONO) {
+        if (this.returnKind.isMono()) {
             return MonoCalls.of(this.observer, this.pipeline.name(), this.executionResults, this.subscriberScopes,
                     this.offNonBlocking, (subscriberContext, scope, observation, caller) -> execution(invocation, scope,
                             subscriberContext, observation, caller));
@@ -230,8 +233,11 @@ final class ResilientMethod {
         else if (this.lastGood) {
             scope = callers.get().lastGoodScope();
         }
-        return this.customizer.customize(new CallContext(this.description, invocation.getThis(),
-                new MethodArguments(this.method, arguments, subscriberContext), key, fingerprint, listener, scope));
+        MethodArguments passed = (this.returnKind == ReturnKind.SUSPEND)
+                ? MethodArguments.ofSuspending(this.method, arguments, subscriberContext)
+                : new MethodArguments(this.method, arguments, subscriberContext);
+        return this.customizer.customize(
+                new CallContext(this.description, invocation.getThis(), passed, key, fingerprint, listener, scope));
     }
 
     /**

@@ -211,12 +211,12 @@ final class ResilientMethodCompiler {
         ResiliencePipeline built = pipeline.build();
         IdempotencyLeaseCheck.check(id + " of bean '" + beanName + "'", built, retryName, timeLimiterName);
         this.results.compiled(registry);
-        boolean scoped = returnKind == ReturnKind.MONO && (keys != null || lastGood);
+        boolean scoped = returnKind.isMono() && (keys != null || lastGood);
         return new ResilientMethod(method, id, built, returnKind, keys, this.scopes, this.observer,
                 (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood,
                 (context) -> this.customizer.customize(context),
                 scoped ? SubscriberScopes.of(this.subscriberScopes, this.scopes) : null,
-                (returnKind == ReturnKind.MONO && StoresThatMayBlock.in(built)) ? built.executor() : null);
+                (returnKind.isMono() && StoresThatMayBlock.in(built)) ? built.executor() : null);
     }
 
     /**
@@ -333,11 +333,8 @@ final class ResilientMethodCompiler {
     }
 
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
-        ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
-        ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
-        if (ReturnKind.emitsExecutionResult(method)) {
-            valueType = valueType.getGeneric(0);
-        }
+        ResolvableType valueType = returnKind.valueType(ResolvableType.forMethodReturnType(method, targetClass));
+        valueType = ReturnKind.emitsExecutionResult(method) ? valueType.getGeneric(0) : valueType;
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
     }
 
@@ -352,7 +349,7 @@ final class ResilientMethodCompiler {
             return;
         }
         ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
-        ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
+        ResolvableType valueType = returnKind.valueType(returnType);
         ResolvableType optional = valueType.as(Optional.class);
         ResolvableType declared = (optional != ResolvableType.NONE) ? optional.getGeneric(0) : valueType;
         Class<?> resolved = declared.resolve();

@@ -2,6 +2,7 @@ package dev.resilience.aop;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -62,6 +63,13 @@ final class ResultExpression implements Predicate<@Nullable Object> {
 
     private final ResultExpressionReferences references;
 
+    /**
+     * Whether the method is a Kotlin {@code suspend} function, whose call carries no
+     * {@code Continuation} among its arguments while the evaluation context drops the
+     * last one of such a function.
+     */
+    private final boolean suspending;
+
     private ResultExpression(Method method, String text, Expression expression, @Nullable BeanFactory beans,
             ResultExpressionReferences references) {
         this.method = method;
@@ -70,6 +78,7 @@ final class ResultExpression implements Predicate<@Nullable Object> {
         this.beans = (beans != null) ? new BeanFactoryResolver(beans) : null;
         this.types = typeLocator(method);
         this.references = references;
+        this.suspending = ReturnKind.isSuspending(method);
     }
 
     /**
@@ -129,8 +138,11 @@ final class ResultExpression implements Predicate<@Nullable Object> {
 
     @Override
     public boolean test(@Nullable Object result) {
-        List<@Nullable Object> arguments = CallContext.judged().arguments();
-        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(null, this.method, arguments.toArray(),
+        @Nullable Object[] arguments = CallContext.judged().arguments().toArray();
+        if (this.suspending) {
+            arguments = Arrays.copyOf(arguments, arguments.length + 1);
+        }
+        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(null, this.method, arguments,
                 parameterNames);
         context.setTypeLocator(this.types);
         if (this.beans != null) {
@@ -151,18 +163,19 @@ final class ResultExpression implements Predicate<@Nullable Object> {
 
     /**
      * Whether a method returns nothing its result predicate could judge: {@code void}, or
-     * a {@code Void} value, a stage of one or an {@link ExecutionResult} of one.
+     * a {@code Void} value, a stage of one or an {@link ExecutionResult} of one, or a
+     * {@code suspend} function's {@code Unit}.
      */
     private static boolean returnsNothing(Method method) {
         ResolvableType returned = ResolvableType.forMethodReturnType(method);
         ResolvableType value = switch (ReturnKind.of(method)) {
-            case VALUE -> returned;
+            case VALUE, SUSPEND -> returned;
             case COMPLETION_STAGE -> returned.as(CompletionStage.class).getGeneric(0);
             case EXECUTION_RESULT -> returned.as(ExecutionResult.class).getGeneric(0);
             case MONO, FLUX -> returned.getGeneric(0);
         };
         Class<?> type = value.resolve();
-        return type == void.class || type == Void.class;
+        return type == void.class || type == Void.class || (type != null && "kotlin.Unit".equals(type.getName()));
     }
 
 }

@@ -37,7 +37,15 @@ enum ReturnKind {
      * A Reactor {@code Flux}: each subscription is a call, each attempt a subscription to
      * the {@code Flux} the method returns, retried only until it emits its first element.
      */
-    FLUX;
+    FLUX,
+
+    /**
+     * A Kotlin {@code suspend} function: Spring's proxy hands the advice a {@code Mono}
+     * of the function's value for each invocation and awaits the {@code Mono} the advice
+     * returns, so the function goes as a {@link #MONO} does, its value typed by its
+     * Kotlin signature.
+     */
+    SUSPEND;
 
     /** The name of Reactor's {@code Mono}, which stays an optional dependency. */
     static final String MONO_TYPE = "reactor.core.publisher.Mono";
@@ -45,7 +53,12 @@ enum ReturnKind {
     /** The name of Reactor's {@code Flux}, which stays an optional dependency. */
     static final String FLUX_TYPE = "reactor.core.publisher.Flux";
 
+    private static final String CONTINUATION = "kotlin.coroutines.Continuation";
+
     static ReturnKind of(Method method) {
+        if (isSuspending(method)) {
+            return SUSPEND;
+        }
         Class<?> type = method.getReturnType();
         if (ExecutionResult.class.equals(type)) {
             return EXECUTION_RESULT;
@@ -64,6 +77,37 @@ enum ReturnKind {
 
     static boolean isSupportedStage(Class<?> type) {
         return type.isAssignableFrom(CompletableFuture.class);
+    }
+
+    /**
+     * Tells whether a method is a Kotlin {@code suspend} function, whose compiled form
+     * takes a {@code Continuation} last; Kotlin is recognized by name and stays optional.
+     * @param method the method
+     * @return {@code true} for a {@code suspend} function
+     */
+    static boolean isSuspending(Method method) {
+        Class<?>[] parameters = method.getParameterTypes();
+        return parameters.length > 0 && CONTINUATION.equals(parameters[parameters.length - 1].getName());
+    }
+
+    /**
+     * Returns the type of the value a method of this kind yields.
+     * @param returnType the method's return type, read from the Kotlin signature for a
+     * {@code suspend} function
+     * @return the return type itself for a plain value or a {@code suspend} function,
+     * else the type it holds
+     */
+    ResolvableType valueType(ResolvableType returnType) {
+        return (this == VALUE || this == SUSPEND) ? returnType : returnType.getGeneric(0);
+    }
+
+    /**
+     * Tells whether each attempt of a method of this kind is a subscription to a
+     * {@code Mono} and each call a subscription to the {@code Mono} the proxy returns.
+     * @return {@code true} for {@link #MONO} and {@link #SUSPEND}
+     */
+    boolean isMono() {
+        return this == MONO || this == SUSPEND;
     }
 
     /**

@@ -134,14 +134,15 @@ class ProtectableMethodsTests {
     }
 
     @Test
-    void kotlinSuspendFunctionFailsTheStart() {
+    void kotlinSuspendFunctionWithoutKotlinxCoroutinesReactorFailsTheStart() {
         this.contextRunner.withBean("quotes", SuspendingQuotes.class)
             .run((context) -> assertThat(describe(context.getStartupFailure()))
                 .contains("Invalid resilience setting of bean 'quotes', method SuspendingQuotes#quote:")
                 .contains("Setting: suspend")
-                .contains("Value: \"quote(String, Continuation)\"")
-                .contains("Reason: Kotlin suspend functions are not supported yet")
-                .contains("Action: Declare a function that is not suspend"));
+                .contains("Value: \"suspend fun quote\"")
+                .contains("Reason: Spring's proxy awaits a suspend function as a Mono only when "
+                        + "kotlinx-coroutines-reactor is on the class path, and it is not")
+                .contains("Action: Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor"));
     }
 
     @Test

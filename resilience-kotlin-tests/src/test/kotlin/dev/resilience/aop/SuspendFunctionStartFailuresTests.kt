@@ -1,0 +1,140 @@
+package dev.resilience.aop
+
+import dev.resilience.annotation.Fallback
+import dev.resilience.annotation.Retryable
+import dev.resilience.autoconfigure.ResilienceAutoConfiguration
+import dev.resilience.core.ExecutionResult
+import dev.resilience.core.time.VirtualTimeSource
+import dev.resilience.registry.InvalidResiliencePolicyException
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.flowOf
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.Test
+import org.springframework.boot.autoconfigure.AutoConfigurations
+import org.springframework.boot.test.context.runner.ApplicationContextRunner
+import org.springframework.stereotype.Component
+import reactor.core.publisher.Mono
+
+/**
+ * What a `suspend` function cannot be: each fails the start with the setting, the reason
+ * and the fix, instead of running unprotected.
+ */
+class SuspendFunctionStartFailuresTests {
+
+    private val contextRunner = ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration::class.java))
+        .withBean(VirtualTimeSource::class.java)
+
+    @Test
+    fun `suspend function returning a Flow fails the start`() {
+        assertThat(startFailure<FlowQuotes>()).satisfies({
+            assertThat(it.setting).isEqualTo("return type")
+            assertThat(it.reason).startsWith("a Flow is a stream that emits after the suspend function has returned")
+            assertThat(it.fix).isEqualTo("Return the collected values (Flow#toList()) from the suspend function.")
+        })
+    }
+
+    @Test
+    fun `suspend function returning a Mono fails the start`() {
+        assertThat(startFailure<MonoQuotes>()).satisfies({
+            assertThat(it.value).isEqualTo("reactor.core.publisher.Mono<java.lang.String>")
+            assertThat(it.reason).contains("a Mono as that value hands its outcome back after the call has ended")
+        })
+    }
+
+    @Test
+    fun `suspend function returning an ExecutionResult fails the start`() {
+        assertThat(startFailure<AccountQuotes>().reason)
+            .startsWith("an ExecutionResult, the account of a call, is returned only by a function that is not suspend")
+    }
+
+    @Test
+    fun `suspend fallback of a function that is not suspend fails the start`() {
+        assertThat(startFailure<BlockingQuotes>()).satisfies({
+            assertThat(it.setting).isEqualTo("@Fallback(\"cachedQuote\")")
+            assertThat(it.reason).isEqualTo("it is a suspend function, which only a suspend function's call can await")
+        })
+    }
+
+    @Test
+    fun `fallback of another value type fails the start naming both types`() {
+        assertThat(startFailure<MistypedQuotes>()).satisfies({
+            assertThat(it.setting).isEqualTo("@Fallback(\"cachedPrice\")")
+            assertThat(it.reason).isEqualTo(
+                "it returns java.lang.Integer, which is neither a Mono nor assignable to java.lang.String, " +
+                    "the value of java.lang.String",
+            )
+        })
+    }
+
+    @Test
+    fun `suspend function with a plain and a suspend fallback of its value type starts`() {
+        contextRunner.withBean(FittingQuotes::class.java).run { assertThat(it).hasNotFailed() }
+    }
+
+    private inline fun <reified T : Any> startFailure(): InvalidResiliencePolicyException {
+        var failure: Throwable? = null
+        contextRunner.withBean(T::class.java).run { failure = it.startupFailure }
+        var cause = failure
+        while (cause != null && cause !is InvalidResiliencePolicyException) {
+            cause = cause.cause
+        }
+        assertThat(cause).`as`("start failure of %s", failure).isNotNull()
+        return cause as InvalidResiliencePolicyException
+    }
+
+    @Component
+    class FlowQuotes {
+        @Retryable
+        suspend fun quotes(): Flow<String> = flowOf("ok")
+    }
+
+    @Component
+    class MonoQuotes {
+        @Retryable
+        suspend fun quote(): Mono<String> = Mono.just("ok")
+    }
+
+    @Component
+    class AccountQuotes {
+        @Retryable
+        suspend fun quote(): ExecutionResult<String> = throw UnsupportedOperationException()
+    }
+
+    @Component
+    class BlockingQuotes {
+        @Retryable
+        @Fallback("cachedQuote")
+        fun quote(symbol: String): String = symbol
+
+        @Suppress("unused")
+        suspend fun cachedQuote(symbol: String): String = symbol
+    }
+
+    @Component
+    class MistypedQuotes {
+        @Retryable
+        @Fallback("cachedPrice")
+        suspend fun quote(symbol: String): String = symbol
+
+        @Suppress("unused")
+        suspend fun cachedPrice(symbol: String): Int = symbol.length
+    }
+
+    @Component
+    class FittingQuotes {
+        @Retryable
+        @Fallback("cachedQuote", "plainQuote", "monoQuote")
+        suspend fun quote(symbol: String): String = symbol
+
+        @Suppress("unused")
+        suspend fun cachedQuote(symbol: String, failure: Throwable): String = symbol
+
+        @Suppress("unused")
+        fun plainQuote(symbol: String): String = symbol
+
+        @Suppress("unused")
+        fun monoQuote(symbol: String): Mono<String> = Mono.just(symbol)
+    }
+
+}
