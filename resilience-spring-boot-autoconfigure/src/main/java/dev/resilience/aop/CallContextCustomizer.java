@@ -25,14 +25,15 @@ public interface CallContextCustomizer {
 
     /**
      * Returns the Reactor context of the subscriber whose subscription made a call of a
-     * method returning {@code Mono}, such as for a listener that this customizer gives
-     * the call and that must find the subscriber's web exchange.
+     * method returning {@code Mono} or {@code Flux}, such as for a listener that this
+     * customizer gives the call and that must find the subscriber's web exchange.
      * @param context the call's context
      * @return the subscriber's {@code ContextView}, typed {@code Object} so that no
      * signature names Reactor, or {@code null} for any other call
      */
     static @Nullable Object subscriberContext(CallContext context) {
-        return MethodArguments.subscriberContextOf(context.arguments());
+        Object carried = MethodArguments.subscriberContextOf(context.arguments());
+        return (carried != null && FluxCalls.isCall(carried)) ? FluxCalls.subscriberContextOf(carried) : carried;
     }
 
 }

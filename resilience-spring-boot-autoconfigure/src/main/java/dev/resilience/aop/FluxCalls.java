@@ -57,6 +57,16 @@ final class FluxCalls {
     }
 
     /**
+     * Tells whether what a call's arguments carry is the call of a subscription to a
+     * {@code Flux}, rather than the subscriber's context of a {@code Mono} call.
+     * @param carried what the call's arguments carry
+     * @return {@code true} for a {@link Call}
+     */
+    static boolean isCall(Object carried) {
+        return carried instanceof Call;
+    }
+
+    /**
      * Subscribes to the {@code Flux} an attempt returned.
      * @param returned what the method returned
      * @param call the call of the subscription ({@link Call})
