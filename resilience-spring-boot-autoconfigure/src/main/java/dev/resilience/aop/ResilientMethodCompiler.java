@@ -208,9 +208,8 @@ final class ResilientMethodCompiler {
             }
             keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.fingerprints, subject);
             IdempotencyPolicy idempotency = this.policies.idempotency(idempotencyName, idempotent);
-            Type resultType = valueType(method, targetClass, returnKind);
             requireDeclaredResultType(idempotency, method, targetClass, returnKind, subject);
-            pipeline.idempotency(idempotency.withResultType(resultType));
+            pipeline.idempotency(idempotency.withResultType(valueType(method, targetClass, returnKind)));
             statistics.registerIdempotency(idempotencyName);
         }
         ResiliencePipeline built = pipeline.build();
@@ -339,9 +338,7 @@ final class ResilientMethodCompiler {
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
         ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
         ResolvableType valueType = (returnKind == ReturnKind.VALUE) ? returnType : returnType.getGeneric(0);
-        if (ReturnKind.emitsExecutionResult(method)) {
-            valueType = valueType.getGeneric(0);
-        }
+        valueType = ReturnKind.emitsExecutionResult(method) ? valueType.getGeneric(0) : valueType;
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
     }
 
