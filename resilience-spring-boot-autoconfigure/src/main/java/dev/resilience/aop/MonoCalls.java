@@ -1,5 +1,8 @@
 package dev.resilience.aop;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
@@ -7,6 +10,7 @@ import java.util.function.BiConsumer;
 import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ExecutionResult;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
+import dev.resilience.core.ExecutionStatus;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -53,18 +57,11 @@ final class MonoCalls {
      */
     static Object of(CallObserver observer, String name, boolean executionResults,
             @Nullable ReactiveIdempotencyScopeResolver scopes, @Nullable Executor offNonBlocking, CallStart call) {
-        if (scopes == null && offNonBlocking == null) {
-            return new CallMono(observer, name, executionResults, CallerScope.NONE, call);
+        if (scopes == null) {
+            return new CallMono(observer, name, executionResults, CallerScope.NONE, offNonBlocking, call);
         }
-        Mono<CallerScope> resolved = (scopes != null) ? Mono.defer(() -> callerScope(scopes))
-                : Mono.just(CallerScope.NONE);
-        return resolved.flatMap((scope) -> {
-            Mono<@Nullable Object> started = new CallMono(observer, name, executionResults, scope, call);
-            if (offNonBlocking != null && Schedulers.isInNonBlockingThread()) {
-                return started.subscribeOn(Schedulers.fromExecutor(offNonBlocking));
-            }
-            return started;
-        });
+        return Mono.defer(() -> callerScope(scopes))
+            .flatMap((scope) -> new CallMono(observer, name, executionResults, scope, offNonBlocking, call));
     }
 
     private static Mono<CallerScope> callerScope(ReactiveIdempotencyScopeResolver scopes) {
@@ -156,6 +153,10 @@ final class MonoCalls {
 
     /**
      * The {@code Mono} of a call: nothing runs at assembly, each subscription is a call.
+     * A subscription on a thread Reactor marks non-blocking starts its call on the
+     * executor given for that; when the executor refuses it, the call ends with status
+     * {@link ExecutionStatus#ERROR} and the refusal, as a step the engine's executor
+     * refuses does.
      */
     private static final class CallMono extends Mono<@Nullable Object> {
 
@@ -169,11 +170,15 @@ final class MonoCalls {
 
         private final CallStart call;
 
-        CallMono(CallObserver observer, String name, boolean executionResults, CallerScope scope, CallStart call) {
+        private final @Nullable Executor offNonBlocking;
+
+        CallMono(CallObserver observer, String name, boolean executionResults, CallerScope scope,
+                @Nullable Executor offNonBlocking, CallStart call) {
             this.observer = observer;
             this.name = name;
             this.executionResults = executionResults;
             this.scope = scope;
+            this.offNonBlocking = offNonBlocking;
             this.call = call;
         }
 
@@ -181,14 +186,34 @@ final class MonoCalls {
         public void subscribe(CoreSubscriber<? super @Nullable Object> actual) {
             CallSubscription subscription = new CallSubscription(actual, this.executionResults);
             actual.onSubscribe(subscription);
-            if (!subscription.isCancelled()) {
+            if (subscription.isCancelled()) {
+                return;
+            }
+            Executor hop = this.offNonBlocking;
+            if (hop == null || !Schedulers.isInNonBlockingThread()) {
+                start(actual, subscription);
+                return;
+            }
+            try {
+                hop.execute(() -> start(actual, subscription));
+            }
+            catch (RuntimeException refused) {
                 Context context = actual.currentContext();
-                CarriedContext caller = this.observer.capture(context);
-                caller
-                    .around(() -> subscription.start(this.observer.start(this.name), context, this.scope, caller,
-                            this.call))
+                this.observer.capture(context)
+                    .around(() -> subscription.refused(this.observer.start(this.name), refused))
                     .run();
             }
+        }
+
+        private void start(CoreSubscriber<? super @Nullable Object> actual, CallSubscription subscription) {
+            if (subscription.isCancelled()) {
+                return;
+            }
+            Context context = actual.currentContext();
+            CarriedContext caller = this.observer.capture(context);
+            caller.around(
+                    () -> subscription.start(this.observer.start(this.name), context, this.scope, caller, this.call))
+                .run();
         }
 
     }
@@ -237,6 +262,15 @@ final class MonoCalls {
                 started.cancel(false);
             }
             started.whenComplete(this);
+        }
+
+        /**
+         * Ends the call that the executor refused to start, as one whose step it refused.
+         */
+        void refused(CallObserver.Call observation, RuntimeException refused) {
+            this.observation = observation;
+            accept(new ExecutionResult<>(ExecutionStatus.ERROR, null, refused, 0, List.of(), Duration.ZERO, false, 0,
+                    false, Map.of()), null);
         }
 
         @Override

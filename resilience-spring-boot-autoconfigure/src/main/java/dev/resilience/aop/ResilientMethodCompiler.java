@@ -203,9 +203,8 @@ final class ResilientMethodCompiler {
             }
             keys = IdempotencyKeyExpressions.compile(method, id, idempotent, this.fingerprints, subject);
             IdempotencyPolicy idempotency = this.policies.idempotency(idempotencyName, idempotent);
-            Type resultType = valueType(method, targetClass, returnKind);
             requireDeclaredResultType(idempotency, method, targetClass, returnKind, subject);
-            pipeline.idempotency(idempotency.withResultType(resultType));
+            pipeline.idempotency(idempotency.withResultType(valueType(method, targetClass, returnKind)));
             statistics.registerIdempotency(idempotencyName);
         }
         ResiliencePipeline built = pipeline.build();

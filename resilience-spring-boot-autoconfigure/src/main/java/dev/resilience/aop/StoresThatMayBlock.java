@@ -7,14 +7,17 @@ import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
 import dev.resilience.core.lastgood.InMemoryLastGoodStore;
+import dev.resilience.core.ratelimiter.RateLimiter;
 
 /**
  * Tells whether the calls of a pipeline use a store that may block the thread calling it:
  * its idempotency store, its store of last good values, or the dead-letter store of a
- * pipeline that retries, unless it is the in-memory one. The Redis stores wait for Redis,
- * up to their timeout; a store of the application's own is taken to wait too. A call of a
- * method returning {@code Mono} that uses one starts on the pipeline's executor when it
- * is subscribed on a thread Reactor marks non-blocking ({@link MonoCalls}).
+ * pipeline that retries, unless it is the in-memory one, and the store of a rate limiter
+ * whose permits are shared (a permit asks the store as the call passes the limiter). The
+ * Redis stores wait for Redis, up to their timeout; a store of the application's own is
+ * taken to wait too. A call of a method returning {@code Mono} that uses one starts on
+ * the pipeline's executor when it is subscribed on a thread Reactor marks non-blocking
+ * ({@link MonoCalls}).
  */
 final class StoresThatMayBlock {
 
@@ -24,11 +27,16 @@ final class StoresThatMayBlock {
     /**
      * Tells whether a pipeline's calls use a store that may block.
      * @param pipeline the pipeline
-     * @return {@code true} when one of its stores is not an in-memory one
+     * @return {@code true} when one of its stores is not an in-memory one, or its rate
+     * limiter's permits are shared
      */
     static boolean in(ResiliencePipeline pipeline) {
         IdempotencyPolicy idempotency = pipeline.idempotency();
         if (idempotency != null && !(idempotency.store() instanceof InMemoryIdempotencyStore)) {
+            return true;
+        }
+        RateLimiter limiter = pipeline.rateLimiter();
+        if (limiter != null && limiter.sharedPermits() != null) {
             return true;
         }
         LastGood lastGood = pipeline.lastGood();
