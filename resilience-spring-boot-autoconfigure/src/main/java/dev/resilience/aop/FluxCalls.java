@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -131,12 +132,23 @@ final class FluxCalls {
 
         private final Context context;
 
+        private volatile Context attempts;
+
         private final AtomicReference<@Nullable FluxAttempt> current = new AtomicReference<>();
 
         private volatile boolean cancelled;
 
         Call(Context context) {
             this.context = context;
+            this.attempts = context;
+        }
+
+        @Override
+        public Call observedBy(@Nullable Object observation) {
+            if (observation != null) {
+                this.attempts = this.context.put(ObservationThreadLocalAccessor.KEY, observation);
+            }
+            return this;
         }
 
         @Override
@@ -145,7 +157,7 @@ final class FluxCalls {
         }
 
         CompletableFuture<@Nullable Object> subscribe(Publisher<?> publisher) {
-            FluxAttempt attempt = new FluxAttempt(this.context);
+            FluxAttempt attempt = new FluxAttempt(this.attempts);
             FluxAttempt previous = this.current.getAndSet(attempt);
             if (previous != null) {
                 previous.cancel();

@@ -118,6 +118,14 @@ final class MethodArguments extends AbstractList<@Nullable Object> implements Ra
          */
         Object subscriberContext();
 
+        /**
+         * Makes the call's observation the one the call's subscriptions find in their
+         * Reactor context.
+         * @param observation the call's observation, or {@code null} when it has none
+         * @return this call
+         */
+        PublisherCall observedBy(@Nullable Object observation);
+
     }
 
     @Override

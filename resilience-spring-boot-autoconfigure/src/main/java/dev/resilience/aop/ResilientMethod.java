@@ -148,7 +148,9 @@ final class ResilientMethod {
      */
     private CompletableFuture<ExecutionResult<@Nullable Object>> execution(MethodInvocation invocation,
             CallerScope scope, Object subscriberContext, CallObserver.Call observation, CarriedContext caller) {
-        Object observed = MonoCalls.observedIn(subscriberContext, observation.observation());
+        Object observed = (subscriberContext instanceof MethodArguments.PublisherCall call)
+                ? call.observedBy(observation.observation())
+                : MonoCalls.observedIn(subscriberContext, observation.observation());
         CallContext context = context(invocation, observation.listener(), observed, () -> scope)
             .withCarried(observation.carried(caller));
         Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
@@ -165,6 +166,23 @@ class ContextSnapshotsTests {
             assertThat(quotes.seen()).extracting(Seen::what)
                 .containsExactly("attempt in context", "attempt in context", "fallback in context");
             assertThat(quotes.seen()).extracting(Seen::observation).containsOnly("mdc-mono-context");
+        });
+    }
+
+    @Test
+    void fluxAttemptsAndFallbackFindTheCallsObservationInTheirReactorContextAsMonoOnesDo() {
+        this.contextRunner.run((context) -> {
+            Quotes quotes = context.getBean(Quotes.class);
+
+            StepVerifier.create(quotes.feedFromContext())
+                .then(() -> advanceOnceTheBackoffIsScheduled(context, quotes))
+                .expectNext("cached")
+                .expectComplete()
+                .verify(Duration.ofSeconds(10));
+
+            assertThat(quotes.seen()).extracting(Seen::what)
+                .containsExactly("attempt in context", "attempt in context", "fallback in context");
+            assertThat(quotes.seen()).extracting(Seen::observation).containsOnly("mdc-flux-context");
         });
     }
 
@@ -314,6 +332,22 @@ class ContextSnapshotsTests {
             return Mono.deferContextual((context) -> {
                 seenInContext("fallback in context", context);
                 return Mono.just("cached");
+            });
+        }
+
+        @Retryable(value = "mdc-flux-context", maxAttempts = 2, delay = "100ms", jitter = "none")
+        @Fallback("cachedFeedFromContext")
+        public Flux<String> feedFromContext() {
+            return Flux.deferContextual((context) -> {
+                seenInContext("attempt in context", context);
+                return Flux.error(new IllegalStateException("feed down"));
+            });
+        }
+
+        Flux<String> cachedFeedFromContext() {
+            return Flux.deferContextual((context) -> {
+                seenInContext("fallback in context", context);
+                return Flux.just("cached");
             });
         }
 
