@@ -6,8 +6,6 @@ import dev.resilience.autoconfigure.ResilienceAutoConfiguration
 import dev.resilience.core.ExecutionResult
 import dev.resilience.core.time.VirtualTimeSource
 import dev.resilience.registry.InvalidResiliencePolicyException
-import kotlinx.coroutines.flow.Flow
-import kotlinx.coroutines.flow.flowOf
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.springframework.boot.autoconfigure.AutoConfigurations
@@ -24,15 +22,6 @@ class SuspendFunctionStartFailuresTests {
     private val contextRunner = ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration::class.java))
         .withBean(VirtualTimeSource::class.java)
-
-    @Test
-    fun `suspend function returning a Flow fails the start`() {
-        assertThat(startFailure<FlowQuotes>()).satisfies({
-            assertThat(it.setting).isEqualTo("return type")
-            assertThat(it.reason).startsWith("a Flow is a stream that emits after the suspend function has returned")
-            assertThat(it.fix).isEqualTo("Return the collected values (Flow#toList()) from the suspend function.")
-        })
-    }
 
     @Test
     fun `suspend function returning a Mono fails the start`() {
@@ -81,12 +70,6 @@ class SuspendFunctionStartFailuresTests {
         }
         assertThat(cause).`as`("start failure of %s", failure).isNotNull()
         return cause as InvalidResiliencePolicyException
-    }
-
-    @Component
-    class FlowQuotes {
-        @Retryable
-        suspend fun quotes(): Flow<String> = flowOf("ok")
     }
 
     @Component

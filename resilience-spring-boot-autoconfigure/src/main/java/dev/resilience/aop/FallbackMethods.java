@@ -23,10 +23,12 @@ import org.springframework.util.ReflectionUtils;
  * returning a type assignable to the guarded method's return type, or, for a method
  * returning {@code Mono}, a {@code Mono} of its value type or that type, and for a method
  * returning {@code Flux}, a {@code Flux} of its element type, that type or an
- * {@code Iterable} of it, generics included. A fallback of a Kotlin {@code suspend}
- * function takes its value parameters (the {@code Continuation} left out) and may itself
- * be {@code suspend}; it returns the function's value type, or a {@code Mono} of it.
- * Where both forms exist, the one with the {@code Throwable} parameter is used.
+ * {@code Iterable} of it, generics included; for a method returning a Kotlin
+ * {@code Flow}, a {@code Flow} of its element type as well. A fallback of a Kotlin
+ * {@code suspend} function takes its value parameters (the {@code Continuation} left out)
+ * and may itself be {@code suspend}, unless the function returns {@code Flow}; it returns
+ * the function's value type, or a {@code Mono} of it. Where both forms exist, the one
+ * with the {@code Throwable} parameter is used.
  */
 final class FallbackMethods {
 
@@ -53,7 +55,7 @@ final class FallbackMethods {
             .filter((candidate) -> candidate.getName().equals(name))
             .toList();
         ReturnKind kind = ReturnKind.of(guarded);
-        Class<?> expectedType = (kind == ReturnKind.SUSPEND)
+        Class<?> expectedType = ReturnKind.isSuspending(guarded)
                 ? ResolvableType.forMethodReturnType(guarded, targetClass).resolve(Object.class)
                 : guarded.getReturnType();
         String expected = describe(expectedType, name, valueParameters(guarded));
@@ -70,6 +72,12 @@ final class FallbackMethods {
                     "its parameters do not fit the guarded method's",
                     "Declare " + expected + ", optionally with a trailing Throwable parameter.");
         }
+        if (ReturnKind.isSuspending(chosen) && kind == ReturnKind.SUSPEND_FLOW) {
+            throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
+                    "it is a suspend function, while a fallback of a function returning Flow returns its elements "
+                            + "without suspending",
+                    "Declare " + expected + " without suspend (a flow { } builder may suspend as it emits).");
+        }
         if (ReturnKind.isSuspending(chosen) && kind != ReturnKind.SUSPEND) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
                     "it is a suspend function, which only a suspend function's call can await",
@@ -78,8 +86,8 @@ final class FallbackMethods {
         if (kind.isMono()) {
             requireMonoValue(guarded, kind, targetClass, chosen, name, subject);
         }
-        boolean elements = (kind == ReturnKind.FLUX) && fluxElements(guarded, targetClass, chosen, name, subject);
-        if (!kind.isMono() && kind != ReturnKind.FLUX && !returnFits(guarded, chosen, targetClass)) {
+        boolean elements = kind.isFlux() && fluxElements(guarded, kind, targetClass, chosen, name, subject);
+        if (!kind.isMono() && !kind.isFlux() && !returnFits(guarded, chosen, targetClass)) {
             throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
                     "it returns " + chosen.getGenericReturnType().getTypeName() + ", which is not assignable to "
                             + guarded.getGenericReturnType().getTypeName(),
@@ -175,21 +183,24 @@ final class FallbackMethods {
     }
 
     /**
-     * Tells how a fallback of a method returning {@code Flux} gives its elements, and
-     * fails unless it returns a {@code Flux} of the element type, one element, or an
-     * {@link Iterable} of elements, generics included; a raw type or a type variable the
-     * bean's class does not resolve is let through. A type that fits as one element is
-     * one element, even when it is an {@code Iterable}.
+     * Tells how a fallback of a method returning {@code Flux} or {@code Flow} gives its
+     * elements, and fails unless it returns a {@code Flux} (or, for a {@code Flow}, a
+     * {@code Flow}) of the element type, one element, or an {@link Iterable} of elements,
+     * generics included; a raw type or a type variable the bean's class does not resolve
+     * is let through. A type that fits as one element is one element, even when it is an
+     * {@code Iterable}.
      * @return {@code true} when the fallback returns an {@code Iterable} of elements
      */
-    private static boolean fluxElements(Method guarded, Class<?> targetClass, Method candidate, String name,
-            String subject) {
+    private static boolean fluxElements(Method guarded, ReturnKind kind, Class<?> targetClass, Method candidate,
+            String name, String subject) {
         ResolvableType guardedType = ResolvableType.forMethodReturnType(guarded, targetClass);
         ResolvableType element = guardedType.getGeneric(0);
         ResolvableType returned = ResolvableType.forMethodReturnType(candidate, targetClass);
+        boolean flow = kind != ReturnKind.FLUX;
+        Class<?> stream = streamType(flow, candidate.getReturnType());
         String reason;
-        if (ClassUtils.isAssignable(guarded.getReturnType(), candidate.getReturnType())) {
-            if (valueFits(element, returned.as(guarded.getReturnType()).getGeneric(0))) {
+        if (stream != null) {
+            if (valueFits(element, returned.as(stream).getGeneric(0))) {
                 return false;
             }
             reason = "it returns " + returned + ", whose elements are not assignable to " + element
@@ -203,13 +214,28 @@ final class FallbackMethods {
             if (iterable != ResolvableType.NONE && valueFits(element, iterable.getGeneric(0))) {
                 return true;
             }
-            reason = "it returns " + returned + ", which is neither a Flux, nor assignable to " + element
-                    + ", the element type of " + guardedType + ", nor an Iterable of it";
+            reason = "it returns " + returned + ", which is neither a " + (flow ? "Flow nor a Flux" : "Flux")
+                    + ", nor assignable to " + element + ", the element type of " + guardedType
+                    + ", nor an Iterable of it";
         }
         String elementType = element.resolve(Object.class).getSimpleName();
         throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(candidate), reason,
-                "Make '" + name + "' return Flux<" + elementType + ">, " + elementType + " or List<" + elementType
-                        + ">.");
+                "Make '" + name + "' return " + (flow ? "Flow<" + elementType + ">, " : "") + "Flux<" + elementType
+                        + ">, " + elementType + " or List<" + elementType + ">.");
+    }
+
+    /**
+     * Returns the stream type a fallback's return type is: a {@code Flux}, or for a
+     * method returning {@code Flow} also a {@code Flow}.
+     * @return the stream type, or {@code null} when the fallback returns elements
+     */
+    private static @Nullable Class<?> streamType(boolean flow, Class<?> returned) {
+        for (String name : flow ? List.of(ReturnKind.FLOW_TYPE, ReturnKind.FLUX_TYPE) : List.of(ReturnKind.FLUX_TYPE)) {
+            if (OptionalTypes.isAssignable(name, returned)) {
+                return ClassUtils.resolveClassName(name, returned.getClassLoader());
+            }
+        }
+        return null;
     }
 
     private static boolean valueFits(ResolvableType expected, ResolvableType actual) {

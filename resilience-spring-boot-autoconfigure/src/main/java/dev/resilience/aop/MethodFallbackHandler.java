@@ -16,8 +16,9 @@ import org.springframework.aop.support.AopUtils;
  * when it declares one, the failure. The {@code Mono} a fallback of a method returning
  * {@code Mono} returns is subscribed to, with the call's subscriber context, and its
  * value is the fallback's; a plain value is the fallback's as it is. What a fallback of a
- * method returning {@code Flux} returns is subscribed to as an attempt is
- * ({@link FluxCalls#fallback}). A {@code suspend} fallback of a {@code suspend} function
+ * method returning {@code Flux} or a Kotlin {@code Flow} returns is subscribed to as an
+ * attempt is ({@link FluxCalls#fallback}), a {@code Flow} as a {@code Flux} of it
+ * ({@link FlowCalls#fallback}). A {@code suspend} fallback of a {@code suspend} function
  * is invoked as Spring's proxy invokes the function, into a {@code Mono} run in the
  * caller's coroutine context, which is subscribed to in turn.
  */
@@ -33,6 +34,8 @@ final class MethodFallbackHandler implements FallbackHandler {
 
     private final boolean returnsFlux;
 
+    private final boolean returnsFlow;
+
     private final boolean elements;
 
     private final boolean suspending;
@@ -45,8 +48,8 @@ final class MethodFallbackHandler implements FallbackHandler {
      * @param failureType the type of its trailing failure parameter, or {@code null} when
      * it declares none
      * @param guardedKind how the guarded method returns
-     * @param elements whether the fallback of a method returning {@code Flux} returns an
-     * {@link Iterable} of the elements rather than one element
+     * @param elements whether the fallback of a method returning {@code Flux} or
+     * {@code Flow} returns an {@link Iterable} of the elements rather than one element
      * @param executionResults whether the guarded method returns
      * {@code Mono<ExecutionResult<T>>}: the fallback's value is then the value or error
      * of the {@code ExecutionResult} it returns, or its {@code Mono} emits
@@ -59,6 +62,8 @@ final class MethodFallbackHandler implements FallbackHandler {
         this.suspending = guardedKind == ReturnKind.SUSPEND && ReturnKind.isSuspending(method);
         this.returnsMono = this.suspending || ReturnKind.MONO_TYPE.equals(method.getReturnType().getName());
         this.returnsFlux = ReturnKind.FLUX_TYPE.equals(method.getReturnType().getName());
+        this.returnsFlow = guardedKind.isFlux() && guardedKind != ReturnKind.FLUX
+                && FlowMethods.isFlow(method.getReturnType());
         this.elements = elements;
         this.executionResults = executionResults;
     }
@@ -96,10 +101,12 @@ final class MethodFallbackHandler implements FallbackHandler {
                 throw ex.getTargetException();
             }
         }
-        if (this.guardedKind == ReturnKind.FLUX) {
-            return FluxCalls.fallback(value, this.returnsFlux, this.elements,
-                    MethodArguments.subscriberContextOf(call.arguments()),
-                    "Fallback method '" + this.method.getName() + "'");
+        if (this.guardedKind.isFlux()) {
+            String what = "Fallback method '" + this.method.getName() + "'";
+            Object stream = (this.guardedKind == ReturnKind.FLUX) ? value
+                    : FlowCalls.fallback(value, this.returnsFlow, what);
+            return FluxCalls.fallback(stream, this.returnsFlux || this.returnsFlow, this.elements,
+                    MethodArguments.subscriberContextOf(call.arguments()), what);
         }
         if (this.guardedKind.isMono() && (this.returnsMono || MonoCalls.isMono(value))) {
             return MonoCalls.subscribe(value, MethodArguments.subscriberContextOf(call.arguments()),

@@ -36,8 +36,9 @@ import org.springframework.util.ClassUtils;
  * What an annotated method must be for the proxy to protect it: a method the proxy can
  * intercept (not private, final or static), returning a value, {@code void}, an
  * {@code ExecutionResult}, a {@code CompletionStage} or {@code CompletableFuture}, or a
- * Reactor {@code Mono} or {@code Flux} when Reactor is on the application's class path,
- * or a Kotlin {@code suspend} function that Spring's proxy awaits as a {@code Mono}
+ * Reactor {@code Mono} or {@code Flux} when Reactor is on the application's class path, a
+ * Kotlin {@code Flow} ({@link FlowMethods}), or a Kotlin {@code suspend} function that
+ * Spring's proxy awaits as a {@code Mono} or whose {@code Flow} it hands back
  * ({@link SuspendFunctions}). A plain {@link Future} or another reactive type (a
  * {@code Publisher}) hands its outcome back after the call has ended, where no retry or
  * breaker would see it, so each fails the start. So does a task that Spring MVC runs
@@ -160,14 +161,16 @@ final class ProtectableMethods {
      * Fails when a method returns a type whose outcome the pipeline cannot see.
      * @param method the annotated method
      * @param subject the bean and method, for the failure analysis
-     * @param reactorPresent whether Reactor is on the application's class path
+     * @param classLoader the application's class loader, which Reactor and Kotlin's
+     * coroutines are looked for on
      * @throws InvalidResiliencePolicyException for a {@link Future} that is not a
      * {@link CompletionStage}, a {@link CompletionStage} the pipeline cannot return, a
-     * reactive type other than a {@code Mono} or {@code Flux} (or either without
-     * Reactor), a Kotlin {@code suspend} function the proxy cannot await as a
-     * {@code Mono}, or a task that Spring MVC runs after the method has returned
+     * reactive type other than a {@code Mono}, {@code Flux} or Kotlin {@code Flow} (or
+     * one of them without the libraries that carry it), a Kotlin {@code suspend} function
+     * the proxy cannot carry, or a task that Spring MVC runs after the method has
+     * returned
      */
-    static void requireSupportedReturnType(Method method, String subject, boolean reactorPresent) {
+    static void requireSupportedReturnType(Method method, String subject, @Nullable ClassLoader classLoader) {
         Class<?> type = method.getReturnType();
         String returnType = method.getGenericReturnType().getTypeName();
         Class<?> deferredWork = deferredWork(ResolvableType.forMethodReturnType(method), 0);
@@ -200,12 +203,16 @@ final class ProtectableMethods {
                             + "value itself.");
         }
         if (ReturnKind.MONO_TYPE.equals(type.getName()) || ReturnKind.FLUX_TYPE.equals(type.getName())) {
-            if (!reactorPresent) {
+            if (!ClassUtils.isPresent(ReturnKind.MONO_TYPE, classLoader)) {
                 throw new InvalidResiliencePolicyException(subject, "return type", returnType,
                         "a " + type.getSimpleName() + " is protected only when Reactor is on the application's "
                                 + "class path, and " + type.getName() + " is not",
                         "Add io.projectreactor:reactor-core to the application's dependencies.");
             }
+            return;
+        }
+        if (FlowMethods.isFlow(type)) {
+            FlowMethods.requireSupported(method, subject, classLoader);
             return;
         }
         if (isReactive(type)) {
@@ -262,7 +269,8 @@ final class ProtectableMethods {
     /**
      * Finds a task that does its work after the call in a type or in what the pipeline or
      * Spring MVC unwraps from it: the value of a {@code CompletionStage}, a {@code Mono}
-     * or an {@code ExecutionResult}, the body of an {@code HttpEntity}.
+     * or an {@code ExecutionResult}, the elements of a {@code Flux} or {@code Flow}, the
+     * body of an {@code HttpEntity}.
      */
     private static @Nullable Class<?> deferredWork(ResolvableType type, int depth) {
         Class<?> resolved = type.resolve();
@@ -285,7 +293,8 @@ final class ProtectableMethods {
         if (ExecutionResult.class.equals(type)) {
             return ExecutionResult.class;
         }
-        if (ReturnKind.MONO_TYPE.equals(type.getName()) || ReturnKind.FLUX_TYPE.equals(type.getName())) {
+        if (ReturnKind.MONO_TYPE.equals(type.getName()) || ReturnKind.FLUX_TYPE.equals(type.getName())
+                || ReturnKind.FLOW_TYPE.equals(type.getName())) {
             return type;
         }
         return OptionalTypes.isAssignable(HTTP_ENTITY, type)

@@ -31,10 +31,11 @@ import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
  * remaining interceptor chain, so that inner advice such as a transaction applies to
  * every attempt. A method returning {@code Mono} returns at once a {@code Mono} each of
  * whose subscriptions is a call ({@link MonoCalls}), and one returning {@code Flux} a
- * {@code Flux} likewise ({@link FluxCalls}); a Kotlin {@code suspend} function goes as a
- * {@code Mono} does, Spring's proxy turning its invocation into a {@code Mono} and
- * awaiting the returned one in the caller's coroutine ({@link SuspendFunctions}).
- * Thread-safe.
+ * {@code Flux} likewise ({@link FluxCalls}), or a Kotlin {@code Flow} made of it
+ * ({@link FlowCalls}); a Kotlin {@code suspend} function goes as a {@code Mono} does,
+ * Spring's proxy turning its invocation into a {@code Mono} and awaiting the returned one
+ * in the caller's coroutine ({@link SuspendFunctions}), or, when it returns a
+ * {@code Flow}, as a {@code Flux} does. Thread-safe.
  */
 final class ResilientMethod {
 
@@ -104,12 +105,13 @@ final class ResilientMethod {
                     this.offNonBlocking, (subscriberContext, scope, observation, caller) -> execution(invocation, scope,
                             subscriberContext, observation, caller));
         }
-        if (this.returnKind == ReturnKind.FLUX) {
-            return FluxCalls.of((call) -> {
+        if (this.returnKind.isFlux()) {
+            Object calls = FluxCalls.of((call) -> {
                 CarriedContext caller = this.observer
                     .capture(((MethodArguments.PublisherCall) call).subscriberContext());
                 return carriedHere(caller, () -> fluxCall(invocation, call, caller));
             });
+            return (this.returnKind == ReturnKind.FLOW) ? FlowCalls.asFlow(calls) : calls;
         }
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
@@ -204,9 +206,12 @@ final class ResilientMethod {
      * of the subscription
      */
     private CompletableFuture<@Nullable Object> subscription(@Nullable Object returned, Object subscriberContext) {
-        return (this.returnKind == ReturnKind.FLUX)
-                ? FluxCalls.subscribe(returned, subscriberContext, this.publisherMethod)
-                : MonoCalls.subscribe(returned, subscriberContext, this.publisherMethod, this.executionResults);
+        if (this.returnKind.isFlux()) {
+            Object publisher = (this.returnKind == ReturnKind.FLOW)
+                    ? FlowCalls.asPublisher(returned, this.publisherMethod) : returned;
+            return FluxCalls.subscribe(publisher, subscriberContext, this.publisherMethod);
+        }
+        return MonoCalls.subscribe(returned, subscriberContext, this.publisherMethod, this.executionResults);
     }
 
     /**
@@ -235,7 +240,7 @@ final class ResilientMethod {
         else if (this.lastGood) {
             scope = callers.get().lastGoodScope();
         }
-        MethodArguments passed = (this.returnKind == ReturnKind.SUSPEND)
+        MethodArguments passed = (this.returnKind == ReturnKind.SUSPEND || this.returnKind == ReturnKind.SUSPEND_FLOW)
                 ? MethodArguments.ofSuspending(this.method, arguments, subscriberContext)
                 : new MethodArguments(this.method, arguments, subscriberContext);
         return this.customizer.customize(

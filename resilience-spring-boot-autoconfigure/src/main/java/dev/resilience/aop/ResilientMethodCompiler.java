@@ -36,7 +36,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.ResolvableType;
-import org.springframework.util.ClassUtils;
 
 /**
  * Compiles an annotated method into its {@link ResilientMethod}: names its instances
@@ -68,8 +67,7 @@ final class ResilientMethodCompiler {
 
     private volatile @Nullable ReactiveIdempotencyScopeResolver subscriberScopes;
 
-    private volatile boolean reactorPresent = ClassUtils.isPresent(ReturnKind.MONO_TYPE,
-            ResilientMethodCompiler.class.getClassLoader());
+    private volatile @Nullable ClassLoader classLoader = ResilientMethodCompiler.class.getClassLoader();
 
     ResilientMethodCompiler(ResiliencePolicies policies, CallObserver observer, IdempotencyScopeResolver scopes,
             IdempotencyFingerprints fingerprints, @Nullable ChaosInstances chaos,
@@ -91,10 +89,11 @@ final class ResilientMethodCompiler {
     }
 
     /**
-     * Protects methods returning {@code Mono} only when Reactor is on this class path.
+     * Protects reactive methods only when the libraries that carry them are on this class
+     * path.
      */
     void loadFrom(@Nullable ClassLoader classLoader) {
-        this.reactorPresent = ClassUtils.isPresent(ReturnKind.MONO_TYPE, classLoader);
+        this.classLoader = classLoader;
     }
 
     /** Lets result expressions refer to the application's beans. */
@@ -123,10 +122,10 @@ final class ResilientMethodCompiler {
 
     private ResilientMethod compile(Method method, Class<?> targetClass, ResilienceAnnotations annotations,
             String beanName, String id, String subject) {
-        ProtectableMethods.requireSupportedReturnType(method, subject, this.reactorPresent);
+        ProtectableMethods.requireSupportedReturnType(method, subject, this.classLoader);
         ReturnKind returnKind = ReturnKind.of(method);
-        if (returnKind == ReturnKind.FLUX) {
-            FluxMethods.requireApplicableAnnotations(method, annotations, subject);
+        if (returnKind.isFlux()) {
+            FluxMethods.requireApplicableAnnotations(method, returnKind, annotations, subject);
         }
         Retryable retryable = annotations.retryable();
         CircuitGuarded circuitGuarded = annotations.circuitGuarded();

@@ -172,7 +172,7 @@ final class ResultExpression implements Predicate<@Nullable Object> {
             case VALUE, SUSPEND -> returned;
             case COMPLETION_STAGE -> returned.as(CompletionStage.class).getGeneric(0);
             case EXECUTION_RESULT -> returned.as(ExecutionResult.class).getGeneric(0);
-            case MONO, FLUX -> returned.getGeneric(0);
+            case MONO, FLUX, FLOW, SUSPEND_FLOW -> returned.getGeneric(0);
         };
         Class<?> type = value.resolve();
         return type == void.class || type == Void.class || (type != null && "kotlin.Unit".equals(type.getName()));

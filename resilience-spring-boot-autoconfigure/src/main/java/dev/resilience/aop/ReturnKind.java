@@ -45,7 +45,22 @@ enum ReturnKind {
      * returns, so the function goes as a {@link #MONO} does, its value typed by its
      * Kotlin signature.
      */
-    SUSPEND;
+    SUSPEND,
+
+    /**
+     * A Kotlin {@code Flow} returned by a function that is not {@code suspend}: adapted
+     * to a {@code Flux} at both ends ({@link FlowCalls}), it goes as a {@link #FLUX}
+     * does, each collection a call.
+     */
+    FLOW,
+
+    /**
+     * A Kotlin {@code suspend} function returning {@code Flow}: Spring's proxy hands the
+     * advice a {@code Flux} of the function's {@code Flow} for each invocation and turns
+     * the {@code Flux} the advice returns into a {@code Flow}, so the function goes as a
+     * {@link #FLUX} does, its arguments as a {@link #SUSPEND} function's.
+     */
+    SUSPEND_FLOW;
 
     /** The name of Reactor's {@code Mono}, which stays an optional dependency. */
     static final String MONO_TYPE = "reactor.core.publisher.Mono";
@@ -53,11 +68,15 @@ enum ReturnKind {
     /** The name of Reactor's {@code Flux}, which stays an optional dependency. */
     static final String FLUX_TYPE = "reactor.core.publisher.Flux";
 
+    /** The name of Kotlin's {@code Flow}, which stays an optional dependency. */
+    static final String FLOW_TYPE = "kotlinx.coroutines.flow.Flow";
+
     private static final String CONTINUATION = "kotlin.coroutines.Continuation";
 
     static ReturnKind of(Method method) {
         if (isSuspending(method)) {
-            return SUSPEND;
+            Class<?> value = ResolvableType.forMethodReturnType(method).resolve(Object.class);
+            return FLOW_TYPE.equals(value.getName()) ? SUSPEND_FLOW : SUSPEND;
         }
         Class<?> type = method.getReturnType();
         if (ExecutionResult.class.equals(type)) {
@@ -68,6 +87,9 @@ enum ReturnKind {
         }
         if (FLUX_TYPE.equals(type.getName())) {
             return FLUX;
+        }
+        if (FLOW_TYPE.equals(type.getName())) {
+            return FLOW;
         }
         if (CompletionStage.class.isAssignableFrom(type)) {
             return COMPLETION_STAGE;
@@ -108,6 +130,16 @@ enum ReturnKind {
      */
     boolean isMono() {
         return this == MONO || this == SUSPEND;
+    }
+
+    /**
+     * Tells whether each attempt of a method of this kind is a subscription to a
+     * {@code Flux}, retried only until its first element, and each call a subscription to
+     * the {@code Flux} the proxy returns (or to the {@code Flow} made of it).
+     * @return {@code true} for {@link #FLUX}, {@link #FLOW} and {@link #SUSPEND_FLOW}
+     */
+    boolean isFlux() {
+        return this == FLUX || this == FLOW || this == SUSPEND_FLOW;
     }
 
     /**

@@ -22,15 +22,15 @@ import org.springframework.util.ClassUtils;
  * kotlinx-coroutines-reactor is on its class path, and {@code CoroutinesUtils} reads the
  * function through kotlin-reflect: without either the call would end when the function
  * first suspends, so the start fails, as it does for a function whose value hands its
- * outcome back later (a {@code Flow}, a publisher, a future) or is an
- * {@code ExecutionResult}. Kotlin is recognized by name and stays optional.
+ * outcome back later (a publisher, a future) or is an {@code ExecutionResult}. A function
+ * returning {@code Flow} is handed a {@code Flux} of it and has the {@code Flux} it
+ * returns turned into a {@code Flow}, so it goes as a method returning {@code Flux} does
+ * ({@link FlowMethods}). Kotlin is recognized by name and stays optional.
  */
 final class SuspendFunctions {
 
     /** The class Spring's proxy looks for before it bridges a suspend function. */
     static final String COROUTINES_REACTOR = "kotlinx.coroutines.reactor.MonoKt";
-
-    private static final String FLOW = "kotlinx.coroutines.flow.Flow";
 
     private SuspendFunctions() {
     }
@@ -40,8 +40,8 @@ final class SuspendFunctions {
      * @param method the annotated {@code suspend} function
      * @param subject the bean and method, for the failure analysis
      * @throws InvalidResiliencePolicyException when kotlinx-coroutines-reactor or
-     * kotlin-reflect is missing, or the function's value is a {@code Flow}, a publisher,
-     * a future or an {@code ExecutionResult}
+     * kotlin-reflect is missing, or the function's value is a publisher, a future, an
+     * {@code ExecutionResult} or a subtype of {@code Flow}
      */
     static void requireSupported(Method method, String subject) {
         String declaration = "suspend fun " + method.getName();
@@ -67,11 +67,9 @@ final class SuspendFunctions {
                     "Return the value itself from '" + method.getName() + "', or make it a function that is not "
                             + "suspend.");
         }
-        if (OptionalTypes.isAssignable(FLOW, type)) {
-            throw new InvalidResiliencePolicyException(subject, "return type", value.toString(),
-                    "a Flow is a stream that emits after the suspend function has returned, which is not supported "
-                            + "yet: its errors would be neither retried nor recorded by a breaker",
-                    "Return the collected values (Flow#toList()) from the suspend function.");
+        if (FlowMethods.isFlow(type)) {
+            FlowMethods.requireFlowItself(method, value, subject);
+            return;
         }
         if (Future.class.isAssignableFrom(type) || isReactive(type)) {
             throw new InvalidResiliencePolicyException(subject, "return type", value.toString(),

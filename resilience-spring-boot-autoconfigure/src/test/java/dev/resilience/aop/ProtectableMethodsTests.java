@@ -114,7 +114,8 @@ class ProtectableMethodsTests {
         Method quote = MonoQuotes.class.getMethod("quote");
 
         assertThatExceptionOfType(InvalidResiliencePolicyException.class)
-            .isThrownBy(() -> ProtectableMethods.requireSupportedReturnType(quote, "quotes", false))
+            .isThrownBy(() -> ProtectableMethods.requireSupportedReturnType(quote, "quotes",
+                    new FilteredClassLoader("reactor.")))
             .satisfies((ex) -> assertThat(describe(ex))
                 .contains("Reason: a Mono is protected only when Reactor is on the application's class path")
                 .contains("Action: Add io.projectreactor:reactor-core"));
