@@ -49,10 +49,12 @@ import org.springframework.util.function.SingletonSupplier;
  * <li>Only idempotent requests are retried: GET, HEAD, OPTIONS, PUT, DELETE and TRACE,
  * and any request carrying an {@value #IDEMPOTENCY_KEY_HEADER} header. Any other request
  * is attempted once, through the breaker all the same.</li>
- * <li>A response with a server error (5xx) or Too Many Requests (429) status, an
- * {@link IOException} or an exception caused by one, and an attempt that outlived the
- * retry instance's {@code attempt-timeout}, are failed attempts: retried, and recorded as
- * failures by the breaker.</li>
+ * <li>A response with a server error (5xx) or Too Many Requests (429) status, a failure
+ * of the connection ({@link ConnectionFailures}: an {@link IOException} or an exception
+ * caused by one, and Reactor Netty's timeouts and closed connections, which a
+ * {@code RestClient} over Reactor Netty sees as {@code IOException}s), and an attempt
+ * that outlived the retry instance's {@code attempt-timeout}, are failed attempts:
+ * retried, and recorded as failures by the breaker.</li>
  * <li>A {@code Retry-After} header (delta-seconds or HTTP-date) makes the next wait at
  * least that long. A response asking for a longer wait than the smaller of
  * {@code resilience.http-client.max-retry-after} and the retry instance's
@@ -322,8 +324,8 @@ public final class HttpClientPipelines implements SmartInitializingSingleton {
     }
 
     private boolean isRetryable(Throwable error) {
-        return error instanceof IOException || error.getCause() instanceof IOException
-                || error instanceof AttemptTimeoutException || (error instanceof FailedResponseException failed
+        return ConnectionFailures.isConnectionFailure(error) || error instanceof AttemptTimeoutException
+                || (error instanceof FailedResponseException failed
                         && failed.retryAfter().compareTo(longestRetryAfter()) <= 0);
     }
 
