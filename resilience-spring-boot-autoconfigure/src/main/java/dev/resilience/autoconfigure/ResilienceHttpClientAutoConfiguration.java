@@ -8,7 +8,9 @@ import dev.resilience.http.ResilientExchangeFilterFunction;
 import dev.resilience.http.ResilientRestClientCustomizer;
 import dev.resilience.http.ResilientWebClientCustomizer;
 import dev.resilience.registry.ResiliencePolicies;
+import io.micrometer.observation.ObservationRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -26,8 +28,9 @@ import org.springframework.web.reactive.function.client.WebClient;
  * true: every {@link RestClient} built from Spring Boot's {@code RestClient.Builder}, and
  * every {@link WebClient} built from its {@code WebClient.Builder}, runs its requests
  * through the {@code resilience.http-client.retry} instance and a circuit breaker per
- * host. Both clients share one {@link HttpClientPipelines}, and so the bound on hosts.
- * Each bean backs off when the application defines its own.
+ * host, each request one {@code resilience.calls} observation of the application's
+ * {@link ObservationRegistry}. Both clients share one {@link HttpClientPipelines}, and so
+ * the bound on hosts. Each bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnClass(HttpHeaders.class)
@@ -37,10 +40,12 @@ public final class ResilienceHttpClientAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     HttpClientPipelines httpClientPipelines(ResiliencePolicies policies, TimeSource timeSource,
-            ResilienceProperties properties) {
+            ResilienceProperties properties, ObjectProvider<ObservationRegistry> observations) {
         ResilienceProperties.HttpClient settings = properties.getHttpClient();
-        return new HttpClientPipelines(policies, timeSource, new HttpClientSettings(settings.getRetry(),
-                settings.isCircuitBreakerPerHost(), settings.getMaxHosts(), settings.getMaxRetryAfter()));
+        return new HttpClientPipelines(
+                policies, timeSource, new HttpClientSettings(settings.getRetry(), settings.isCircuitBreakerPerHost(),
+                        settings.getMaxHosts(), settings.getMaxRetryAfter()),
+                observations.getIfAvailable(() -> ObservationRegistry.NOOP));
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import dev.resilience.core.ExecutionResult;
 import org.jspecify.annotations.Nullable;
@@ -20,13 +21,13 @@ import org.springframework.web.reactive.function.client.WebClientRequestExceptio
 
 /**
  * The attempts of one {@code WebClient} request: each attempt is a fresh subscription to
- * the rest of the exchange, with the caller's Reactor context, as a stage whose
- * cancellation cancels the subscription. It owns every response an attempt received until
- * it is returned or its body is released: the response of a failed attempt stays open
- * until the next attempt starts or the call ends, and a response that arrives for an
- * attempt the pipeline gave up on (timed out or cancelled), or after the call ended, is
- * released at once. Thread-safe: attempts follow one another, but a late response may
- * arrive on another thread while the next attempt runs.
+ * the rest of the exchange, with the caller's Reactor context and the call's observation
+ * in it, as a stage whose cancellation cancels the subscription. It owns every response
+ * an attempt received until it is returned or its body is released: the response of a
+ * failed attempt stays open until the next attempt starts or the call ends, and a
+ * response that arrives for an attempt the pipeline gave up on (timed out or cancelled),
+ * or after the call ended, is released at once. Thread-safe: attempts follow one another,
+ * but a late response may arrive on another thread while the next attempt runs.
  */
 final class ExchangeAttempts {
 
@@ -34,32 +35,39 @@ final class ExchangeAttempts {
 
     private final ExchangeFunction exchange;
 
-    private final ContextView context;
-
     private final HttpClientPipelines pipelines;
 
     private final Set<Received> open = ConcurrentHashMap.newKeySet();
 
     private volatile boolean ended;
 
-    ExchangeAttempts(ClientRequest request, ExchangeFunction exchange, ContextView context,
-            HttpClientPipelines pipelines) {
+    ExchangeAttempts(ClientRequest request, ExchangeFunction exchange, HttpClientPipelines pipelines) {
         this.request = request;
         this.exchange = exchange;
-        this.context = context;
         this.pipelines = pipelines;
     }
 
     /**
+     * Returns what starts each attempt of the call.
+     * @param context the Reactor context every attempt subscribes with
+     * @return what starts one attempt ({@link #next})
+     */
+    Supplier<CompletableFuture<ClientResponse>> subscribedWith(Object context) {
+        Context attempts = Context.of((ContextView) context);
+        return () -> next(attempts);
+    }
+
+    /**
      * Starts an attempt, after releasing the responses of the earlier ones.
+     * @param context the Reactor context the attempt subscribes with
      * @return the stage of the attempt's response, failed with a
      * {@link FailedResponseException} for a 5xx or 429 response; cancelling it cancels
      * the exchange
      */
-    CompletableFuture<ClientResponse> next() {
+    private CompletableFuture<ClientResponse> next(Context context) {
         releaseAllBut(null);
         CompletableFuture<ClientResponse> stage = new CompletableFuture<>();
-        Attempt attempt = new Attempt(stage);
+        Attempt attempt = new Attempt(stage, context);
         this.exchange.exchange(this.request).subscribe(attempt);
         stage.whenComplete((response, error) -> {
             if (stage.isCancelled()) {
@@ -112,11 +120,7 @@ final class ExchangeAttempts {
         releaseAllBut(null);
     }
 
-    /**
-     * Describes the request by its method and URL without user info, query or fragment.
-     * @return the description
-     */
-    String describe() {
+    private String describe() {
         return HttpClientPipelines.describe(this.request.method(), this.request.url());
     }
 
@@ -157,13 +161,16 @@ final class ExchangeAttempts {
 
         private final CompletableFuture<ClientResponse> stage;
 
-        Attempt(CompletableFuture<ClientResponse> stage) {
+        private final Context context;
+
+        Attempt(CompletableFuture<ClientResponse> stage, Context context) {
             this.stage = stage;
+            this.context = context;
         }
 
         @Override
         public Context currentContext() {
-            return Context.of(ExchangeAttempts.this.context);
+            return this.context;
         }
 
         @Override

@@ -5,15 +5,23 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
+import dev.resilience.aop.ObservedCalls;
 import dev.resilience.core.AttemptTimeoutException;
 import dev.resilience.core.DeadlineExceededException;
+import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.registry.ResiliencePolicies;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -41,10 +49,12 @@ import org.springframework.util.function.SingletonSupplier;
  * <li>Only idempotent requests are retried: GET, HEAD, OPTIONS, PUT, DELETE and TRACE,
  * and any request carrying an {@value #IDEMPOTENCY_KEY_HEADER} header. Any other request
  * is attempted once, through the breaker all the same.</li>
- * <li>A response with a server error (5xx) or Too Many Requests (429) status, an
- * {@link IOException} or an exception caused by one, and an attempt that outlived the
- * retry instance's {@code attempt-timeout}, are failed attempts: retried, and recorded as
- * failures by the breaker.</li>
+ * <li>A response with a server error (5xx) or Too Many Requests (429) status, a failure
+ * of the connection ({@link ConnectionFailures}: an {@link IOException} or an exception
+ * caused by one, and Reactor Netty's timeouts and closed connections, which a
+ * {@code RestClient} over Reactor Netty sees as {@code IOException}s), and an attempt
+ * that outlived the retry instance's {@code attempt-timeout}, are failed attempts:
+ * retried, and recorded as failures by the breaker.</li>
  * <li>A {@code Retry-After} header (delta-seconds or HTTP-date) makes the next wait at
  * least that long. A response asking for a longer wait than the smaller of
  * {@code resilience.http-client.max-retry-after} and the retry instance's
@@ -53,7 +63,11 @@ import org.springframework.util.function.SingletonSupplier;
  *
  * <p>
  * Pipelines are built on a host's first request and kept; statistics, listeners and dead
- * letters are those of the retry instance's name. Thread-safe.
+ * letters are those of the retry instance's name. Each request through them, whichever
+ * its client, is one {@code resilience.calls} observation named after the retry instance
+ * ({@link ObservedCalls}), with the tags of an annotated method's calls; the host is not
+ * one of them: the breakers, at most {@code max-hosts + 1}, tell the hosts apart.
+ * Thread-safe.
  */
 public final class HttpClientPipelines implements SmartInitializingSingleton {
 
@@ -76,6 +90,8 @@ public final class HttpClientPipelines implements SmartInitializingSingleton {
 
     private final TimeSource timeSource;
 
+    private final ObservedCalls calls;
+
     private final String retryName;
 
     private final SingletonSupplier<RetryPolicy> retry;
@@ -93,6 +109,17 @@ public final class HttpClientPipelines implements SmartInitializingSingleton {
     private final SingletonSupplier<Pipelines> shared;
 
     /**
+     * Creates pipelines whose requests are not observed.
+     * @param policies the application's policies, which resolve the retry instance and
+     * the breakers by name
+     * @param timeSource the clock that {@code Retry-After} dates are read against
+     * @param settings the {@code resilience.http-client} settings
+     */
+    public HttpClientPipelines(ResiliencePolicies policies, TimeSource timeSource, HttpClientSettings settings) {
+        this(policies, timeSource, settings, ObservationRegistry.NOOP);
+    }
+
+    /**
      * Creates the pipelines. The retry instance is resolved once the annotated methods
      * are read ({@link #afterSingletonsInstantiated()}), or at the first request if that
      * comes sooner, so that an annotation naming the same instance configures it.
@@ -100,10 +127,13 @@ public final class HttpClientPipelines implements SmartInitializingSingleton {
      * the breakers by name
      * @param timeSource the clock that {@code Retry-After} dates are read against
      * @param settings the {@code resilience.http-client} settings
+     * @param observations where the observation of each request is made
      */
-    public HttpClientPipelines(ResiliencePolicies policies, TimeSource timeSource, HttpClientSettings settings) {
+    public HttpClientPipelines(ResiliencePolicies policies, TimeSource timeSource, HttpClientSettings settings,
+            ObservationRegistry observations) {
         this.policies = policies;
         this.timeSource = timeSource;
+        this.calls = new ObservedCalls(observations);
         this.retryName = settings.retry();
         this.circuitBreakerPerHost = settings.circuitBreakerPerHost();
         this.maxHosts = settings.maxHosts();
@@ -137,14 +167,45 @@ public final class HttpClientPipelines implements SmartInitializingSingleton {
     }
 
     /**
-     * Returns the pipeline a request runs through: its host's, retrying when the request
-     * is idempotent, attempting it once otherwise.
+     * Runs a request on this thread through the pipeline of its host, as one observed
+     * call, its observation in scope while the attempts run.
      * @param method the request's method
      * @param uri the request's URI
      * @param headers the request's headers
-     * @return the pipeline
+     * @param attempt sends the request once
+     * @param <T> the type of the response
+     * @return the complete account of the call
      */
-    ResiliencePipeline pipelineOf(HttpMethod method, URI uri, HttpHeaders headers) {
+    <T> ExecutionResult<T> execute(HttpMethod method, URI uri, HttpHeaders headers, Callable<? extends T> attempt) {
+        return this.calls.execute(pipelineOf(method, uri, headers), describe(method, uri), attempt);
+    }
+
+    /**
+     * Starts a request of a Reactor subscription through the pipeline of its host, as one
+     * observed call ({@link ObservedCalls#executeAsync}); cancelling the returned future
+     * cancels the call.
+     * @param method the request's method
+     * @param uri the request's URI
+     * @param headers the request's headers
+     * @param subscriberContext the Reactor context of the subscription, typed
+     * {@code Object} so that this class, which the {@code RestClient} uses too, names no
+     * Reactor type
+     * @param attempts given the context the attempts subscribe with, returns what sends
+     * the request once
+     * @param <T> the type of the response
+     * @return the future of the complete account of the call
+     */
+    <T> CompletableFuture<ExecutionResult<T>> executeAsync(HttpMethod method, URI uri, HttpHeaders headers,
+            Object subscriberContext, Function<Object, Supplier<? extends CompletionStage<? extends T>>> attempts) {
+        return this.calls.executeAsync(pipelineOf(method, uri, headers), describe(method, uri), subscriberContext,
+                attempts);
+    }
+
+    /**
+     * Returns the pipeline a request runs through: its host's, retrying when the request
+     * is idempotent, attempting it once otherwise.
+     */
+    private ResiliencePipeline pipelineOf(HttpMethod method, URI uri, HttpHeaders headers) {
         Pipelines host = pipelinesOf(uri);
         return isRetried(method, headers) ? host.retrying() : host.once();
     }
@@ -263,8 +324,8 @@ public final class HttpClientPipelines implements SmartInitializingSingleton {
     }
 
     private boolean isRetryable(Throwable error) {
-        return error instanceof IOException || error.getCause() instanceof IOException
-                || error instanceof AttemptTimeoutException || (error instanceof FailedResponseException failed
+        return ConnectionFailures.isConnectionFailure(error) || error instanceof AttemptTimeoutException
+                || (error instanceof FailedResponseException failed
                         && failed.retryAfter().compareTo(longestRetryAfter()) <= 0);
     }
 

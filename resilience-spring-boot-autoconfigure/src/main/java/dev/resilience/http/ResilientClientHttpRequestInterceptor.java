@@ -2,12 +2,9 @@ package dev.resilience.http;
 
 import java.io.IOException;
 import java.net.URI;
-import java.util.List;
 import java.util.Set;
 
-import dev.resilience.core.CallContext;
 import dev.resilience.core.ExecutionResult;
-import dev.resilience.core.ResiliencePipeline;
 import dev.resilience.core.time.TimeSource;
 import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +39,9 @@ import org.springframework.http.client.ClientHttpResponse;
  * <li>Every response an attempt received is closed, unless it is the one returned: the
  * responses of earlier failed attempts, and the late response of an attempt that timed
  * out, which the pipeline discards.</li>
+ * <li>Each request is one {@code resilience.calls} observation, whatever its attempts, in
+ * scope on the calling thread while they run, so that the observations they make are its
+ * children; the {@code RestClient}'s own observation of the request is its parent.</li>
  * </ul>
  *
  * <p>
@@ -66,7 +66,7 @@ public final class ResilientClientHttpRequestInterceptor
 
     /**
      * Creates an interceptor with pipelines of its own, whose hosts no other client
-     * shares.
+     * shares, and whose requests are not observed.
      * @param policies the application's policies, which resolve the retry instance and
      * the breakers by name
      * @param timeSource the clock that {@code Retry-After} dates are read against
@@ -106,11 +106,9 @@ public final class ResilientClientHttpRequestInterceptor
     @Override
     public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
             throws IOException {
-        ResiliencePipeline pipeline = this.pipelines.pipelineOf(request.getMethod(), request.getURI(),
-                request.getHeaders());
         Attempts attempts = new Attempts(request, body, execution);
-        CallContext context = CallContext.of(attempts.describe(), List.of());
-        return attempts.outcome(pipeline.execute(context, attempts::next));
+        return attempts.outcome(
+                this.pipelines.execute(request.getMethod(), request.getURI(), request.getHeaders(), attempts::next));
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.resilience.http;
 
-import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
-import dev.resilience.core.CallContext;
-import dev.resilience.core.ResiliencePipeline;
+import dev.resilience.core.ExecutionResult;
 import reactor.core.publisher.Mono;
 
 import org.springframework.web.reactive.function.client.ClientRequest;
@@ -38,6 +38,12 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * that timed out or of a call that was cancelled.</li>
  * <li>Disposing the subscription cancels the call: the running exchange is cancelled, a
  * backoff wait is cut short and no further attempt starts.</li>
+ * <li>Each subscription is one {@code resilience.calls} observation, from its start to
+ * its end (a cancellation ends it with status {@code error}, as for a {@code Mono}
+ * method): the {@code WebClient}'s own observation of the exchange, in the subscriber's
+ * context, is its parent, and every attempt subscribes with the call's observation in its
+ * context, so that the observations made by the filters after this one and by the
+ * connector are its children.</li>
  * </ul>
  *
  * <p>
@@ -64,14 +70,12 @@ public final class ResilientExchangeFilterFunction implements ExchangeFilterFunc
     @Override
     public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
         return Mono.deferContextual((context) -> {
-            ResiliencePipeline pipeline = this.pipelines.pipelineOf(request.method(), request.url(), request.headers());
             ClientRequest sent = HttpClientPipelines.isRetried(request.method(), request.headers())
                     ? ReplayedBody.of(request) : request;
-            ExchangeAttempts attempts = new ExchangeAttempts(sent, next, context, this.pipelines);
-            CallContext call = CallContext.of(attempts.describe(), List.of());
-            return Mono.fromFuture(() -> pipeline.<ClientResponse>executeAsync(call, attempts::next), false)
-                .flatMap(attempts::outcome)
-                .doFinally((signal) -> attempts.end());
+            ExchangeAttempts attempts = new ExchangeAttempts(sent, next, this.pipelines);
+            Supplier<CompletableFuture<ExecutionResult<ClientResponse>>> call = () -> this.pipelines
+                .executeAsync(request.method(), request.url(), request.headers(), context, attempts::subscribedWith);
+            return Mono.fromFuture(call, false).flatMap(attempts::outcome).doFinally((signal) -> attempts.end());
         });
     }
 
