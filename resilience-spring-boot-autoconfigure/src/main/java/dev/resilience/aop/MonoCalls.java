@@ -1,22 +1,15 @@
 package dev.resilience.aop;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.BiConsumer;
 
 import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ExecutionResult;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import dev.resilience.core.ExecutionStatus;
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
-import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
@@ -26,12 +19,13 @@ import reactor.util.context.ContextView;
  * ({@code docs/design/reactive.md}): each subscription to the returned {@code Mono} is
  * one call, and each attempt, or fallback, is one subscription to the {@code Mono} the
  * method returned, carrying the subscriber's context, as a stage whose cancellation
- * cancels the subscription. With {@link FluxCalls} and {@link FluxAttempt}, the only
- * classes that name Reactor's types: it is loaded when a method returning {@code Mono} is
- * called, never otherwise, so Reactor stays optional. Each subscription resolves its
- * caller's scope from the subscriber's context first, when the call needs one. Each end
- * is one object per subscription, which is at once the subscriber, or the subscription,
- * and the future the engine reads.
+ * cancels the subscription. With {@link MonoCallSubscription}, {@link MonoAttempt},
+ * {@link FluxCalls} and {@link FluxAttempt}, the only classes that name Reactor's types:
+ * it is loaded when a method returning {@code Mono} is called, never otherwise, so
+ * Reactor stays optional. Each subscription resolves its caller's scope from the
+ * subscriber's context first, when the call needs one. Each end is one object per
+ * subscription, which is at once the subscriber, or the subscription, and the future the
+ * engine reads.
  */
 final class MonoCalls {
 
@@ -102,7 +96,7 @@ final class MonoCalls {
         Mono<@Nullable Object> mono = (Mono<@Nullable Object>) returned;
         Context context = (subscriberContext instanceof Context full) ? full
                 : (subscriberContext instanceof ContextView view) ? Context.of(view) : Context.empty();
-        AttemptSubscriber attempt = new AttemptSubscriber(context, executionResults);
+        MonoAttempt attempt = new MonoAttempt(context, executionResults);
         mono.subscribe(attempt);
         return attempt;
     }
@@ -184,7 +178,7 @@ final class MonoCalls {
 
         @Override
         public void subscribe(CoreSubscriber<? super @Nullable Object> actual) {
-            CallSubscription subscription = new CallSubscription(actual, this.executionResults);
+            MonoCallSubscription subscription = new MonoCallSubscription(actual, this.executionResults);
             actual.onSubscribe(subscription);
             if (subscription.isCancelled()) {
                 return;
@@ -205,7 +199,7 @@ final class MonoCalls {
             }
         }
 
-        private void start(CoreSubscriber<? super @Nullable Object> actual, CallSubscription subscription) {
+        private void start(CoreSubscriber<? super @Nullable Object> actual, MonoCallSubscription subscription) {
             if (subscription.isCancelled()) {
                 return;
             }
@@ -214,185 +208,6 @@ final class MonoCalls {
             caller.around(
                     () -> subscription.start(this.observer.start(this.name), context, this.scope, caller, this.call))
                 .run();
-        }
-
-    }
-
-    /**
-     * One subscription to a call's {@code Mono}, and the consumer of the call's account:
-     * the observation is stopped before the subscriber hears the outcome, a value waits
-     * for the subscriber's request, and nothing is signalled once it cancelled. Emitting
-     * execution results, it emits the account of every call that ends, and signals an
-     * error only for an {@link Error} that escaped the call.
-     */
-    private static final class CallSubscription extends Operators.MonoSubscriber<@Nullable Object, @Nullable Object>
-            implements BiConsumer<ExecutionResult<@Nullable Object>, @Nullable Throwable> {
-
-        private final boolean executionResults;
-
-        private CallObserver.@Nullable Call observation;
-
-        private volatile @Nullable CompletableFuture<ExecutionResult<@Nullable Object>> execution;
-
-        CallSubscription(CoreSubscriber<? super @Nullable Object> actual, boolean executionResults) {
-            super(actual);
-            this.executionResults = executionResults;
-        }
-
-        /**
-         * Starts the call, on the subscribing thread with the caller's context in place,
-         * so that the call's observation is a child of the one the subscriber's context
-         * holds and the first attempt sees what the later ones see.
-         */
-        void start(CallObserver.Call observation, Context context, CallerScope scope, CarriedContext caller,
-                CallStart call) {
-            this.observation = observation;
-            CompletableFuture<ExecutionResult<@Nullable Object>> started;
-            try {
-                started = call.start(context, scope, observation, caller);
-            }
-            catch (RuntimeException | Error ex) {
-                Exceptions.throwIfJvmFatal(ex);
-                observation.fail(ex);
-                signalError(ex);
-                return;
-            }
-            this.execution = started;
-            if (isCancelled()) {
-                started.cancel(false);
-            }
-            started.whenComplete(this);
-        }
-
-        /**
-         * Ends the call that the executor refused to start, as one whose step it refused.
-         */
-        void refused(CallObserver.Call observation, RuntimeException refused) {
-            this.observation = observation;
-            accept(new ExecutionResult<>(ExecutionStatus.ERROR, null, refused, 0, List.of(), Duration.ZERO, false, 0,
-                    false, Map.of()), null);
-        }
-
-        @Override
-        public void accept(ExecutionResult<@Nullable Object> result, @Nullable Throwable failure) {
-            CallObserver.Call observed = this.observation;
-            if (failure != null) {
-                if (observed != null) {
-                    observed.fail(failure);
-                }
-                signalError(failure);
-                return;
-            }
-            if (observed != null) {
-                observed.stop(result);
-            }
-            if (this.executionResults) {
-                complete(result);
-                return;
-            }
-            Throwable error = result.error();
-            if (!result.isSuccess() && error != null) {
-                signalError(error);
-                return;
-            }
-            Object value = result.value();
-            if (value != null) {
-                complete(value);
-            }
-            else if (!isCancelled()) {
-                this.actual.onComplete();
-            }
-        }
-
-        private void signalError(Throwable error) {
-            if (!isCancelled()) {
-                this.actual.onError(error);
-            }
-        }
-
-        @Override
-        public void cancel() {
-            super.cancel();
-            CompletableFuture<ExecutionResult<@Nullable Object>> started = this.execution;
-            if (started != null) {
-                started.cancel(false);
-            }
-        }
-
-    }
-
-    /**
-     * The subscriber of one attempt's, or fallback's, {@code Mono}, with the call's
-     * subscriber context, and the future of its first value, or of the value or error of
-     * the {@link ExecutionResult} it emits; cancelling the future cancels the
-     * subscription.
-     */
-    private static final class AttemptSubscriber extends CompletableFuture<@Nullable Object>
-            implements CoreSubscriber<@Nullable Object> {
-
-        private final Context context;
-
-        private final boolean executionResults;
-
-        private volatile @Nullable Subscription subscription;
-
-        AttemptSubscriber(Context context, boolean executionResults) {
-            this.context = context;
-            this.executionResults = executionResults;
-        }
-
-        @Override
-        public Context currentContext() {
-            return this.context;
-        }
-
-        @Override
-        public void onSubscribe(Subscription subscription) {
-            if (this.subscription != null) {
-                subscription.cancel();
-                return;
-            }
-            this.subscription = subscription;
-            if (isDone()) {
-                subscription.cancel();
-            }
-            else {
-                subscription.request(Long.MAX_VALUE);
-            }
-        }
-
-        @Override
-        public void onNext(@Nullable Object value) {
-            if (this.executionResults && value instanceof ExecutionResult<?> result) {
-                Throwable error = result.error();
-                if (error != null) {
-                    completeExceptionally(error);
-                    return;
-                }
-                complete(result.value());
-                return;
-            }
-            complete(value);
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            complete(null);
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            Subscription current = this.subscription;
-            if (cancelled && current != null) {
-                current.cancel();
-            }
-            return cancelled;
         }
 
     }

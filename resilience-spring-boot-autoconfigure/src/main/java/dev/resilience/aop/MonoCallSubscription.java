@@ -1,0 +1,119 @@
+package dev.resilience.aop;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+
+import dev.resilience.core.CarriedContext;
+import dev.resilience.core.ExecutionResult;
+import dev.resilience.core.ExecutionStatus;
+import org.jspecify.annotations.Nullable;
+import reactor.core.CoreSubscriber;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Operators;
+import reactor.util.context.Context;
+
+/**
+ * One subscription to a call's {@code Mono} ({@link MonoCalls}), and the consumer of the
+ * call's account: the observation is stopped before the subscriber hears the outcome, a
+ * value waits for the subscriber's request, and nothing is signalled once it cancelled.
+ * Emitting execution results, it emits the account of every call that ends, and signals
+ * an error only for an {@link Error} that escaped the call.
+ */
+final class MonoCallSubscription extends Operators.MonoSubscriber<@Nullable Object, @Nullable Object>
+        implements BiConsumer<ExecutionResult<@Nullable Object>, @Nullable Throwable> {
+
+    private final boolean executionResults;
+
+    private CallObserver.@Nullable Call observation;
+
+    private volatile @Nullable CompletableFuture<ExecutionResult<@Nullable Object>> execution;
+
+    MonoCallSubscription(CoreSubscriber<? super @Nullable Object> actual, boolean executionResults) {
+        super(actual);
+        this.executionResults = executionResults;
+    }
+
+    /**
+     * Starts the call, on the subscribing thread with the caller's context in place, so
+     * that the call's observation is a child of the one the subscriber's context holds
+     * and the first attempt sees what the later ones see.
+     */
+    void start(CallObserver.Call observation, Context context, CallerScope scope, CarriedContext caller,
+            MonoCalls.CallStart call) {
+        this.observation = observation;
+        CompletableFuture<ExecutionResult<@Nullable Object>> started;
+        try {
+            started = call.start(context, scope, observation, caller);
+        }
+        catch (RuntimeException | Error ex) {
+            Exceptions.throwIfJvmFatal(ex);
+            observation.fail(ex);
+            signalError(ex);
+            return;
+        }
+        this.execution = started;
+        if (isCancelled()) {
+            started.cancel(false);
+        }
+        started.whenComplete(this);
+    }
+
+    /**
+     * Ends the call that the executor refused to start, as one whose step it refused.
+     */
+    void refused(CallObserver.Call observation, RuntimeException refused) {
+        this.observation = observation;
+        accept(new ExecutionResult<>(ExecutionStatus.ERROR, null, refused, 0, List.of(), Duration.ZERO, false, 0, false,
+                Map.of()), null);
+    }
+
+    @Override
+    public void accept(ExecutionResult<@Nullable Object> result, @Nullable Throwable failure) {
+        CallObserver.Call observed = this.observation;
+        if (failure != null) {
+            if (observed != null) {
+                observed.fail(failure);
+            }
+            signalError(failure);
+            return;
+        }
+        if (observed != null) {
+            observed.stop(result);
+        }
+        if (this.executionResults) {
+            complete(result);
+            return;
+        }
+        Throwable error = result.error();
+        if (!result.isSuccess() && error != null) {
+            signalError(error);
+            return;
+        }
+        Object value = result.value();
+        if (value != null) {
+            complete(value);
+        }
+        else if (!isCancelled()) {
+            this.actual.onComplete();
+        }
+    }
+
+    private void signalError(Throwable error) {
+        if (!isCancelled()) {
+            this.actual.onError(error);
+        }
+    }
+
+    @Override
+    public void cancel() {
+        super.cancel();
+        CompletableFuture<ExecutionResult<@Nullable Object>> started = this.execution;
+        if (started != null) {
+            started.cancel(false);
+        }
+    }
+
+}
