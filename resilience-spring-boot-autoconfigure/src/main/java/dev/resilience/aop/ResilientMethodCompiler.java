@@ -333,7 +333,6 @@ final class ResilientMethodCompiler {
 
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
         ResolvableType valueType = returnKind.valueType(ResolvableType.forMethodReturnType(method, targetClass));
-        valueType = ReturnKind.emitsExecutionResult(method) ? valueType.getGeneric(0) : valueType;
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
     }
 
