@@ -61,7 +61,9 @@ import org.springframework.util.ReflectionUtils;
  * <p>
  * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for
  * at most the lease, then cancelled; the {@code Mono} or {@code Flux} of a reactive one
- * is subscribed to, run to the end of its stream and disposed alike.
+ * is subscribed to, run to the end of its stream and disposed alike. A re-run whose
+ * account ends without success fails the re-drive, also when the method hands its account
+ * back instead of failing ({@code Mono<ExecutionResult<T>>}).
  */
 public final class DeadLetterRedrive {
 
@@ -245,6 +247,10 @@ public final class DeadLetterRedrive {
             this.calls.end(capture);
         }
         ExecutionResult<?> result = capture.result();
+        if (failure == null && result != null && !result.isSuccess()) {
+            Throwable error = result.error();
+            failure = (error != null) ? error : new IllegalStateException("the re-run ended " + result.status());
+        }
         String status = (result != null) ? result.status().name() : null;
         Integer attempts = (result != null) ? result.attempts() : null;
         if (failure == null && capture.fallbackAnswered()) {
