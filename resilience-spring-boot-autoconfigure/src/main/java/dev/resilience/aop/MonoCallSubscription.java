@@ -1,14 +1,10 @@
 package dev.resilience.aop;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ExecutionResult;
-import dev.resilience.core.ExecutionStatus;
 import org.jspecify.annotations.Nullable;
 import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
@@ -42,11 +38,11 @@ final class MonoCallSubscription extends Operators.MonoSubscriber<@Nullable Obje
      * and the first attempt sees what the later ones see.
      */
     void start(CallObserver.Call observation, Context context, CallerScope scope, CarriedContext caller,
-            MonoCalls.CallStart call) {
+            boolean onExecutor, MonoCalls.CallStart call) {
         this.observation = observation;
         CompletableFuture<ExecutionResult<@Nullable Object>> started;
         try {
-            started = call.start(context, scope, observation, caller);
+            started = call.start(context, scope, observation, caller, onExecutor);
         }
         catch (RuntimeException | Error ex) {
             Exceptions.throwIfJvmFatal(ex);
@@ -59,15 +55,6 @@ final class MonoCallSubscription extends Operators.MonoSubscriber<@Nullable Obje
             started.cancel(false);
         }
         started.whenComplete(this);
-    }
-
-    /**
-     * Ends the call that the executor refused to start, as one whose step it refused.
-     */
-    void refused(CallObserver.Call observation, RuntimeException refused) {
-        this.observation = observation;
-        accept(new ExecutionResult<>(ExecutionStatus.ERROR, null, refused, 0, List.of(), Duration.ZERO, false, 0, false,
-                Map.of()), null);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.resilience.aop;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ExecutionResult;
@@ -42,20 +41,20 @@ final class MonoCalls {
      * {@link ExecutionResult}, whatever its outcome, instead of its value or final error
      * @param scopes resolves the caller's scope of each subscription in the subscriber's
      * context before the call starts, or {@code null} when the call has no scope
-     * @param offNonBlocking where the call starts instead when it would start on a thread
-     * Reactor marks non-blocking, because a store of its pipeline may block; {@code null}
-     * to start it wherever the subscription is
+     * @param storesMayBlock whether a store of the pipeline may block, so that a
+     * subscription on a thread Reactor marks non-blocking has the call's first step run
+     * on the pipeline's executor rather than there
      * @param call starts one call
      * @return the cold {@code Mono} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
     static Object of(CallObserver observer, String name, boolean executionResults,
-            @Nullable ReactiveIdempotencyScopeResolver scopes, @Nullable Executor offNonBlocking, CallStart call) {
+            @Nullable ReactiveIdempotencyScopeResolver scopes, boolean storesMayBlock, CallStart call) {
         if (scopes == null) {
-            return new CallMono(observer, name, executionResults, CallerScope.NONE, offNonBlocking, call);
+            return new CallMono(observer, name, executionResults, CallerScope.NONE, storesMayBlock, call);
         }
         return Mono.defer(() -> callerScope(scopes))
-            .flatMap((scope) -> new CallMono(observer, name, executionResults, scope, offNonBlocking, call));
+            .flatMap((scope) -> new CallMono(observer, name, executionResults, scope, storesMayBlock, call));
     }
 
     private static Mono<CallerScope> callerScope(ReactiveIdempotencyScopeResolver scopes) {
@@ -138,19 +137,22 @@ final class MonoCalls {
          * @param scope the caller's scope, resolved from the subscriber's context
          * @param observation the call's observation, stopped when the call ends
          * @param caller the caller's context, captured from the subscriber's
+         * @param onExecutor whether the call's first step runs on the pipeline's executor
+         * ({@link dev.resilience.core.ResiliencePipeline#executeAsyncOnExecutor}) rather
+         * than on this thread
          * @return the future of the call's account; cancelling it stops the call
          */
         CompletableFuture<ExecutionResult<@Nullable Object>> start(Object subscriberContext, CallerScope scope,
-                CallObserver.Call observation, CarriedContext caller);
+                CallObserver.Call observation, CarriedContext caller, boolean onExecutor);
 
     }
 
     /**
      * The {@code Mono} of a call: nothing runs at assembly, each subscription is a call.
-     * A subscription on a thread Reactor marks non-blocking starts its call on the
-     * executor given for that; when the executor refuses it, the call ends with status
-     * {@link ExecutionStatus#ERROR} and the refusal, as a step the engine's executor
-     * refuses does.
+     * When a store of the pipeline may block, a subscription on a thread Reactor marks
+     * non-blocking has the call's first step run on the pipeline's executor; when the
+     * executor refuses or drops it, the call ends with status
+     * {@link ExecutionStatus#ERROR} and the refusal, as when it refuses a later step.
      */
     private static final class CallMono extends Mono<@Nullable Object> {
 
@@ -164,15 +166,15 @@ final class MonoCalls {
 
         private final CallStart call;
 
-        private final @Nullable Executor offNonBlocking;
+        private final boolean storesMayBlock;
 
         CallMono(CallObserver observer, String name, boolean executionResults, CallerScope scope,
-                @Nullable Executor offNonBlocking, CallStart call) {
+                boolean storesMayBlock, CallStart call) {
             this.observer = observer;
             this.name = name;
             this.executionResults = executionResults;
             this.scope = scope;
-            this.offNonBlocking = offNonBlocking;
+            this.storesMayBlock = storesMayBlock;
             this.call = call;
         }
 
@@ -183,30 +185,12 @@ final class MonoCalls {
             if (subscription.isCancelled()) {
                 return;
             }
-            Executor hop = this.offNonBlocking;
-            if (hop == null || !Schedulers.isInNonBlockingThread()) {
-                start(actual, subscription);
-                return;
-            }
-            try {
-                hop.execute(() -> start(actual, subscription));
-            }
-            catch (RuntimeException refused) {
-                Context context = actual.currentContext();
-                this.observer.capture(context)
-                    .around(() -> subscription.refused(this.observer.start(this.name), refused))
-                    .run();
-            }
-        }
-
-        private void start(CoreSubscriber<? super @Nullable Object> actual, MonoCallSubscription subscription) {
-            if (subscription.isCancelled()) {
-                return;
-            }
+            boolean onExecutor = this.storesMayBlock && Schedulers.isInNonBlockingThread();
             Context context = actual.currentContext();
             CarriedContext caller = this.observer.capture(context);
-            caller.around(
-                    () -> subscription.start(this.observer.start(this.name), context, this.scope, caller, this.call))
+            caller
+                .around(() -> subscription.start(this.observer.start(this.name), context, this.scope, caller,
+                        onExecutor, this.call))
                 .run();
         }
 

@@ -215,7 +215,7 @@ final class ResilientMethodCompiler {
                 (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood,
                 (context) -> this.customizer.customize(context),
                 scoped ? SubscriberScopes.of(this.subscriberScopes, this.scopes) : null,
-                (returnKind.isMono() && StoresThatMayBlock.in(built)) ? built.executor() : null);
+                returnKind.isMono() && StoresThatMayBlock.in(built));
     }
 
     /**

@@ -31,7 +31,7 @@ class MonoCallsSubscriptionTests {
     @SuppressWarnings("unchecked")
     private Mono<Object> call(boolean executionResults) {
         return (Mono<Object>) MonoCalls.of(new CallObserver(ObservationRegistry.NOOP), "quote", executionResults, null,
-                null, (context, scope, observation, caller) -> {
+                false, (context, scope, observation, caller, onExecutor) -> {
                     this.calls.incrementAndGet();
                     return this.execution;
                 });
