@@ -6,13 +6,17 @@ import dev.resilience.core.ExecutionResult;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Operators;
 import reactor.util.context.Context;
 
 /**
  * The subscriber of one attempt's, or fallback's, {@code Mono} ({@link MonoCalls}), with
  * the call's subscriber context, and the future of its first value, or of the value or
  * error of the {@link ExecutionResult} it emits; cancelling the future cancels the
- * subscription.
+ * subscription. What the {@code Mono} signals once the future is done (cancelled by the
+ * engine, or after its first value) goes to the hooks of the subscriber's context, as
+ * with Reactor's own operators: a value to the discard hook, an error to the hook of
+ * dropped errors.
  */
 final class MonoAttempt extends CompletableFuture<@Nullable Object> implements CoreSubscriber<@Nullable Object> {
 
@@ -55,21 +59,24 @@ final class MonoAttempt extends CompletableFuture<@Nullable Object> implements C
 
     @Override
     public void onNext(@Nullable Object value) {
+        boolean taken;
         if (this.executionResults && value instanceof ExecutionResult<?> result) {
             Throwable error = result.error();
-            if (error != null) {
-                completeExceptionally(error);
-                return;
-            }
-            complete(result.value());
-            return;
+            taken = (error != null) ? completeExceptionally(error) : complete(result.value());
         }
-        complete(value);
+        else {
+            taken = complete(value);
+        }
+        if (!taken && value != null) {
+            Operators.onDiscard(value, this.context);
+        }
     }
 
     @Override
     public void onError(Throwable error) {
-        completeExceptionally(error);
+        if (!completeExceptionally(error)) {
+            Operators.onErrorDropped(error, this.context);
+        }
     }
 
     @Override

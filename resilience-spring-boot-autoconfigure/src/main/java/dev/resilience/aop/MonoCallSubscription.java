@@ -1,5 +1,6 @@
 package dev.resilience.aop;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -88,9 +89,16 @@ final class MonoCallSubscription extends Operators.MonoSubscriber<@Nullable Obje
         }
     }
 
+    /**
+     * Signals the call's error, or, once the subscriber cancelled, hands an error other
+     * than the call's cancellation to the hook of dropped errors.
+     */
     private void signalError(Throwable error) {
         if (!isCancelled()) {
             this.actual.onError(error);
+        }
+        else if (!(error instanceof CancellationException)) {
+            Operators.onErrorDropped(error, currentContext());
         }
     }
 
