@@ -43,8 +43,8 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
         this.action = action;
     }
 
-    CompletableFuture<ExecutionResult<T>> start() {
-        return start(this::claimKey);
+    CompletableFuture<ExecutionResult<T>> start(boolean onExecutor) {
+        return start(this::claimKey, onExecutor);
     }
 
     private void claimKey() {

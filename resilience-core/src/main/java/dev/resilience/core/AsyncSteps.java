@@ -20,16 +20,16 @@ import org.jspecify.annotations.Nullable;
  * timer, how the call is cancelled, and how it ends, exactly once.
  *
  * <p>
- * The first step runs on the caller's thread. A wait (backoff, a key in progress) is a
- * timer on the time source; when it fires, the next step is handed to the pipeline's
- * executor, as is the handling of a stage that completes later: the timer thread and the
- * threads completing the stages never run an attempt, a fallback, a store call or a
- * listener. Each step handed over runs with what the call carries from its caller's
- * thread ({@link CallContext#carried()}); the returned future is completed after that
- * context is put back ({@link CallAccount}). When the executor refuses a step (shut down,
- * saturated, or it drops a queued one), the call ends with status ERROR on the engine's
- * own pool; whatever escapes a step ends the call, so the returned future always
- * completes.
+ * The first step runs on the caller's thread, or on the executor for a caller that must
+ * not wait for a store. A wait (backoff, a key in progress) is a timer on the time
+ * source; when it fires, the next step is handed to the pipeline's executor, as is the
+ * handling of a stage that completes later: the timer thread and the threads completing
+ * the stages never run an attempt, a fallback, a store call or a listener. Each step
+ * handed over runs with what the call carries from its caller's thread
+ * ({@link CallContext#carried()}); the returned future is completed after that context is
+ * put back ({@link CallAccount}). When the executor refuses a step (shut down, saturated,
+ * or it drops a queued one), the call ends with status ERROR on the engine's own pool;
+ * whatever escapes a step ends the call, so the returned future always completes.
  *
  * <p>
  * Cancelling (or otherwise completing) the returned future cuts the current wait short
@@ -59,15 +59,22 @@ abstract class AsyncSteps<T> extends Execution<T> {
     }
 
     /**
-     * Runs the call's first step on this thread. Only a call that has not ended when the
-     * step returns watches its future for a completion by anyone else: nobody else holds
+     * Runs the call's first step on this thread, or hands it to the executor, which ends
+     * the call as for a later step when it refuses or drops it. Only a call that has not
+     * ended by then watches its future for a completion by anyone else: nobody else holds
      * the future before this returns.
      * @param first the first step
+     * @param onExecutor whether the executor runs the first step
      * @return the future of the call's account, which stops the call when completed by
      * anyone else
      */
-    final CompletableFuture<ExecutionResult<T>> start(Runnable first) {
-        run(first);
+    final CompletableFuture<ExecutionResult<T>> start(Runnable first, boolean onExecutor) {
+        if (onExecutor) {
+            handOver(first);
+        }
+        else {
+            run(first);
+        }
         if (!this.ended.get()) {
             this.result.future().whenComplete((outcome, failure) -> {
                 if (!this.ended.get()) {
@@ -79,17 +86,13 @@ abstract class AsyncSteps<T> extends Execution<T> {
     }
 
     /**
-     * Returns whether the call was cancelled; the step that notices ends it.
-     * @return {@code true} once the returned future was completed by someone else
+     * Whether the returned future was completed by someone else; a step ends the call.
      */
     final boolean cancelled() {
         return this.cancelled;
     }
 
-    /**
-     * Marks a stage as the one the call awaits, which a cancellation cancels.
-     * @param stage the stage
-     */
+    /** Marks a stage as the one the call awaits, which a cancellation cancels. */
     final void awaiting(CompletableFuture<?> stage) {
         this.awaited = stage;
     }
@@ -235,8 +238,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
             fatal(ex);
         }
         catch (RuntimeException ex) {
-            stop(ExecutionStatus.ERROR, ex);
-            end();
+            endRefused(ex);
         }
     }
 
@@ -252,8 +254,7 @@ abstract class AsyncSteps<T> extends Execution<T> {
             wait.scheduled(this.time.scheduleHandOff(wait, Duration.ofNanos(delayNanos)));
         }
         catch (RuntimeException ex) {
-            stop(ExecutionStatus.ERROR, ex);
-            end();
+            endRefused(ex);
             return;
         }
         if (this.cancelled && wait.cancel()) {

@@ -191,7 +191,27 @@ public final class ResiliencePipeline {
      */
     public <T> CompletableFuture<ExecutionResult<T>> executeAsync(CallContext context,
             Supplier<? extends CompletionStage<? extends T>> action) {
-        return new AsyncExecution<T>(this.stages, context, action).start();
+        return new AsyncExecution<T>(this.stages, context, action).start(false);
+    }
+
+    /**
+     * Runs an asynchronous action through the pipeline as {@link #executeAsync} does, but
+     * hands its first step (the idempotency claim, the guards' first pass, the first
+     * attempt) to the pipeline's executor instead of running it on this thread: for a
+     * caller on a thread that must not wait for a store, such as an event loop. When the
+     * executor refuses that step, or drops it unrun (an executor shut down with queued
+     * tasks cancels them), the call ends with status {@link ExecutionStatus#ERROR} and a
+     * {@link java.util.concurrent.RejectedExecutionException}, as when it refuses a later
+     * step, and the listeners are told.
+     * @param context the call's idempotency key, arguments and listener
+     * @param action starts one attempt; called once per attempt, never on this thread
+     * @param <T> the type of its value
+     * @return a future that completes with the complete account of the call, or
+     * exceptionally with an {@link Error} the action or a fallback threw
+     */
+    public <T> CompletableFuture<ExecutionResult<T>> executeAsyncOnExecutor(CallContext context,
+            Supplier<? extends CompletionStage<? extends T>> action) {
+        return new AsyncExecution<T>(this.stages, context, action).start(true);
     }
 
     /**

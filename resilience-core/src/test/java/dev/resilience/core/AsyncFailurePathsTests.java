@@ -8,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -162,6 +163,70 @@ class AsyncFailurePathsTests {
         assertThat(future.join().status()).isEqualTo(ExecutionStatus.ERROR);
         assertThat(future.join().error()).isInstanceOf(RejectedExecutionException.class);
         assertKeyIsFree("k-refused");
+    }
+
+    @Test
+    void callStartedOnTheExecutorRunsNothingOnTheCallersThread() {
+        List<Runnable> queued = new ArrayList<>();
+        List<String> threads = new ArrayList<>();
+
+        CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, queued::add).build()
+            .executeAsyncOnExecutor(CallContext.idempotent("k-handed", "fp"), () -> {
+                threads.add(Thread.currentThread().getName());
+                return CompletableFuture.completedFuture("quote");
+            });
+
+        assertThat(future).isNotDone();
+        assertThat(threads).isEmpty();
+        assertThat(queued).hasSize(1);
+        Thread runner = new Thread(queued.get(0), "runner");
+        runner.start();
+        assertThat(future).succeedsWithin(Duration.ofSeconds(10))
+            .satisfies((result) -> assertThat(result.value()).isEqualTo("quote"));
+        assertThat(threads).containsExactly("runner");
+    }
+
+    @Test
+    void callWhoseFirstStepTheExecutorRefusesEndsWithTheRefusalHeardByTheListeners() {
+        Executor refusing = (task) -> {
+            throw new RejectedExecutionException("saturated");
+        };
+        AtomicInteger attempts = new AtomicInteger();
+
+        CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, refusing).build()
+            .executeAsyncOnExecutor(CallContext.idempotent("k-first-refused", "fp"), () -> {
+                attempts.incrementAndGet();
+                return CompletableFuture.completedFuture("quote");
+            });
+
+        assertThat(future).succeedsWithin(Duration.ofSeconds(10)).satisfies((result) -> {
+            assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+            assertThat(result.error()).isInstanceOf(RejectedExecutionException.class).hasMessage("saturated");
+            assertThat(result.attempts()).isZero();
+        });
+        assertThat(attempts).hasValue(0);
+        assertThat(this.results).singleElement()
+            .satisfies((result) -> assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR));
+        assertKeyIsFree("k-first-refused");
+    }
+
+    @Test
+    void callWhoseFirstStepTheExecutorDropsUnrunEndsWithAnError() {
+        List<Runnable> queued = new ArrayList<>();
+
+        CompletableFuture<ExecutionResult<String>> future = pipeline(this.clock, queued::add).build()
+            .executeAsyncOnExecutor(CallContext.idempotent("k-first-dropped", "fp"),
+                    () -> CompletableFuture.completedFuture("quote"));
+        assertThat(queued).singleElement().isInstanceOf(Future.class);
+        ((Future<?>) queued.get(0)).cancel(true);
+
+        assertThat(future).succeedsWithin(Duration.ofSeconds(10)).satisfies((result) -> {
+            assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+            assertThat(result.error()).isInstanceOf(RejectedExecutionException.class);
+            assertThat(result.attempts()).isZero();
+        });
+        assertThat(this.results).hasSize(1);
+        assertKeyIsFree("k-first-dropped");
     }
 
     @Test

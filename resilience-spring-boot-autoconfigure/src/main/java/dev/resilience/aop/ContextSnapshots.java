@@ -18,11 +18,12 @@ import org.jspecify.annotations.Nullable;
  * observation, and the MDC when the application registers an accessor for it), read on
  * the caller's thread, with the values of a {@code Mono} subscriber's Reactor context
  * over them. The snapshot is restored around each step and the thread's own values put
- * back after it. The only class that names context-propagation's types: it is loaded only
- * when that library is on the class path. A snapshot that fails to be captured is logged,
- * and the call goes on without it; the snapshot is restored, and put back, one accessor
- * at a time, so that an accessor that fails is logged and skipped while the others are
- * restored and put back.
+ * back after it; a value the caller had none of is cleared for the step, so that what an
+ * earlier task left on the thread is never seen as the caller's. The only class that
+ * names context-propagation's types: it is loaded only when that library is on the class
+ * path. A snapshot that fails to be captured is logged, and the call goes on without it;
+ * the snapshot is restored, and put back, one accessor at a time, so that an accessor
+ * that fails is logged and skipped while the others are restored and put back.
  */
 final class ContextSnapshots implements CallerContexts {
 
@@ -31,7 +32,7 @@ final class ContextSnapshots implements CallerContexts {
 
     private static final Log logger = LogFactory.getLog(ContextSnapshots.class);
 
-    private final ContextSnapshotFactory factory = ContextSnapshotFactory.builder().build();
+    private final ContextSnapshotFactory factory = ContextSnapshotFactory.builder().clearMissing(true).build();
 
     @Override
     public CarriedContext capture(@Nullable Object subscriberContext) {

@@ -25,9 +25,10 @@ import reactor.util.context.Context;
  * completion and any later error come straight back. At most the first element is held,
  * and a completion or error that came while it was held; an element no subscriber will
  * see (the held one when the attempt is cancelled, one beyond the demand) goes to the
- * discard hook of the subscriber's context, as Reactor's operators do. The subscriber's
- * context is the context of the subscription. Thread-safe: signals to the subscriber are
- * serialized by a work counter, without a lock.
+ * discard hook of the subscriber's context, as Reactor's operators do, and an error no
+ * subscriber will hear (after a cancellation) to its hook of dropped errors. The
+ * subscriber's context is the context of the subscription. Thread-safe: signals to the
+ * subscriber are serialized by a work counter, without a lock.
  */
 final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publisher<Object> {
 
@@ -140,7 +141,13 @@ final class FluxAttempt implements CoreSubscriber<Object>, Subscription, Publish
         this.ended = true;
         if (!this.signalled) {
             this.signalled = true;
-            this.firstSignal.completeExceptionally(failure);
+            if (!this.firstSignal.completeExceptionally(failure)) {
+                Operators.onErrorDropped(failure, this.context);
+            }
+            return;
+        }
+        if (this.cancelled || this.badRequest != null) {
+            Operators.onErrorDropped(failure, this.context);
             return;
         }
         this.error = failure;

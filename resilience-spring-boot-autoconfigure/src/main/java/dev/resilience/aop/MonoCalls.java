@@ -1,22 +1,14 @@
 package dev.resilience.aop;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.function.BiConsumer;
 
 import dev.resilience.core.CarriedContext;
 import dev.resilience.core.ExecutionResult;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import dev.resilience.core.ExecutionStatus;
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
-import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
@@ -26,12 +18,13 @@ import reactor.util.context.ContextView;
  * ({@code docs/design/reactive.md}): each subscription to the returned {@code Mono} is
  * one call, and each attempt, or fallback, is one subscription to the {@code Mono} the
  * method returned, carrying the subscriber's context, as a stage whose cancellation
- * cancels the subscription. With {@link FluxCalls} and {@link FluxAttempt}, the only
- * classes that name Reactor's types: it is loaded when a method returning {@code Mono} is
- * called, never otherwise, so Reactor stays optional. Each subscription resolves its
- * caller's scope from the subscriber's context first, when the call needs one. Each end
- * is one object per subscription, which is at once the subscriber, or the subscription,
- * and the future the engine reads.
+ * cancels the subscription. With {@link MonoCallSubscription}, {@link MonoAttempt},
+ * {@link FluxCalls} and {@link FluxAttempt}, the only classes that name Reactor's types:
+ * it is loaded when a method returning {@code Mono} is called, never otherwise, so
+ * Reactor stays optional. Each subscription resolves its caller's scope from the
+ * subscriber's context first, when the call needs one. Each end is one object per
+ * subscription, which is at once the subscriber, or the subscription, and the future the
+ * engine reads.
  */
 final class MonoCalls {
 
@@ -48,20 +41,20 @@ final class MonoCalls {
      * {@link ExecutionResult}, whatever its outcome, instead of its value or final error
      * @param scopes resolves the caller's scope of each subscription in the subscriber's
      * context before the call starts, or {@code null} when the call has no scope
-     * @param offNonBlocking where the call starts instead when it would start on a thread
-     * Reactor marks non-blocking, because a store of its pipeline may block; {@code null}
-     * to start it wherever the subscription is
+     * @param storesMayBlock whether a store of the pipeline may block, so that a
+     * subscription on a thread Reactor marks non-blocking has the call's first step run
+     * on the pipeline's executor rather than there
      * @param call starts one call
      * @return the cold {@code Mono} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
     static Object of(CallObserver observer, String name, boolean executionResults,
-            @Nullable ReactiveIdempotencyScopeResolver scopes, @Nullable Executor offNonBlocking, CallStart call) {
+            @Nullable ReactiveIdempotencyScopeResolver scopes, boolean storesMayBlock, CallStart call) {
         if (scopes == null) {
-            return new CallMono(observer, name, executionResults, CallerScope.NONE, offNonBlocking, call);
+            return new CallMono(observer, name, executionResults, CallerScope.NONE, storesMayBlock, call);
         }
         return Mono.defer(() -> callerScope(scopes))
-            .flatMap((scope) -> new CallMono(observer, name, executionResults, scope, offNonBlocking, call));
+            .flatMap((scope) -> new CallMono(observer, name, executionResults, scope, storesMayBlock, call));
     }
 
     private static Mono<CallerScope> callerScope(ReactiveIdempotencyScopeResolver scopes) {
@@ -102,7 +95,7 @@ final class MonoCalls {
         Mono<@Nullable Object> mono = (Mono<@Nullable Object>) returned;
         Context context = (subscriberContext instanceof Context full) ? full
                 : (subscriberContext instanceof ContextView view) ? Context.of(view) : Context.empty();
-        AttemptSubscriber attempt = new AttemptSubscriber(context, executionResults);
+        MonoAttempt attempt = new MonoAttempt(context, executionResults);
         mono.subscribe(attempt);
         return attempt;
     }
@@ -144,19 +137,22 @@ final class MonoCalls {
          * @param scope the caller's scope, resolved from the subscriber's context
          * @param observation the call's observation, stopped when the call ends
          * @param caller the caller's context, captured from the subscriber's
+         * @param onExecutor whether the call's first step runs on the pipeline's executor
+         * ({@link dev.resilience.core.ResiliencePipeline#executeAsyncOnExecutor}) rather
+         * than on this thread
          * @return the future of the call's account; cancelling it stops the call
          */
         CompletableFuture<ExecutionResult<@Nullable Object>> start(Object subscriberContext, CallerScope scope,
-                CallObserver.Call observation, CarriedContext caller);
+                CallObserver.Call observation, CarriedContext caller, boolean onExecutor);
 
     }
 
     /**
      * The {@code Mono} of a call: nothing runs at assembly, each subscription is a call.
-     * A subscription on a thread Reactor marks non-blocking starts its call on the
-     * executor given for that; when the executor refuses it, the call ends with status
-     * {@link ExecutionStatus#ERROR} and the refusal, as a step the engine's executor
-     * refuses does.
+     * When a store of the pipeline may block, a subscription on a thread Reactor marks
+     * non-blocking has the call's first step run on the pipeline's executor; when the
+     * executor refuses or drops it, the call ends with status
+     * {@link ExecutionStatus#ERROR} and the refusal, as when it refuses a later step.
      */
     private static final class CallMono extends Mono<@Nullable Object> {
 
@@ -170,229 +166,32 @@ final class MonoCalls {
 
         private final CallStart call;
 
-        private final @Nullable Executor offNonBlocking;
+        private final boolean storesMayBlock;
 
         CallMono(CallObserver observer, String name, boolean executionResults, CallerScope scope,
-                @Nullable Executor offNonBlocking, CallStart call) {
+                boolean storesMayBlock, CallStart call) {
             this.observer = observer;
             this.name = name;
             this.executionResults = executionResults;
             this.scope = scope;
-            this.offNonBlocking = offNonBlocking;
+            this.storesMayBlock = storesMayBlock;
             this.call = call;
         }
 
         @Override
         public void subscribe(CoreSubscriber<? super @Nullable Object> actual) {
-            CallSubscription subscription = new CallSubscription(actual, this.executionResults);
+            MonoCallSubscription subscription = new MonoCallSubscription(actual, this.executionResults);
             actual.onSubscribe(subscription);
             if (subscription.isCancelled()) {
                 return;
             }
-            Executor hop = this.offNonBlocking;
-            if (hop == null || !Schedulers.isInNonBlockingThread()) {
-                start(actual, subscription);
-                return;
-            }
-            try {
-                hop.execute(() -> start(actual, subscription));
-            }
-            catch (RuntimeException refused) {
-                Context context = actual.currentContext();
-                this.observer.capture(context)
-                    .around(() -> subscription.refused(this.observer.start(this.name), refused))
-                    .run();
-            }
-        }
-
-        private void start(CoreSubscriber<? super @Nullable Object> actual, CallSubscription subscription) {
-            if (subscription.isCancelled()) {
-                return;
-            }
+            boolean onExecutor = this.storesMayBlock && Schedulers.isInNonBlockingThread();
             Context context = actual.currentContext();
             CarriedContext caller = this.observer.capture(context);
-            caller.around(
-                    () -> subscription.start(this.observer.start(this.name), context, this.scope, caller, this.call))
+            caller
+                .around(() -> subscription.start(this.observer.start(this.name), context, this.scope, caller,
+                        onExecutor, this.call))
                 .run();
-        }
-
-    }
-
-    /**
-     * One subscription to a call's {@code Mono}, and the consumer of the call's account:
-     * the observation is stopped before the subscriber hears the outcome, a value waits
-     * for the subscriber's request, and nothing is signalled once it cancelled. Emitting
-     * execution results, it emits the account of every call that ends, and signals an
-     * error only for an {@link Error} that escaped the call.
-     */
-    private static final class CallSubscription extends Operators.MonoSubscriber<@Nullable Object, @Nullable Object>
-            implements BiConsumer<ExecutionResult<@Nullable Object>, @Nullable Throwable> {
-
-        private final boolean executionResults;
-
-        private CallObserver.@Nullable Call observation;
-
-        private volatile @Nullable CompletableFuture<ExecutionResult<@Nullable Object>> execution;
-
-        CallSubscription(CoreSubscriber<? super @Nullable Object> actual, boolean executionResults) {
-            super(actual);
-            this.executionResults = executionResults;
-        }
-
-        /**
-         * Starts the call, on the subscribing thread with the caller's context in place,
-         * so that the call's observation is a child of the one the subscriber's context
-         * holds and the first attempt sees what the later ones see.
-         */
-        void start(CallObserver.Call observation, Context context, CallerScope scope, CarriedContext caller,
-                CallStart call) {
-            this.observation = observation;
-            CompletableFuture<ExecutionResult<@Nullable Object>> started;
-            try {
-                started = call.start(context, scope, observation, caller);
-            }
-            catch (RuntimeException | Error ex) {
-                Exceptions.throwIfJvmFatal(ex);
-                observation.fail(ex);
-                signalError(ex);
-                return;
-            }
-            this.execution = started;
-            if (isCancelled()) {
-                started.cancel(false);
-            }
-            started.whenComplete(this);
-        }
-
-        /**
-         * Ends the call that the executor refused to start, as one whose step it refused.
-         */
-        void refused(CallObserver.Call observation, RuntimeException refused) {
-            this.observation = observation;
-            accept(new ExecutionResult<>(ExecutionStatus.ERROR, null, refused, 0, List.of(), Duration.ZERO, false, 0,
-                    false, Map.of()), null);
-        }
-
-        @Override
-        public void accept(ExecutionResult<@Nullable Object> result, @Nullable Throwable failure) {
-            CallObserver.Call observed = this.observation;
-            if (failure != null) {
-                if (observed != null) {
-                    observed.fail(failure);
-                }
-                signalError(failure);
-                return;
-            }
-            if (observed != null) {
-                observed.stop(result);
-            }
-            if (this.executionResults) {
-                complete(result);
-                return;
-            }
-            Throwable error = result.error();
-            if (!result.isSuccess() && error != null) {
-                signalError(error);
-                return;
-            }
-            Object value = result.value();
-            if (value != null) {
-                complete(value);
-            }
-            else if (!isCancelled()) {
-                this.actual.onComplete();
-            }
-        }
-
-        private void signalError(Throwable error) {
-            if (!isCancelled()) {
-                this.actual.onError(error);
-            }
-        }
-
-        @Override
-        public void cancel() {
-            super.cancel();
-            CompletableFuture<ExecutionResult<@Nullable Object>> started = this.execution;
-            if (started != null) {
-                started.cancel(false);
-            }
-        }
-
-    }
-
-    /**
-     * The subscriber of one attempt's, or fallback's, {@code Mono}, with the call's
-     * subscriber context, and the future of its first value, or of the value or error of
-     * the {@link ExecutionResult} it emits; cancelling the future cancels the
-     * subscription.
-     */
-    private static final class AttemptSubscriber extends CompletableFuture<@Nullable Object>
-            implements CoreSubscriber<@Nullable Object> {
-
-        private final Context context;
-
-        private final boolean executionResults;
-
-        private volatile @Nullable Subscription subscription;
-
-        AttemptSubscriber(Context context, boolean executionResults) {
-            this.context = context;
-            this.executionResults = executionResults;
-        }
-
-        @Override
-        public Context currentContext() {
-            return this.context;
-        }
-
-        @Override
-        public void onSubscribe(Subscription subscription) {
-            if (this.subscription != null) {
-                subscription.cancel();
-                return;
-            }
-            this.subscription = subscription;
-            if (isDone()) {
-                subscription.cancel();
-            }
-            else {
-                subscription.request(Long.MAX_VALUE);
-            }
-        }
-
-        @Override
-        public void onNext(@Nullable Object value) {
-            if (this.executionResults && value instanceof ExecutionResult<?> result) {
-                Throwable error = result.error();
-                if (error != null) {
-                    completeExceptionally(error);
-                    return;
-                }
-                complete(result.value());
-                return;
-            }
-            complete(value);
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            complete(null);
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            Subscription current = this.subscription;
-            if (cancelled && current != null) {
-                current.cancel();
-            }
-            return cancelled;
         }
 
     }

@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -61,7 +60,7 @@ final class ResilientMethod {
 
     private final @Nullable ReactiveIdempotencyScopeResolver subscriberScopes;
 
-    private final @Nullable Executor offNonBlocking;
+    private final boolean storesMayBlock;
 
     private final String publisherMethod;
 
@@ -71,17 +70,17 @@ final class ResilientMethod {
      * Creates the compiled method.
      * @param subscriberScopes the scopes of the subscriptions to a method returning
      * {@code Mono}, or {@code null} when its calls have none
-     * @param offNonBlocking where a call of a method returning {@code Mono} starts when
-     * it is subscribed on a thread Reactor marks non-blocking, because a store of its
-     * pipeline may block; {@code null} to start it where it is subscribed
+     * @param storesMayBlock whether a store of the pipeline may block, so that a call of
+     * a method returning {@code Mono} subscribed on a thread Reactor marks non-blocking
+     * has its first step run on the pipeline's executor
      */
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
             @Nullable ChaosInstance chaos, boolean lastGood, CallContextCustomizer customizer,
-            @Nullable ReactiveIdempotencyScopeResolver subscriberScopes, @Nullable Executor offNonBlocking) {
+            @Nullable ReactiveIdempotencyScopeResolver subscriberScopes, boolean storesMayBlock) {
         this.method = method;
         this.subscriberScopes = subscriberScopes;
-        this.offNonBlocking = offNonBlocking;
+        this.storesMayBlock = storesMayBlock;
         this.lastGood = lastGood;
         this.customizer = customizer;
         this.description = description;
@@ -102,8 +101,9 @@ final class ResilientMethod {
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         if (this.returnKind.isMono()) {
             return MonoCalls.of(this.observer, this.pipeline.name(), this.executionResults, this.subscriberScopes,
-                    this.offNonBlocking, (subscriberContext, scope, observation, caller) -> execution(invocation, scope,
-                            subscriberContext, observation, caller));
+                    this.storesMayBlock,
+                    (subscriberContext, scope, observation, caller, onExecutor) -> execution(invocation, scope,
+                            subscriberContext, observation, caller, onExecutor));
         }
         if (this.returnKind.isFlux()) {
             Object calls = FluxCalls.of((call) -> {
@@ -147,9 +147,11 @@ final class ResilientMethod {
      * @param observation the call's observation, which the caller stops when the call
      * ends
      * @param caller the caller's context, captured from the subscriber's
+     * @param onExecutor whether the first step runs on the pipeline's executor
      */
     private CompletableFuture<ExecutionResult<@Nullable Object>> execution(MethodInvocation invocation,
-            CallerScope scope, Object subscriberContext, CallObserver.Call observation, CarriedContext caller) {
+            CallerScope scope, Object subscriberContext, CallObserver.Call observation, CarriedContext caller,
+            boolean onExecutor) {
         Object observed = (subscriberContext instanceof MethodArguments.PublisherCall call)
                 ? call.observedBy(observation.observation())
                 : MonoCalls.observedIn(subscriberContext, observation.observation());
@@ -157,7 +159,10 @@ final class ResilientMethod {
             .withCarried(observation.carried(caller));
         Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
                 context.carried(), stageAttempt(invocation, (returned) -> subscription(returned, observed)));
-        return observation.scoped(() -> this.pipeline.executeAsync(context, attempt)).get();
+        return observation
+            .scoped(() -> onExecutor ? this.pipeline.executeAsyncOnExecutor(context, attempt)
+                    : this.pipeline.executeAsync(context, attempt))
+            .get();
     }
 
     /**
@@ -170,7 +175,7 @@ final class ResilientMethod {
             CarriedContext caller) {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
-            return valueOf(execution(invocation, CallerScope.NONE, call, observation, caller), observation);
+            return valueOf(execution(invocation, CallerScope.NONE, call, observation, caller, false), observation);
         }
         catch (RuntimeException | Error ex) {
             observation.fail(ex);

@@ -214,7 +214,7 @@ final class ResilientMethodCompiler {
                 (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood,
                 (context) -> this.customizer.customize(context),
                 scoped ? SubscriberScopes.of(this.subscriberScopes, this.scopes) : null,
-                (returnKind.isMono() && StoresThatMayBlock.in(built)) ? built.executor() : null);
+                returnKind.isMono() && StoresThatMayBlock.in(built));
     }
 
     /**
@@ -332,7 +332,6 @@ final class ResilientMethodCompiler {
 
     private static Type valueType(Method method, Class<?> targetClass, ReturnKind returnKind) {
         ResolvableType valueType = returnKind.valueType(ResolvableType.forMethodReturnType(method, targetClass));
-        valueType = ReturnKind.emitsExecutionResult(method) ? valueType.getGeneric(0) : valueType;
         return (valueType == ResolvableType.NONE) ? Object.class : valueType.getType();
     }
 

@@ -163,17 +163,14 @@ final class ResultExpression implements Predicate<@Nullable Object> {
 
     /**
      * Whether a method returns nothing its result predicate could judge: {@code void}, or
-     * a {@code Void} value, a stage of one or an {@link ExecutionResult} of one, or a
-     * {@code suspend} function's {@code Unit}.
+     * a {@code Void} value, a stage or publisher of one, an {@link ExecutionResult} of
+     * one or a {@code Mono} of that, or a {@code suspend} function's {@code Unit}.
      */
     private static boolean returnsNothing(Method method) {
         ResolvableType returned = ResolvableType.forMethodReturnType(method);
-        ResolvableType value = switch (ReturnKind.of(method)) {
-            case VALUE, SUSPEND -> returned;
-            case COMPLETION_STAGE -> returned.as(CompletionStage.class).getGeneric(0);
-            case EXECUTION_RESULT -> returned.as(ExecutionResult.class).getGeneric(0);
-            case MONO, FLUX, FLOW, SUSPEND_FLOW -> returned.getGeneric(0);
-        };
+        ReturnKind kind = ReturnKind.of(method);
+        ResolvableType value = (kind == ReturnKind.COMPLETION_STAGE) ? returned.as(CompletionStage.class).getGeneric(0)
+                : kind.valueType(returned);
         Class<?> type = value.resolve();
         return type == void.class || type == Void.class || (type != null && "kotlin.Unit".equals(type.getName()));
     }

@@ -117,10 +117,14 @@ enum ReturnKind {
      * @param returnType the method's return type, read from the Kotlin signature for a
      * {@code suspend} function
      * @return the return type itself for a plain value or a {@code suspend} function,
-     * else the type it holds
+     * {@code T} for a {@code Mono<ExecutionResult<T>>}, else the type it holds
      */
     ResolvableType valueType(ResolvableType returnType) {
-        return (this == VALUE || this == SUSPEND) ? returnType : returnType.getGeneric(0);
+        if (this == VALUE || this == SUSPEND) {
+            return returnType;
+        }
+        ResolvableType held = returnType.getGeneric(0);
+        return (this == MONO && ExecutionResult.class.equals(held.resolve())) ? held.getGeneric(0) : held;
     }
 
     /**

@@ -60,8 +60,10 @@ import org.springframework.util.ReflectionUtils;
  *
  * <p>
  * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for
- * at most the lease, then cancelled; the {@code Mono} of a reactive one is subscribed to,
- * waited for and disposed alike.
+ * at most the lease, then cancelled; the {@code Mono} or {@code Flux} of a reactive one
+ * is subscribed to, run to the end of its stream and disposed alike. A re-run whose
+ * account ends without success fails the re-drive, also when the method hands its account
+ * back instead of failing ({@code Mono<ExecutionResult<T>>}).
  */
 public final class DeadLetterRedrive {
 
@@ -245,6 +247,10 @@ public final class DeadLetterRedrive {
             this.calls.end(capture);
         }
         ExecutionResult<?> result = capture.result();
+        if (failure == null && result != null && !result.isSuccess()) {
+            Throwable error = result.error();
+            failure = (error != null) ? error : new IllegalStateException("the re-run ended " + result.status());
+        }
         String status = (result != null) ? result.status().name() : null;
         Integer attempts = (result != null) ? result.attempts() : null;
         if (failure == null && capture.fallbackAnswered()) {
@@ -348,20 +354,18 @@ public final class DeadLetterRedrive {
         }
 
         /**
-         * Subscribes to the {@code Mono} a method returned, whose call runs only once
-         * subscribed, through Spring's adapters so that Reactor stays optional.
-         * @return the future of its value, which cancelling disposes, or what the method
-         * returned when it is no publisher
+         * Subscribes to the {@code Mono} or {@code Flux} a method returned, whose call
+         * runs only once subscribed, through Spring's adapters so that Reactor stays
+         * optional.
+         * @return the future of the end of its stream, which cancelling disposes, or what
+         * the method returned when it is no publisher
          */
         private static @Nullable Object subscribed(@Nullable Object returned) {
             if (returned == null || returned instanceof CompletionStage<?>) {
                 return returned;
             }
-            ReactiveAdapterRegistry adapters = ReactiveAdapterRegistry.getSharedInstance();
-            ReactiveAdapter publisher = adapters.getAdapter(returned.getClass());
-            ReactiveAdapter future = adapters.getAdapter(CompletableFuture.class);
-            return (publisher != null && future != null) ? future.fromPublisher(publisher.toPublisher(returned))
-                    : returned;
+            ReactiveAdapter publisher = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returned.getClass());
+            return (publisher != null) ? PublisherCompletion.of(publisher.toPublisher(returned)) : returned;
         }
 
     }

@@ -212,6 +212,27 @@ class ContextSnapshotsTests {
     }
 
     @Test
+    void valueAnEarlierTaskLeftOnTheExecutorsThreadIsNotSeenByACallWhoseCallerHadNone() {
+        ContextRegistry.getInstance().registerThreadLocalAccessor(new Slf4jThreadLocalAccessor());
+        this.contextRunner.run((context) -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            ExecutorService executor = context.getBean("tracingExecutor", ExecutorService.class);
+            executor.submit(() -> MDC.put("requestId", "left-behind")).get(10, TimeUnit.SECONDS);
+            MDC.clear();
+            CompletableFuture<String> future = quotes.quoteAsync();
+            context.getBean(VirtualTimeSource.class).advance(Duration.ofMillis(100));
+
+            assertThat(future).succeedsWithin(Duration.ofSeconds(10)).isEqualTo("cached");
+            assertThat(quotes.seen()).extracting(Seen::thread)
+                .containsExactly(Thread.currentThread().getName(), "tracing-executor", "tracing-executor");
+            assertThat(quotes.seen()).extracting(Seen::requestId).containsOnlyNulls();
+            assertThat(executor.submit(() -> MDC.get("requestId")).get(10, TimeUnit.SECONDS))
+                .as("the thread's own value, put back after each step")
+                .isEqualTo("left-behind");
+        });
+    }
+
+    @Test
     void mdcValueWithoutARegisteredAccessorStaysOnTheCallersThread() {
         ContextRegistry.getInstance().removeThreadLocalAccessor(Slf4jThreadLocalAccessor.KEY);
         this.contextRunner.run((context) -> {

@@ -8,10 +8,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
@@ -181,6 +183,68 @@ class FluxAttemptTests {
         Flux.from(attempt).subscribe();
 
         StepVerifier.create(Flux.from(attempt)).expectError(IllegalStateException.class).verify(VERIFY_BOUND);
+    }
+
+    @Test
+    void errorAfterTheAttemptWasCancelledBeforeItsFirstElementGoesToTheDroppedErrorsHook() {
+        List<Throwable> dropped = new CopyOnWriteArrayList<>();
+        FluxAttempt attempt = new FluxAttempt(Context.empty());
+        List<Subscriber<? super Object>> upstream = new CopyOnWriteArrayList<>();
+        subscribeBy(upstream, attempt);
+
+        attempt.cancel();
+        Hooks.onErrorDropped(dropped::add);
+        try {
+            upstream.get(0).onError(new IOException("late"));
+        }
+        finally {
+            Hooks.resetOnErrorDropped();
+        }
+
+        assertThat(attempt.firstSignal()).isCancelled();
+        assertThat(dropped).singleElement().satisfies((error) -> assertThat(error).hasMessage("late"));
+    }
+
+    @Test
+    void errorAfterTheSubscriberCancelledTheRestGoesToTheDroppedErrorsHook() {
+        List<Throwable> dropped = new CopyOnWriteArrayList<>();
+        FluxAttempt attempt = new FluxAttempt(Context.empty());
+        List<Subscriber<? super Object>> upstream = new CopyOnWriteArrayList<>();
+        subscribeBy(upstream, attempt);
+        upstream.get(0).onNext("a");
+
+        StepVerifier.create(Flux.from(attempt), 1).expectNext("a").thenCancel().verify(VERIFY_BOUND);
+        Hooks.onErrorDropped(dropped::add);
+        try {
+            upstream.get(0).onError(new IOException("late"));
+        }
+        finally {
+            Hooks.resetOnErrorDropped();
+        }
+
+        assertThat(dropped).singleElement().satisfies((error) -> assertThat(error).hasMessage("late"));
+    }
+
+    /**
+     * Subscribes an attempt to a source that keeps signalling whatever the test sends,
+     * cancelled or not, as a source that ignores a cancellation does.
+     */
+    private static void subscribeBy(List<Subscriber<? super Object>> upstream, FluxAttempt attempt) {
+        Publisher<Object> source = (subscriber) -> {
+            upstream.add(subscriber);
+            subscriber.onSubscribe(new Subscription() {
+
+                @Override
+                public void request(long n) {
+                }
+
+                @Override
+                public void cancel() {
+                }
+
+            });
+        };
+        source.subscribe(attempt);
     }
 
     /**

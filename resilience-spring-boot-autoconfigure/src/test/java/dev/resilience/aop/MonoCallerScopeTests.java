@@ -175,6 +175,31 @@ class MonoCallerScopeTests {
     }
 
     @Test
+    void disposingASubscriptionWhoseResolverNeverAnswersCancelsTheResolverAndStartsNoCall() {
+        AtomicInteger resolverSubscriptions = new AtomicInteger();
+        AtomicInteger resolverCancellations = new AtomicInteger();
+        this.contextRunner
+            .withBean(ReactiveIdempotencyScopeResolver.class,
+                    () -> () -> Mono.<String>never()
+                        .doOnSubscribe((subscription) -> resolverSubscriptions.incrementAndGet())
+                        .doOnCancel(resolverCancellations::incrementAndGet))
+            .withBean(CallResults.class)
+            .run((context) -> {
+                ScopedPayments payments = context.getBean(ScopedPayments.class);
+
+                StepVerifier.create(payments.pay("k-1"))
+                    .then(() -> assertThat(resolverSubscriptions).as("the pending resolution").hasValue(1))
+                    .thenCancel()
+                    .verify(BOUND);
+
+                assertThat(resolverCancellations).hasValue(1);
+                assertThat(payments.calls()).isZero();
+                assertThat(context.getBean(CallResults.class).all()).as("no call started").isEmpty();
+                assertThat(held(context, "", "k-1")).as("no claim taken").isFalse();
+            });
+    }
+
+    @Test
     void applicationsOwnThreadBoundResolverIsAskedOnTheSubscribingThread() {
         ThreadLocal<String> tenant = new ThreadLocal<>();
         this.contextRunner.withBean(IdempotencyScopeResolver.class, () -> tenant::get).run((context) -> {
@@ -255,6 +280,24 @@ class MonoCallerScopeTests {
         }
         assertThat(probe).isInstanceOf(ClaimResult.Mismatch.class);
         return true;
+    }
+
+    /**
+     * Keeps the account of every call.
+     */
+    static class CallResults implements ExecutionListener {
+
+        private final List<ExecutionResult<?>> results = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onComplete(String name, ExecutionResult<?> result) {
+            this.results.add(result);
+        }
+
+        List<ExecutionResult<?>> all() {
+            return this.results;
+        }
+
     }
 
     static class ScopedPayments {

@@ -1,18 +1,29 @@
 package dev.resilience.aop;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ExecutionStatus;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.Disposable;
 import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
 
@@ -20,7 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The two ends of {@link MonoCalls} alone, without a pipeline: the subscription to a
- * call's {@code Mono} and the subscriber of an attempt's.
+ * call's {@code Mono} and the subscriber of an attempt's. An error that comes after the
+ * subscriber is gone goes to Reactor's hook of dropped errors, as Reactor's own operators
+ * send it, unless it is the call's own cancellation.
  */
 class MonoCallsSubscriptionTests {
 
@@ -28,10 +41,24 @@ class MonoCallsSubscriptionTests {
 
     private final CompletableFuture<ExecutionResult<Object>> execution = new CompletableFuture<>();
 
+    private final List<Throwable> dropped = new CopyOnWriteArrayList<>();
+
+    private final List<Throwable> signalled = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void hearDroppedErrors() {
+        Hooks.onErrorDropped(this.dropped::add);
+    }
+
+    @AfterEach
+    void resetTheHook() {
+        Hooks.resetOnErrorDropped();
+    }
+
     @SuppressWarnings("unchecked")
     private Mono<Object> call(boolean executionResults) {
         return (Mono<Object>) MonoCalls.of(new CallObserver(ObservationRegistry.NOOP), "quote", executionResults, null,
-                null, (context, scope, observation, caller) -> {
+                false, (context, scope, observation, caller, onExecutor) -> {
                     this.calls.incrementAndGet();
                     return this.execution;
                 });
@@ -95,6 +122,99 @@ class MonoCallsSubscriptionTests {
         pending.cancel(true);
 
         assertThat(cancellations).hasValue(1);
+    }
+
+    @Test
+    void errorOfAnAttemptAfterItsSubscriptionWasCancelledGoesToTheDroppedErrorsHook() {
+        AtomicReference<CoreSubscriber<? super String>> subscriber = new AtomicReference<>();
+        AtomicInteger cancellations = new AtomicInteger();
+        Mono<String> lateFailing = new Mono<>() {
+
+            @Override
+            public void subscribe(CoreSubscriber<? super String> actual) {
+                subscriber.set(actual);
+                actual.onSubscribe(new Subscription() {
+
+                    @Override
+                    public void request(long n) {
+                    }
+
+                    @Override
+                    public void cancel() {
+                        cancellations.incrementAndGet();
+                    }
+
+                });
+            }
+
+        };
+        CompletableFuture<Object> attempt = MonoCalls.subscribe(lateFailing, Context.empty(), "quote", false);
+
+        attempt.cancel(true);
+        subscriber.get().onError(new IOException("late"));
+
+        assertThat(cancellations).hasValue(1);
+        assertThat(this.dropped).singleElement().satisfies((error) -> assertThat(error).hasMessage("late"));
+    }
+
+    @Test
+    void valueOfAnAttemptAfterItsSubscriptionWasCancelledGoesToTheDiscardHook() {
+        AtomicReference<CoreSubscriber<? super String>> subscriber = new AtomicReference<>();
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        Mono<String> lateValue = new Mono<>() {
+
+            @Override
+            public void subscribe(CoreSubscriber<? super String> actual) {
+                subscriber.set(actual);
+                actual.onSubscribe(Operators.emptySubscription());
+            }
+
+        };
+        CompletableFuture<Object> attempt = MonoCalls.subscribe(lateValue,
+                Operators.enableOnDiscard(Context.empty(), discarded::add), "quote", false);
+
+        attempt.cancel(true);
+        subscriber.get().onNext("late buffer");
+
+        assertThat(discarded).containsExactly("late buffer");
+    }
+
+    @Test
+    void errorOfACallWhoseSubscriberCancelledAsItEndedGoesToTheDroppedErrorsHook() {
+        AtomicReference<Disposable> subscription = new AtomicReference<>();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+            @Override
+            public void onStop(Observation.Context context) {
+                subscription.get().dispose();
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+
+        });
+        @SuppressWarnings("unchecked")
+        Mono<Object> call = (Mono<Object>) MonoCalls.of(new CallObserver(registry), "quote", false, null, false,
+                (context, scope, observation, caller, onExecutor) -> this.execution);
+        subscription.set(call.subscribe((value) -> {
+        }, this.signalled::add));
+
+        this.execution.complete(new ExecutionResult<>(ExecutionStatus.ERROR, null, new IOException("down"), 1,
+                List.of(), Duration.ZERO, false, 0, false, Map.of()));
+
+        assertThat(this.signalled).isEmpty();
+        assertThat(this.dropped).singleElement().satisfies((error) -> assertThat(error).hasMessage("down"));
+    }
+
+    @Test
+    void cancellationOfACallIsNoDroppedError() {
+        call(false).subscribe().dispose();
+
+        assertThat(this.execution).isCancelled();
+        assertThat(this.dropped).isEmpty();
     }
 
     @Test

@@ -2,7 +2,10 @@ package dev.resilience.aop;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.core.time.VirtualTimeSource;
@@ -10,9 +13,12 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +32,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * completes the future it returned, before completing it: the handler's exception is
  * swallowed by that callback and the caller's future never completes. A handler that
  * throws when the call's scope opens or closes around an attempt is logged, the call runs
- * on, and the thread's current observation is put back as it was.
+ * on, and the thread's current observation is put back as it was. The claim of an
+ * idempotent call is released when its subscription is disposed, whatever the handler
+ * throws when the call's observation stops.
  */
 class ObservationHandlerFailureTests {
 
@@ -82,6 +90,33 @@ class ObservationHandlerFailureTests {
             });
     }
 
+    @Test
+    void claimOfADisposedMonoCallIsReleasedThoughAnObservationHandlerThrowsOnStop() {
+        this.contextRunner.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class))
+            .withPropertyValues("resilience.async.executor=callerRuns")
+            .withBean("callerRuns", Executor.class, () -> Runnable::run)
+            .run((context) -> {
+                Quotes quotes = context.getBean(Quotes.class);
+                AtomicInteger subscriptions = new AtomicInteger();
+                AtomicInteger cancellations = new AtomicInteger();
+                quotes.payments(Mono.<String>never()
+                    .doOnSubscribe((subscription) -> subscriptions.incrementAndGet())
+                    .doOnCancel(cancellations::incrementAndGet));
+
+                StepVerifier.create(quotes.pay("k-1"))
+                    .then(() -> assertThat(subscriptions).as("the running attempt").hasValue(1))
+                    .thenCancel()
+                    .verify(Duration.ofSeconds(10));
+                assertThat(cancellations).hasValue(1);
+                quotes.payments(Mono.just("receipt"));
+
+                StepVerifier.create(quotes.pay("k-1"))
+                    .expectNext("receipt")
+                    .expectComplete()
+                    .verify(Duration.ofSeconds(10));
+            });
+    }
+
     private static ObservationRegistry registryFailingOnScope(boolean onOpen) {
         ObservationRegistry registry = ObservationRegistry.create();
         registry.observationConfig().observationHandler(new ObservationHandler<>() {
@@ -126,6 +161,17 @@ class ObservationHandlerFailureTests {
     }
 
     static class Quotes {
+
+        private volatile Mono<String> payments = Mono.just("receipt");
+
+        void payments(Mono<String> payments) {
+            this.payments = payments;
+        }
+
+        @Idempotent(name = "observed-payments", key = "#key")
+        public Mono<String> pay(String key) {
+            return this.payments;
+        }
 
         @Retryable("async-quotes")
         public CompletableFuture<String> quoteAsync(String symbol) {

@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.DeadLetterRedriveAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
+import dev.resilience.core.ExecutionResult;
+import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.redrive.RedriveResult.DeadLetterState;
@@ -94,6 +96,42 @@ class DeadLetterRedriveAsyncTests {
         });
     }
 
+    @Test
+    void reDriveOfAMonoOfAnExecutionResultThatFailsAgainFailsAndKeepsTheLetter() {
+        this.contextRunner.run((context) -> {
+            Notifier notifier = context.getBean(Notifier.class);
+            DeadLetterStore store = context.getBean(DeadLetterStore.class);
+            assertThat(notifier.notifyWithResult("customer-10").block().status()).isEqualTo(ExecutionStatus.ERROR);
+            DeadLetter letter = store.list(10).get(0);
+
+            RedriveResult result = context.getBean(DeadLetterRedrive.class).redrive(letter.id());
+
+            assertThat(result.outcome()).isEqualTo(Outcome.FAILURE);
+            assertThat(result.status()).isEqualTo("ERROR");
+            assertThat(result.errorClass()).isEqualTo("java.io.IOException");
+            assertThat(result.deadLetter()).isEqualTo(DeadLetterState.KEPT);
+            assertThat(notifier.subscriptions()).isEqualTo(2);
+            assertThat(store.find(letter.id())).contains(letter);
+        });
+    }
+
+    @Test
+    void reDriveOfAMonoOfAnExecutionResultThatSucceedsDeletesTheLetter() {
+        this.contextRunner.run((context) -> {
+            Notifier notifier = context.getBean(Notifier.class);
+            DeadLetterStore store = context.getBean(DeadLetterStore.class);
+            assertThat(notifier.notifyWithResult("customer-11").block().status()).isEqualTo(ExecutionStatus.ERROR);
+            DeadLetter letter = store.list(10).get(0);
+            notifier.recover();
+
+            RedriveResult result = context.getBean(DeadLetterRedrive.class).redrive(letter.id());
+
+            assertThat(result.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(result.deadLetter()).isEqualTo(DeadLetterState.DELETED);
+            assertThat(store.find(letter.id())).isEmpty();
+        });
+    }
+
     public static class Notifier {
 
         private final AtomicBoolean recovered = new AtomicBoolean();
@@ -125,6 +163,15 @@ class DeadLetterRedriveAsyncTests {
             return Mono.defer(() -> {
                 this.subscriptions.incrementAndGet();
                 return this.recovered.get() ? Mono.just("sent") : Mono.error(new IOException("mail server down"));
+            });
+        }
+
+        @Retryable("notify")
+        public Mono<ExecutionResult<String>> notifyWithResult(String customer) {
+            return Mono.defer(() -> {
+                this.subscriptions.incrementAndGet();
+                return this.recovered.get() ? Mono.just(ExecutionResult.success("sent"))
+                        : Mono.error(new IOException("mail server down"));
             });
         }
 
