@@ -51,6 +51,17 @@ interface AttemptGuard<P> {
     }
 
     /**
+     * Returns whether a predicate of the guard judges the values attempts return, as a
+     * breaker's result predicate does. Values are judged with the call's context
+     * {@link CallContext#judged() bound}, which a chain none of whose guards judges need
+     * not bind. By default a guard does not judge.
+     * @return {@code true} for a guard whose predicate may read the judged call
+     */
+    default boolean judgesValues() {
+        return false;
+    }
+
+    /**
      * Admits the next attempt of a synchronous call or refuses it. A guard that makes an
      * attempt wait (a bulkhead's queue, a rate limiter's next permit) waits on the
      * calling thread, and an interrupt ends the wait with a

@@ -32,6 +32,11 @@ final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
     }
 
     @Override
+    public boolean judgesValues() {
+        return this.breaker.config().judgesResults();
+    }
+
+    @Override
     public CircuitBreaker.Permit admit() {
         return this.breaker.acquirePermit();
     }

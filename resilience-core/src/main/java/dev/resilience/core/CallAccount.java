@@ -1,7 +1,8 @@
 package dev.resilience.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
@@ -16,11 +17,28 @@ import org.jspecify.annotations.Nullable;
  */
 final class CallAccount<T> {
 
+    private static final VarHandle CARRYING;
+
+    private static final VarHandle DEFERRED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            CARRYING = lookup.findVarHandle(CallAccount.class, "carrying", Thread.class);
+            DEFERRED = lookup.findVarHandle(CallAccount.class, "deferred", Runnable.class);
+        }
+        catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final CompletableFuture<ExecutionResult<T>> future = new CompletableFuture<>();
 
-    private final AtomicReference<@Nullable Thread> carrying = new AtomicReference<>();
+    /** The thread running a carried step of the call, if one runs. */
+    private volatile @Nullable Thread carrying;
 
-    private final AtomicReference<@Nullable Runnable> deferred = new AtomicReference<>();
+    /** The completion reached while the step ran, to run once it has ended. */
+    private volatile @Nullable Runnable deferred;
 
     /**
      * Returns the future of the account.
@@ -45,14 +63,14 @@ final class CallAccount<T> {
         }
         return () -> {
             Thread thread = Thread.currentThread();
-            boolean marked = this.carrying.compareAndSet(null, thread);
+            boolean marked = CARRYING.compareAndSet(this, null, thread);
             try {
                 carried.run();
             }
             finally {
                 if (marked) {
-                    this.carrying.set(null);
-                    Runnable completion = this.deferred.getAndSet(null);
+                    this.carrying = null;
+                    Runnable completion = (Runnable) DEFERRED.getAndSet(this, null);
                     if (completion != null) {
                         completion.run();
                     }
@@ -66,7 +84,12 @@ final class CallAccount<T> {
      * @param account the call's account
      */
     void complete(ExecutionResult<T> account) {
-        settle(() -> this.future.complete(account));
+        if (carriedHere()) {
+            this.deferred = () -> this.future.complete(account);
+        }
+        else {
+            this.future.complete(account);
+        }
     }
 
     /**
@@ -74,16 +97,16 @@ final class CallAccount<T> {
      * @param failure what ended the call without an account
      */
     void fail(Throwable failure) {
-        settle(() -> this.future.completeExceptionally(failure));
-    }
-
-    private void settle(Runnable completion) {
-        if (this.carrying.get() == Thread.currentThread()) {
-            this.deferred.set(completion);
+        if (carriedHere()) {
+            this.deferred = () -> this.future.completeExceptionally(failure);
         }
         else {
-            completion.run();
+            this.future.completeExceptionally(failure);
         }
+    }
+
+    private boolean carriedHere() {
+        return this.carrying == Thread.currentThread();
     }
 
 }

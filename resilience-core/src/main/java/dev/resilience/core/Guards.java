@@ -32,6 +32,8 @@ final class Guards {
 
     private final boolean timed;
 
+    private final boolean judging;
+
     /** Where the guards after one that made an asynchronous attempt wait are asked. */
     private final Executor executor;
 
@@ -40,6 +42,7 @@ final class Guards {
         this.guards = guards.stream().sorted(Comparator.comparingInt(AttemptGuard::order)).toArray(AttemptGuard[]::new);
         this.only = (this.guards.length == 1) ? this.guards[0] : null;
         this.timed = guards.stream().anyMatch(AttemptGuard::usesDuration);
+        this.judging = guards.stream().anyMatch(AttemptGuard::judgesValues);
         this.executor = executor;
     }
 
@@ -211,7 +214,8 @@ final class Guards {
         if (!present()) {
             return null;
         }
-        Throwable thrown = JudgedCalls.judge(context, () -> heardValue(pass, durationNanos, value));
+        Throwable thrown = this.judging ? JudgedCalls.judge(context, () -> heardValue(pass, durationNanos, value))
+                : heardValue(pass, durationNanos, value);
         if (thrown instanceof Error error) {
             throw error;
         }

@@ -95,7 +95,7 @@ final class RetryStage {
      */
     @Nullable RuntimeException rejection(CallContext context, @Nullable Object value) {
         RetryPolicy policy = this.retry;
-        if (policy == null) {
+        if (policy == null || !policy.retriesOnResult()) {
             return null;
         }
         try {

@@ -73,4 +73,37 @@ class JudgedCallTests {
         assertThat(this.breakerJudged).containsExactly(List.of());
     }
 
+    @Test
+    void eachPredicateSeesTheCallsArgumentsWhenTheOtherStageJudgesNothing() {
+        RetryPolicy judgingRetry = RetryPolicy.builder().maxAttempts(1).retryOnResult((value) -> {
+            this.retryJudged.add(CallContext.judged().arguments());
+            return false;
+        }).build();
+        CircuitBreaker judgingBreaker = CircuitBreaker.of("judging",
+                CircuitBreakerConfig.builder().failOnResult((value) -> {
+                    this.breakerJudged.add(CallContext.judged().arguments());
+                    return false;
+                }).build(), this.clock);
+        ResiliencePipeline retryOnly = ResiliencePipeline.builder("orders")
+            .timeSource(this.clock)
+            .retry(judgingRetry)
+            .circuitBreaker(CircuitBreaker.of("plain", CircuitBreakerConfig.ofDefaults(), this.clock))
+            .build();
+        ResiliencePipeline breakerOnly = ResiliencePipeline.builder("orders")
+            .timeSource(this.clock)
+            .retry(RetryPolicy.builder().maxAttempts(1).build())
+            .circuitBreaker(judgingBreaker)
+            .build();
+
+        retryOnly.execute(CallContext.of("Orders#find", List.of("order-3")), () -> "found");
+        breakerOnly
+            .executeAsync(CallContext.of("Orders#findAsync", List.of("order-4")),
+                    () -> CompletableFuture.completedFuture("found"))
+            .join();
+
+        assertThat(this.retryJudged).containsExactly(List.of("order-3"));
+        assertThat(this.breakerJudged).containsExactly(List.of("order-4"));
+        assertThat(CallContext.judged()).isSameAs(CallContext.empty());
+    }
+
 }

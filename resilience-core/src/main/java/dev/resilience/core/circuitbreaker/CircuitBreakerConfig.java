@@ -74,6 +74,8 @@ public final class CircuitBreakerConfig {
      */
     public static final int MAX_HALF_OPEN_CALLS = 1_000_000;
 
+    private static final Predicate<@Nullable Object> NO_FAILURE_RESULT = (result) -> false;
+
     /**
      * The largest rate threshold, failure or slow call: 100 percent. A threshold is
      * greater than 0 and at most this.
@@ -300,6 +302,15 @@ public final class CircuitBreakerConfig {
         return this.failOnResult.test(result);
     }
 
+    /**
+     * Tells whether a predicate was set with {@link Builder#failOnResult}, so that a
+     * value a call returned may count as a failure.
+     * @return {@code false} when every value counts as a success
+     */
+    public boolean judgesResults() {
+        return this.failOnResult != NO_FAILURE_RESULT;
+    }
+
     long slowCallDurationNanos() {
         return this.slowCallDuration.toNanos();
     }
@@ -354,7 +365,7 @@ public final class CircuitBreakerConfig {
 
         private List<Class<? extends Throwable>> ignoreOn = List.of();
 
-        private Predicate<@Nullable Object> failOnResult = (result) -> false;
+        private Predicate<@Nullable Object> failOnResult = NO_FAILURE_RESULT;
 
         private Builder() {
         }

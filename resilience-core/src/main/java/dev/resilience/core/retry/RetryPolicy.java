@@ -200,6 +200,15 @@ public final class RetryPolicy {
     }
 
     /**
+     * Tells whether a predicate was set with {@link Builder#retryOnResult}, so that a
+     * value an attempt returned may call for another attempt.
+     * @return {@code false} when every value ends the call
+     */
+    public boolean retriesOnResult() {
+        return this.retryOnResult != NO_RESULT;
+    }
+
+    /**
      * Draws the wait before a retry with this policy's backoff and random generator.
      * @param retry the retry's number, the first retry (second attempt) being 1
      * @param previousDelayNanos the wait drawn before the previous retry, 0 for the first

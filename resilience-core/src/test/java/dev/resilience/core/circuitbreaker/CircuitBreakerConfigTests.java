@@ -146,4 +146,15 @@ class CircuitBreakerConfigTests {
         assertThat(config.toBuilder().minimumCalls(9).build().isFailureResult("FAILED")).isTrue();
     }
 
+    @Test
+    void judgesResultsOnlyOnceAPredicateIsSetAndKeepsItThroughToBuilder() {
+        CircuitBreakerConfig plain = CircuitBreakerConfig.ofDefaults();
+        CircuitBreakerConfig judging = CircuitBreakerConfig.builder().failOnResult((value) -> value == null).build();
+
+        assertThat(plain.judgesResults()).isFalse();
+        assertThat(plain.toBuilder().minimumCalls(3).build().judgesResults()).isFalse();
+        assertThat(judging.judgesResults()).isTrue();
+        assertThat(judging.toBuilder().minimumCalls(3).build().isFailureResult(null)).isTrue();
+    }
+
 }

@@ -181,4 +181,15 @@ class RetryPolicyTests {
         assertThat(RetryPolicy.builder().maxAttempts(1).build().maxAttempts()).isEqualTo(1);
     }
 
+    @Test
+    void retriesOnResultOnlyOnceAPredicateIsSetAndKeepsItThroughToBuilder() {
+        RetryPolicy plain = RetryPolicy.builder().build();
+        RetryPolicy judging = RetryPolicy.builder().retryOnResult((value) -> value == null).build();
+
+        assertThat(plain.retriesOnResult()).isFalse();
+        assertThat(plain.toBuilder().maxAttempts(5).build().retriesOnResult()).isFalse();
+        assertThat(judging.retriesOnResult()).isTrue();
+        assertThat(judging.toBuilder().maxAttempts(5).build().shouldRetryResult(null)).isTrue();
+    }
+
 }
