@@ -8,7 +8,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ResiliencePipeline;
 import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.junit.jupiter.api.Test;
@@ -101,6 +107,42 @@ class ObservedCallsTests {
         List<Observation.Context> stopped = this.recorded.stopped();
         assertThat(stopped).singleElement()
             .satisfies((context) -> assertThat(context.getError()).hasMessage("no exchange"));
+    }
+
+    @Test
+    void handlerFailingToStartTheObservationLeavesNoMeterHandlerSampleRunning() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        registry.observationConfig().observationHandler(new FailingHandler());
+        ObservedCalls failingOnStart = new ObservedCalls(registry);
+
+        ExecutionResult<String> result = failingOnStart.execute(this.pipeline, "GET /quotes", () -> "ETH 3100");
+
+        assertThat(result.value()).isEqualTo("ETH 3100");
+        LongTaskTimer active = meters.find(CallObserver.OBSERVATION_NAME + ".active").longTaskTimer();
+        assertThat(active).isNotNull().extracting(LongTaskTimer::activeTasks).isEqualTo(0);
+        Timer calls = meters.find(CallObserver.OBSERVATION_NAME).tag("status", "success").timer();
+        assertThat(calls).isNotNull().extracting(Timer::count).isEqualTo(1L);
+        assertThat(calls.getId().getTags()).extracting(Tag::getKey).contains("name", "status", "fallback");
+        assertThat(registry.getCurrentObservation()).isNull();
+    }
+
+    /**
+     * A handler with a bug: it throws when an observation starts.
+     */
+    private static final class FailingHandler implements ObservationHandler<Observation.Context> {
+
+        @Override
+        public void onStart(Observation.Context context) {
+            throw new IllegalStateException("handler failed on start");
+        }
+
+        @Override
+        public boolean supportsContext(Observation.Context context) {
+            return true;
+        }
+
     }
 
 }
