@@ -3,6 +3,7 @@ package dev.resilience.aop;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.resilience.core.ExecutionResult;
@@ -22,6 +23,7 @@ import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -114,7 +116,7 @@ class ObservedCallsTests {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ObservationRegistry registry = ObservationRegistry.create();
         registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
-        registry.observationConfig().observationHandler(new FailingHandler());
+        registry.observationConfig().observationHandler(new FailingHandler(true, false));
         ObservedCalls failingOnStart = new ObservedCalls(registry);
 
         ExecutionResult<String> result = failingOnStart.execute(this.pipeline, "GET /quotes", () -> "ETH 3100");
@@ -128,14 +130,49 @@ class ObservedCallsTests {
         assertThat(registry.getCurrentObservation()).isNull();
     }
 
+    @Test
+    void asyncCallCompletesWithTheErrorOfAHandlerThatThrowsAnErrorOnStop() {
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new FailingHandler(false, true));
+        ObservedCalls failingOnStop = new ObservedCalls(registry);
+
+        CompletableFuture<ExecutionResult<String>> call = failingOnStop.executeAsync(this.pipeline, "GET /quotes",
+                Context.empty(), (context) -> () -> CompletableFuture.completedFuture("ETH 3100"));
+
+        assertThat(call).isDone();
+        assertThatExceptionOfType(CompletionException.class).isThrownBy(call::join)
+            .havingCause()
+            .isInstanceOf(AssertionError.class)
+            .withMessage("handler failed on stop");
+    }
+
     /**
-     * A handler with a bug: it throws when an observation starts.
+     * A handler with a bug: it throws when an observation starts, or an {@link Error}
+     * when one stops.
      */
     private static final class FailingHandler implements ObservationHandler<Observation.Context> {
 
+        private final boolean onStart;
+
+        private final boolean onStop;
+
+        FailingHandler(boolean onStart, boolean onStop) {
+            this.onStart = onStart;
+            this.onStop = onStop;
+        }
+
         @Override
         public void onStart(Observation.Context context) {
-            throw new IllegalStateException("handler failed on start");
+            if (this.onStart) {
+                throw new IllegalStateException("handler failed on start");
+            }
+        }
+
+        @Override
+        public void onStop(Observation.Context context) {
+            if (this.onStop) {
+                throw new AssertionError("handler failed on stop");
+            }
         }
 
         @Override
