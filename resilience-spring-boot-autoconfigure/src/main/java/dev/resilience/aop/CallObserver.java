@@ -27,8 +27,10 @@ import org.jspecify.annotations.Nullable;
  * also run with the context captured from the caller ({@link CallerContexts}): the
  * logging context (MDC) and other values of the registered thread-local accessors. A call
  * that ends without a value stops its observation with its final error. Each observation
- * is stopped exactly once, however the call ends. With a no-op registry and nothing to
- * capture a call costs nothing here.
+ * is stopped exactly once, however the call ends, even when a handler failed to start it:
+ * the handlers that started before the failing one end what they started (a long-task
+ * timer's sample, a span). With a no-op registry and nothing to capture a call costs
+ * nothing here.
  */
 public final class CallObserver {
 
@@ -82,17 +84,23 @@ public final class CallObserver {
         if (this.registry.isNoop()) {
             return this.unobserved;
         }
+        Observation observation;
         try {
-            Observation observation = Observation.createNotStarted(OBSERVATION_NAME, this.registry)
+            observation = Observation.createNotStarted(OBSERVATION_NAME, this.registry)
                 .contextualName(name)
-                .lowCardinalityKeyValue("name", name)
-                .start();
-            return new Call(observation, this.registry);
+                .lowCardinalityKeyValue("name", name);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("The observation of a call of '" + name + "' could not be made", ex);
+            return this.unobserved;
+        }
+        try {
+            observation.start();
         }
         catch (RuntimeException ex) {
             logger.warn("An observation handler failed to start the observation of a call of '" + name + "'", ex);
-            return this.unobserved;
         }
+        return new Call(observation, this.registry);
     }
 
     /**

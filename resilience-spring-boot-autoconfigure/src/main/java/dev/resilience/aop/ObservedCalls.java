@@ -77,7 +77,7 @@ public final class ObservedCalls {
      * @param <T> the type of the call's value
      * @return a future that completes with the complete account of the call once its
      * observation is stopped, or exceptionally with an {@link Error} that escaped the
-     * call
+     * call or its observation's handlers
      */
     public <T> CompletableFuture<ExecutionResult<T>> executeAsync(ResiliencePipeline pipeline, String description,
             Object subscriberContext, Function<Object, Supplier<? extends CompletionStage<? extends T>>> attempts) {
@@ -111,18 +111,25 @@ public final class ObservedCalls {
 
     /**
      * Returns the future the caller gets: it completes as the call's does, after the
-     * observation is stopped, and cancelling it cancels the call.
+     * observation is stopped, and cancelling it cancels the call. An {@link Error} a
+     * handler throws while the observation stops completes it exceptionally, as the same
+     * error reaches the caller of a call on its thread.
      */
     private static <T> CompletableFuture<ExecutionResult<T>> stoppedAtTheEnd(
             CompletableFuture<ExecutionResult<T>> execution, CallObserver.Call observation) {
         CompletableFuture<ExecutionResult<T>> ended = new CompletableFuture<>();
         execution.whenComplete((result, failure) -> {
-            if (failure != null) {
-                observation.fail(failure);
-                ended.completeExceptionally(failure);
+            try {
+                if (failure != null) {
+                    observation.fail(failure);
+                    ended.completeExceptionally(failure);
+                }
+                else {
+                    ended.complete(observation.stop(result));
+                }
             }
-            else {
-                ended.complete(observation.stop(result));
+            catch (Error ex) {
+                ended.completeExceptionally(ex);
             }
         });
         ended.whenComplete((result, failure) -> execution.cancel(false));

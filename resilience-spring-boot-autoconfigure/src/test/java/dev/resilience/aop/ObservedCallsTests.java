@@ -3,12 +3,19 @@ package dev.resilience.aop;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ResiliencePipeline;
 import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.junit.jupiter.api.Test;
@@ -16,6 +23,7 @@ import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -101,6 +109,77 @@ class ObservedCallsTests {
         List<Observation.Context> stopped = this.recorded.stopped();
         assertThat(stopped).singleElement()
             .satisfies((context) -> assertThat(context.getError()).hasMessage("no exchange"));
+    }
+
+    @Test
+    void handlerFailingToStartTheObservationLeavesNoMeterHandlerSampleRunning() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        registry.observationConfig().observationHandler(new FailingHandler(true, false));
+        ObservedCalls failingOnStart = new ObservedCalls(registry);
+
+        ExecutionResult<String> result = failingOnStart.execute(this.pipeline, "GET /quotes", () -> "ETH 3100");
+
+        assertThat(result.value()).isEqualTo("ETH 3100");
+        LongTaskTimer active = meters.find(CallObserver.OBSERVATION_NAME + ".active").longTaskTimer();
+        assertThat(active).isNotNull().extracting(LongTaskTimer::activeTasks).isEqualTo(0);
+        Timer calls = meters.find(CallObserver.OBSERVATION_NAME).tag("status", "success").timer();
+        assertThat(calls).isNotNull().extracting(Timer::count).isEqualTo(1L);
+        assertThat(calls.getId().getTags()).extracting(Tag::getKey).contains("name", "status", "fallback");
+        assertThat(registry.getCurrentObservation()).isNull();
+    }
+
+    @Test
+    void asyncCallCompletesWithTheErrorOfAHandlerThatThrowsAnErrorOnStop() {
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new FailingHandler(false, true));
+        ObservedCalls failingOnStop = new ObservedCalls(registry);
+
+        CompletableFuture<ExecutionResult<String>> call = failingOnStop.executeAsync(this.pipeline, "GET /quotes",
+                Context.empty(), (context) -> () -> CompletableFuture.completedFuture("ETH 3100"));
+
+        assertThat(call).isDone();
+        assertThatExceptionOfType(CompletionException.class).isThrownBy(call::join)
+            .havingCause()
+            .isInstanceOf(AssertionError.class)
+            .withMessage("handler failed on stop");
+    }
+
+    /**
+     * A handler with a bug: it throws when an observation starts, or an {@link Error}
+     * when one stops.
+     */
+    private static final class FailingHandler implements ObservationHandler<Observation.Context> {
+
+        private final boolean onStart;
+
+        private final boolean onStop;
+
+        FailingHandler(boolean onStart, boolean onStop) {
+            this.onStart = onStart;
+            this.onStop = onStop;
+        }
+
+        @Override
+        public void onStart(Observation.Context context) {
+            if (this.onStart) {
+                throw new IllegalStateException("handler failed on start");
+            }
+        }
+
+        @Override
+        public void onStop(Observation.Context context) {
+            if (this.onStop) {
+                throw new AssertionError("handler failed on stop");
+            }
+        }
+
+        @Override
+        public boolean supportsContext(Observation.Context context) {
+            return true;
+        }
+
     }
 
 }
