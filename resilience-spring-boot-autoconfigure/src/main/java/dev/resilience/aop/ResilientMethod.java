@@ -71,9 +71,10 @@ final class ResilientMethod {
      * Creates the compiled method.
      * @param subscriberScopes the scopes of the subscriptions to a method returning
      * {@code Mono}, or {@code null} when its calls have none
-     * @param offNonBlocking where a call of a method returning {@code Mono} starts when
-     * it is subscribed on a thread Reactor marks non-blocking, because a store of its
-     * pipeline may block; {@code null} to start it where it is subscribed
+     * @param offNonBlocking where a call of a method returning {@code Mono}, {@code Flux}
+     * or {@code Flow} starts when it is subscribed on a thread Reactor marks
+     * non-blocking, because a store of its pipeline may block; {@code null} to start it
+     * where it is subscribed
      */
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
@@ -106,7 +107,7 @@ final class ResilientMethod {
                             subscriberContext, observation, caller));
         }
         if (this.returnKind.isFlux()) {
-            Object calls = FluxCalls.of((call) -> {
+            Object calls = FluxCalls.of(this.offNonBlocking, (call) -> {
                 CarriedContext caller = this.observer
                     .capture(((MethodArguments.PublisherCall) call).subscriberContext());
                 return carriedHere(caller, () -> fluxCall(invocation, call, caller));
