@@ -4,8 +4,8 @@ import dev.resilience.core.ExecutionStatus
 import dev.resilience.core.deadletter.DeadLetterStore
 import dev.resilience.core.time.VirtualTimeSource
 import dev.resilience.redrive.DeadLetterRedrive
-import dev.resilience.registry.ResilienceRegistry
 import dev.resilience.redrive.RedriveResult
+import dev.resilience.registry.ResilienceRegistry
 import java.io.IOException
 import java.time.Duration
 import java.util.concurrent.CancellationException
@@ -15,10 +15,13 @@ import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.TimeoutCancellationException
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitCancellation
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.collect
+import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.flow.take
 import kotlinx.coroutines.flow.toList
+import kotlinx.coroutines.flow.zip
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.test.TestScope
@@ -280,6 +283,25 @@ class FlowFunctionsCancellationTests @Autowired constructor(
         assertThat(redriven.outcome()).isEqualTo(RedriveResult.Outcome.SUCCESS)
         assertThat(streams.collections()).isEqualTo(2)
         assertThat(deadLetters.find(letter.id())).isEmpty()
+    }
+
+    @Test
+    fun `collector cancelled by zip in a backoff leaves no dead letter`() = runTest {
+        streams.script = { throw IOException("oracle down") }
+        val lettersBefore = deadLetters.size()
+
+        val ending = flow<String> { delay(50) }
+        val collector = launch { streams.retried().zip(ending) { quote, end -> quote + end }.collect() }
+        runCurrent()
+        assertThat(streams.collections()).isEqualTo(1)
+        testScheduler.advanceTimeBy(60)
+        runCurrent()
+        advance(Duration.ofSeconds(10))
+
+        assertThat(collector.isCompleted).isTrue()
+        assertThat(streams.collections()).isEqualTo(1)
+        assertThat(results.only("streams-retried").error()).isInstanceOf(CancellationException::class.java)
+        assertThat(deadLetters.size()).`as`("dead letters written").isEqualTo(lettersBefore)
     }
 
     /** Moves the engine's clock, then runs what that let the test dispatcher do. */
