@@ -1,6 +1,7 @@
 package dev.resilience.aop
 
 import dev.resilience.core.ExecutionStatus
+import dev.resilience.core.RejectedResultException
 import dev.resilience.core.deadletter.DeadLetterStore
 import dev.resilience.core.time.VirtualTimeSource
 import dev.resilience.redrive.DeadLetterRedrive
@@ -259,6 +260,23 @@ class FlowFunctionsCancellationTests @Autowired constructor(
 
         assertThat(failure).isInstanceOf(AssertionError::class.java).hasMessage("broken invariant")
         assertThat(streams.collections()).isEqualTo(1)
+    }
+
+    @Test
+    fun `first elements refused on every attempt cancel each attempt's flow and give the permit back`() = runTest {
+        streams.script = {
+            emit("stale")
+            awaitCancellation()
+        }
+
+        val failure = async { runCatching { streams.judged().toList() }.exceptionOrNull() }
+        runCurrent()
+        advance(Duration.ofMillis(100))
+
+        assertThat(failure.await()).isInstanceOf(RejectedResultException::class.java)
+        assertThat(streams.collections()).isEqualTo(2)
+        assertThat(streams.ended()).`as`("both attempts' flows").isEqualTo(2)
+        assertThat(registry.findBulkhead("streams-judged").orElseThrow().concurrentCalls()).isZero()
     }
 
     @Test

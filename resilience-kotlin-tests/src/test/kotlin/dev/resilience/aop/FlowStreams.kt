@@ -138,6 +138,10 @@ class FlowStreams {
     @Suppress("unused")
     private fun anyFailure(symbol: String, failure: Throwable): String = "fallback after ${failure.javaClass.simpleName}"
 
+    @Retryable(value = "streams-judged", maxAttempts = 2, delay = "100ms", retryOnResult = "#result == 'stale'")
+    @Bulkhead(value = "streams-judged", maxConcurrentCalls = 1, maxWait = "0ms")
+    fun judged(): Flow<String> = scripted()
+
     @Retryable(value = "streams-rated", maxAttempts = 1)
     @RateLimited(value = "streams-rated", limit = 1, period = "10s", timeout = "30s")
     fun rated(): Flow<String> = scripted()
