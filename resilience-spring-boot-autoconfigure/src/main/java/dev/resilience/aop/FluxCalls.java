@@ -1,6 +1,7 @@
 package dev.resilience.aop;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -9,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
 /**
@@ -33,18 +35,64 @@ final class FluxCalls {
      * fallback) that emitted it, from that element on; when it ends empty, an empty
      * stream; when it fails, its final error. Cancelling the subscription cancels the
      * call, or the stream once the call has ended.
+     * @param offNonBlocking where the call starts when it is subscribed on a thread
+     * Reactor marks non-blocking, because a store of its pipeline may block; {@code null}
+     * to start it where it is subscribed
      * @param call starts one call of a subscription, given its {@link Call}, and returns
      * the future of its first element, which cancelling stops
      * @return the cold {@code Flux} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
-    static Object of(Function<Object, CompletableFuture<@Nullable Object>> call) {
+    static Object of(@Nullable Executor offNonBlocking, Function<Object, CompletableFuture<@Nullable Object>> call) {
         return Flux.deferContextual((context) -> {
             Call subscription = new Call(Context.of(context));
-            return Mono.fromFuture(() -> ended(call.apply(subscription), subscription), false)
+            return Mono.fromFuture(() -> ended(started(offNonBlocking, call, subscription), subscription), false)
                 .flatMapMany((ended) -> subscription.rest())
                 .doFinally((signal) -> subscription.cancel());
         });
+    }
+
+    /**
+     * Starts the call of a subscription where it is subscribed, or on the executor when
+     * that thread is one Reactor marks non-blocking; an executor refusing the start fails
+     * the subscription with its {@code RejectedExecutionException}, and the method never
+     * runs.
+     * @return the future of the call's first element, which cancelling stops, also before
+     * the executor has started the call
+     */
+    private static CompletableFuture<@Nullable Object> started(@Nullable Executor offNonBlocking,
+            Function<Object, CompletableFuture<@Nullable Object>> call, Call subscription) {
+        if (offNonBlocking == null || !Schedulers.isInNonBlockingThread()) {
+            return call.apply(subscription);
+        }
+        CompletableFuture<@Nullable Object> first = new CompletableFuture<>();
+        offNonBlocking.execute(() -> {
+            if (first.isDone()) {
+                return;
+            }
+            CompletableFuture<@Nullable Object> started;
+            try {
+                started = call.apply(subscription);
+            }
+            catch (RuntimeException | Error ex) {
+                first.completeExceptionally(ex);
+                return;
+            }
+            started.whenComplete((value, failure) -> {
+                if (failure != null) {
+                    first.completeExceptionally(failure);
+                }
+                else {
+                    first.complete(value);
+                }
+            });
+            first.whenComplete((value, failure) -> {
+                if (first.isCancelled()) {
+                    started.cancel(false);
+                }
+            });
+        });
+        return first;
     }
 
     /**

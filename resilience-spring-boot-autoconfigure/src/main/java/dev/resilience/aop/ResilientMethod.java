@@ -71,8 +71,8 @@ final class ResilientMethod {
      * @param subscriberScopes the scopes of the subscriptions to a method returning
      * {@code Mono}, or {@code null} when its calls have none
      * @param storesMayBlock whether a store of the pipeline may block, so that a call of
-     * a method returning {@code Mono} subscribed on a thread Reactor marks non-blocking
-     * has its first step run on the pipeline's executor
+     * a method returning {@code Mono}, {@code Flux} or {@code Flow} subscribed on a
+     * thread Reactor marks non-blocking starts on the pipeline's executor
      */
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
@@ -106,7 +106,7 @@ final class ResilientMethod {
                             subscriberContext, observation, caller, onExecutor));
         }
         if (this.returnKind.isFlux()) {
-            Object calls = FluxCalls.of((call) -> {
+            Object calls = FluxCalls.of(this.storesMayBlock ? this.pipeline.executor() : null, (call) -> {
                 CarriedContext caller = this.observer
                     .capture(((MethodArguments.PublisherCall) call).subscriberContext());
                 return carriedHere(caller, () -> fluxCall(invocation, call, caller));

@@ -214,7 +214,7 @@ final class ResilientMethodCompiler {
                 (this.chaos != null) ? this.chaos.instance(pipelineName) : null, lastGood,
                 (context) -> this.customizer.customize(context),
                 scoped ? SubscriberScopes.of(this.subscriberScopes, this.scopes) : null,
-                returnKind.isMono() && StoresThatMayBlock.in(built));
+                (returnKind.isMono() || returnKind.isFlux()) && StoresThatMayBlock.in(built));
     }
 
     /**
