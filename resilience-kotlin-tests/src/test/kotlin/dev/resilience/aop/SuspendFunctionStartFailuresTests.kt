@@ -1,6 +1,7 @@
 package dev.resilience.aop
 
 import dev.resilience.annotation.Fallback
+import dev.resilience.annotation.Idempotent
 import dev.resilience.annotation.Retryable
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration
 import dev.resilience.core.ExecutionResult
@@ -68,6 +69,24 @@ class SuspendFunctionStartFailuresTests {
     }
 
     @Test
+    fun `key expression naming the position of the Continuation fails the start`() {
+        assertThat(startFailure<ContinuationKeyQuotes>()).satisfies({
+            assertThat(it.setting).isEqualTo("@Idempotent(key)")
+            assertThat(it.value).isEqualTo("#p1")
+            assertThat(it.reason).isEqualTo("it refers to #p1, which is not a parameter of the method")
+            assertThat(it.fix).isEqualTo("Refer to a parameter by name or position: #requestId, #p0, #a0.")
+        })
+    }
+
+    @Test
+    fun `result expression naming the position of the Continuation fails the start`() {
+        assertThat(startFailure<ContinuationResultQuotes>()).satisfies({
+            assertThat(it.setting).isEqualTo("@Retryable(retryOnResult)")
+            assertThat(it.reason).isEqualTo("it refers to #a1, which is neither #result nor a parameter of the method")
+        })
+    }
+
+    @Test
     fun `suspend function with a plain and a suspend fallback of its value type starts`() {
         contextRunner.withBean(FittingQuotes::class.java).run { assertThat(it).hasNotFailed() }
     }
@@ -119,6 +138,18 @@ class SuspendFunctionStartFailuresTests {
 
         @Suppress("unused")
         suspend fun cachedPrice(symbol: String): Int = symbol.length
+    }
+
+    @Component
+    class ContinuationKeyQuotes {
+        @Idempotent(key = "#p1")
+        suspend fun order(requestId: String): String = requestId
+    }
+
+    @Component
+    class ContinuationResultQuotes {
+        @Retryable(retryOnResult = "#a1 == null")
+        suspend fun quote(symbol: String): String = symbol
     }
 
     @Component
