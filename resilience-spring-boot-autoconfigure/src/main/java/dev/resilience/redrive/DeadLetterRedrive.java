@@ -32,6 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.CoroutinesUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -61,7 +63,8 @@ import org.springframework.util.ReflectionUtils;
  * <p>
  * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for
  * at most the lease, then cancelled; the {@code Mono} of a reactive one is subscribed to,
- * waited for and disposed alike.
+ * waited for and disposed alike, and so is that of a Kotlin {@code suspend} function,
+ * whose letter holds its value arguments and which is invoked as Spring invokes one.
  */
 public final class DeadLetterRedrive {
 
@@ -169,7 +172,7 @@ public final class DeadLetterRedrive {
     private Invocation invocation(DeadLetter deadLetter) {
         List<ResilientMethods.Declared> candidates = this.methods.declared(deadLetter.method())
             .stream()
-            .filter((declared) -> declared.method().getParameterCount() == deadLetter.arguments().size())
+            .filter((declared) -> valueParameterCount(declared.method()) == deadLetter.arguments().size())
             .toList();
         if (candidates.isEmpty()) {
             throw new StoredArguments.UnreadableException("no annotated method " + deadLetter.method() + " with "
@@ -209,6 +212,14 @@ public final class DeadLetterRedrive {
             checkAsyncRerun(declared.method(), arguments);
         }
         return new Invocation(bean, invocable, arguments);
+    }
+
+    /**
+     * Returns how many arguments a call of a method carries: those of a Kotlin
+     * {@code suspend} function without the trailing {@code Continuation}.
+     */
+    private static int valueParameterCount(Method method) {
+        return method.getParameterCount() - (KotlinDetector.isSuspendingFunction(method) ? 1 : 0);
     }
 
     /**
@@ -317,7 +328,9 @@ public final class DeadLetterRedrive {
             ReflectionUtils.makeAccessible(this.method);
             Object returned;
             try {
-                returned = this.method.invoke(this.bean, this.arguments);
+                returned = KotlinDetector.isSuspendingFunction(this.method)
+                        ? SuspendingInvocation.invoke(this.method, this.bean, this.arguments)
+                        : this.method.invoke(this.bean, this.arguments);
             }
             catch (InvocationTargetException ex) {
                 throw ex.getTargetException();
@@ -362,6 +375,19 @@ public final class DeadLetterRedrive {
             ReactiveAdapter future = adapters.getAdapter(CompletableFuture.class);
             return (publisher != null && future != null) ? future.fromPublisher(publisher.toPublisher(returned))
                     : returned;
+        }
+
+    }
+
+    /**
+     * Invokes a Kotlin {@code suspend} function through the bean's proxy as Spring
+     * invokes one, into a cold {@code Mono} of its value; kept apart so that Kotlin stays
+     * optional.
+     */
+    private static final class SuspendingInvocation {
+
+        static Object invoke(Method method, Object bean, @Nullable Object[] arguments) {
+            return CoroutinesUtils.invokeSuspendingFunction(method, bean, arguments);
         }
 
     }
