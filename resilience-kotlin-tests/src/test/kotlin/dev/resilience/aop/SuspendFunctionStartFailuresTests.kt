@@ -69,6 +69,36 @@ class SuspendFunctionStartFailuresTests {
     }
 
     @Test
+    fun `fallback that may return null for a function whose value is not nullable fails the start`() {
+        assertThat(startFailure<NullableFallbackQuotes>()).satisfies({
+            assertThat(it.setting).isEqualTo("@Fallback(\"cachedQuote\")")
+            assertThat(it.reason).isEqualTo(
+                "it may return null (its Kotlin return type is nullable), and the value of the function is not: " +
+                    "a null would reach the caller as a value that its type says is never null",
+            )
+            assertThat(it.fix).isEqualTo("Make 'cachedQuote' return a value that is not nullable, or make the " +
+                "function's return type nullable.")
+        })
+    }
+
+    @Test
+    fun `suspend fallback that may return null for a function whose value is not nullable fails the start`() {
+        assertThat(startFailure<NullableSuspendFallbackQuotes>().reason)
+            .startsWith("it may return null (its Kotlin return type is nullable), and the value of the function is not")
+    }
+
+    @Test
+    fun `nullable fallback of a Kotlin function that is not suspend fails the start alike`() {
+        assertThat(startFailure<NullableBlockingFallbackQuotes>().reason)
+            .startsWith("it may return null (its Kotlin return type is nullable), and the value of the function is not")
+    }
+
+    @Test
+    fun `nullable function with a nullable fallback starts`() {
+        contextRunner.withBean(NullableQuotes::class.java).run { assertThat(it).hasNotFailed() }
+    }
+
+    @Test
     fun `key expression naming the position of the Continuation fails the start`() {
         assertThat(startFailure<ContinuationKeyQuotes>()).satisfies({
             assertThat(it.setting).isEqualTo("@Idempotent(key)")
@@ -150,6 +180,49 @@ class SuspendFunctionStartFailuresTests {
     class ContinuationResultQuotes {
         @Retryable(retryOnResult = "#a1 == null")
         suspend fun quote(symbol: String): String = symbol
+    }
+
+    @Component
+    class NullableFallbackQuotes {
+        @Retryable
+        @Fallback("cachedQuote")
+        suspend fun quote(symbol: String): String = symbol
+
+        @Suppress("unused", "UNUSED_PARAMETER")
+        fun cachedQuote(symbol: String): String? = null
+    }
+
+    @Component
+    class NullableSuspendFallbackQuotes {
+        @Retryable
+        @Fallback("cachedQuote")
+        suspend fun quote(symbol: String): String = symbol
+
+        @Suppress("unused", "UNUSED_PARAMETER")
+        suspend fun cachedQuote(symbol: String, failure: Throwable): String? = null
+    }
+
+    @Component
+    class NullableBlockingFallbackQuotes {
+        @Retryable
+        @Fallback("cachedQuote")
+        fun quote(symbol: String): String = symbol
+
+        @Suppress("unused", "UNUSED_PARAMETER")
+        fun cachedQuote(symbol: String): String? = null
+    }
+
+    @Component
+    class NullableQuotes {
+        @Retryable
+        @Fallback("cachedQuote", "plainQuote")
+        suspend fun quote(symbol: String): String? = symbol
+
+        @Suppress("unused", "UNUSED_PARAMETER")
+        suspend fun cachedQuote(symbol: String, failure: Throwable): String? = null
+
+        @Suppress("unused")
+        fun plainQuote(symbol: String): String = symbol
     }
 
     @Component
