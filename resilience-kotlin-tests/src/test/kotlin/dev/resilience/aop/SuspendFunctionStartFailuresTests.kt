@@ -7,6 +7,7 @@ import dev.resilience.autoconfigure.ResilienceAutoConfiguration
 import dev.resilience.core.ExecutionResult
 import dev.resilience.core.time.VirtualTimeSource
 import dev.resilience.registry.InvalidResiliencePolicyException
+import java.io.IOException
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flowOf
 import org.assertj.core.api.Assertions.assertThat
@@ -61,6 +62,7 @@ class SuspendFunctionStartFailuresTests {
     fun `fallback of another value type fails the start naming both types`() {
         assertThat(startFailure<MistypedQuotes>()).satisfies({
             assertThat(it.setting).isEqualTo("@Fallback(\"cachedPrice\")")
+            assertThat(it.value).isEqualTo("suspend Integer cachedPrice(String)")
             assertThat(it.reason).isEqualTo(
                 "it returns java.lang.Integer, which is neither a Mono nor assignable to java.lang.String, " +
                     "the value of java.lang.String",
@@ -96,6 +98,27 @@ class SuspendFunctionStartFailuresTests {
     @Test
     fun `nullable function with a nullable fallback starts`() {
         contextRunner.withBean(NullableQuotes::class.java).run { assertThat(it).hasNotFailed() }
+    }
+
+    @Test
+    fun `fallback whose parameters do not fit is named as the Kotlin code declares it`() {
+        assertThat(startFailure<MisfitQuotes>()).satisfies({
+            assertThat(it.value).isEqualTo("suspend String cachedQuote(IOException, String)")
+            assertThat(it.fix).isEqualTo("Declare String cachedQuote(String), optionally with a trailing Throwable parameter.")
+        })
+    }
+
+    @Test
+    fun `suspend function that is not open fails the start saying to make it open`() {
+        assertThat(startFailure<ClosedQuotes>()).satisfies({
+            assertThat(it.value).isEqualTo("public final suspend String quote(String)")
+            assertThat(it.reason).isEqualTo("the Spring proxy cannot intercept a final method, so @Retryable would never apply to it")
+            assertThat(it.fix).isEqualTo(
+                "Declare 'quote' open (a Kotlin function is final unless it is open; the kotlin-spring compiler " +
+                    "plugin opens the members of classes annotated @Component, @Service and the like), or remove " +
+                    "@Retryable.",
+            )
+        })
     }
 
     @Test
@@ -168,6 +191,22 @@ class SuspendFunctionStartFailuresTests {
 
         @Suppress("unused")
         suspend fun cachedPrice(symbol: String): Int = symbol.length
+    }
+
+    @Component
+    class MisfitQuotes {
+        @Retryable
+        @Fallback("cachedQuote")
+        suspend fun quote(symbol: String): String = symbol
+
+        @Suppress("unused")
+        suspend fun cachedQuote(failure: IOException, symbol: String): String = symbol
+    }
+
+    @Component
+    open class ClosedQuotes {
+        @Retryable
+        final suspend fun quote(symbol: String): String = symbol
     }
 
     @Component

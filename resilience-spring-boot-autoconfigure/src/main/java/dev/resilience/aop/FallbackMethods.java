@@ -250,7 +250,16 @@ final class FallbackMethods {
                 || expected.isAssignableFrom(actual);
     }
 
-    private static String describe(Method method) {
+    /**
+     * Describes a method as its source declares it: a Kotlin {@code suspend} function by
+     * its value type and value parameters, not its compiled form's {@code Object} and
+     * {@code Continuation}.
+     */
+    static String describe(Method method) {
+        if (ReturnKind.isSuspending(method)) {
+            return "suspend " + describe(ResolvableType.forMethodReturnType(method).resolve(Object.class),
+                    method.getName(), valueParameters(method));
+        }
         return describe(method.getReturnType(), method.getName(), method.getParameterTypes());
     }
 
