@@ -12,6 +12,8 @@ import dev.resilience.core.FallbackChain;
 import dev.resilience.core.FallbackHandler;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.ResolvableType;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -27,8 +29,9 @@ import org.springframework.util.ReflectionUtils;
  * {@code Flow}, a {@code Flow} of its element type as well. A fallback of a Kotlin
  * {@code suspend} function takes its value parameters (the {@code Continuation} left out)
  * and may itself be {@code suspend}, unless the function returns {@code Flow}; it returns
- * the function's value type, or a {@code Mono} of it. Where both forms exist, the one
- * with the {@code Throwable} parameter is used.
+ * the function's value type, or a {@code Mono} of it. A fallback of a Kotlin function
+ * whose value is not nullable may not return a nullable type. Where both forms exist, the
+ * one with the {@code Throwable} parameter is used.
  */
 final class FallbackMethods {
 
@@ -92,6 +95,13 @@ final class FallbackMethods {
                     "it returns " + chosen.getGenericReturnType().getTypeName() + ", which is not assignable to "
                             + guarded.getGenericReturnType().getTypeName(),
                     "Make '" + name + "' return " + guarded.getReturnType().getSimpleName() + " or a subtype of it.");
+        }
+        if ((kind == ReturnKind.VALUE || kind == ReturnKind.SUSPEND) && mayReturnNullForKotlinValue(guarded, chosen)) {
+            throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(chosen),
+                    "it may return null (its Kotlin return type is nullable), and the value of the function is not: "
+                            + "a null would reach the caller as a value that its type says is never null",
+                    "Make '" + name + "' return a value that is not nullable, or make the function's return type "
+                            + "nullable.");
         }
         ReflectionUtils.makeAccessible(chosen);
         Class<?> failureType = (chosen == withFailure) ? chosen.getParameterTypes()[valueParameters(guarded).length]
@@ -167,6 +177,21 @@ final class FallbackMethods {
                         + guardedType;
         throw new InvalidResiliencePolicyException(subject, "@Fallback(\"" + name + "\")", describe(candidate), reason,
                 "Make '" + name + "' return Mono<" + valueType + "> or " + valueType + ".");
+    }
+
+    /**
+     * Tells whether a fallback's Kotlin return type is nullable while the value of the
+     * Kotlin function it answers for is not ({@code void} and {@code Unit} aside), which
+     * the Kotlin compiler, trusting the function's signature, never checks at the call.
+     */
+    private static boolean mayReturnNullForKotlinValue(Method guarded, Method fallback) {
+        if (!KotlinDetector.isKotlinType(guarded.getDeclaringClass()) || !KotlinDetector.isKotlinReflectPresent()) {
+            return false;
+        }
+        MethodParameter value = new MethodParameter(guarded, -1);
+        Class<?> type = value.getParameterType();
+        return type != void.class && !UNIT.equals(type.getName()) && !value.isOptional()
+                && new MethodParameter(fallback, -1).isOptional();
     }
 
     private static Class<?> monoType(Class<?> mono) {
@@ -251,7 +276,16 @@ final class FallbackMethods {
                 || expected.isAssignableFrom(actual);
     }
 
-    private static String describe(Method method) {
+    /**
+     * Describes a method as its source declares it: a Kotlin {@code suspend} function by
+     * its value type and value parameters, not its compiled form's {@code Object} and
+     * {@code Continuation}.
+     */
+    static String describe(Method method) {
+        if (ReturnKind.isSuspending(method)) {
+            return "suspend " + describe(ResolvableType.forMethodReturnType(method).resolve(Object.class),
+                    method.getName(), valueParameters(method));
+        }
         return describe(method.getReturnType(), method.getName(), method.getParameterTypes());
     }
 

@@ -154,13 +154,21 @@ final class IdempotencyKeyExpressions {
         return expression;
     }
 
+    /**
+     * Returns the variables an expression over a method's parameters may refer to: their
+     * names and positions, those of a Kotlin {@code suspend} function's value parameters
+     * only, as the evaluation context exposes no {@code Continuation}.
+     * @param method the method
+     * @return the variable names, without {@code #}
+     */
     static Set<String> variables(Method method) {
         Set<String> variables = new LinkedHashSet<>();
         String[] names = parameterNames.getParameterNames(method);
         if (names != null) {
             variables.addAll(List.of(names));
         }
-        for (int i = 0; i < method.getParameterCount(); i++) {
+        int parameters = method.getParameterCount() - (ReturnKind.isSuspending(method) ? 1 : 0);
+        for (int i = 0; i < parameters; i++) {
             variables.add("p" + i);
             variables.add("a" + i);
         }

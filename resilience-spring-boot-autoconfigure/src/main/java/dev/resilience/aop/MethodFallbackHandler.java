@@ -20,7 +20,9 @@ import org.springframework.aop.support.AopUtils;
  * attempt is ({@link FluxCalls#fallback}), a {@code Flow} as a {@code Flux} of it
  * ({@link FlowCalls#fallback}). A {@code suspend} fallback of a {@code suspend} function
  * is invoked as Spring's proxy invokes the function, into a {@code Mono} run in the
- * caller's coroutine context, which is subscribed to in turn.
+ * caller's coroutine context, which is subscribed to in turn; a plain fallback of one
+ * that does not return a {@code Mono} runs in a coroutine of that context too
+ * ({@link SuspendFallbacks}).
  */
 final class MethodFallbackHandler implements FallbackHandler {
 
@@ -41,6 +43,8 @@ final class MethodFallbackHandler implements FallbackHandler {
     private final boolean suspending;
 
     private final boolean executionResults;
+
+    private final boolean inCallersCoroutine;
 
     /**
      * Creates the fallback of a guarded method.
@@ -64,6 +68,7 @@ final class MethodFallbackHandler implements FallbackHandler {
         this.returnsFlux = ReturnKind.FLUX_TYPE.equals(method.getReturnType().getName());
         this.returnsFlow = guardedKind.isFlux() && guardedKind != ReturnKind.FLUX
                 && FlowMethods.isFlow(method.getReturnType());
+        this.inCallersCoroutine = guardedKind == ReturnKind.SUSPEND && !this.returnsMono;
         this.elements = elements;
         this.executionResults = executionResults;
     }
@@ -88,10 +93,14 @@ final class MethodFallbackHandler implements FallbackHandler {
             arguments = withFailure;
         }
         Object value;
+        Object caller = this.inCallersCoroutine ? MethodArguments.continuationOf(call.arguments()) : null;
         if (this.suspending) {
             Object[] withContinuation = Arrays.copyOf(arguments, arguments.length + 1);
             withContinuation[arguments.length] = MethodArguments.continuationOf(call.arguments());
             value = AopUtils.invokeJoinpointUsingReflection(call.target(), this.method, withContinuation);
+        }
+        else if (caller != null) {
+            value = SuspendFallbacks.inCallersContext(this.method, call.target(), arguments, caller);
         }
         else {
             try {

@@ -25,6 +25,7 @@ import dev.resilience.registry.InvalidResiliencePolicyException;
 import dev.resilience.core.ExecutionResult;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -109,8 +110,11 @@ final class ProtectableMethods {
                     "Make " + name + " public, protected or package-private and call it through the bean, or remove "
                             + annotations + ".");
         }
-        throw notInterceptable(method, subject, annotations, "final",
-                "Remove final from " + name + ", or remove " + annotations + ".");
+        String open = KotlinDetector.isKotlinType(method.getDeclaringClass())
+                ? "Declare " + name + " open (a Kotlin function is final unless it is open; the kotlin-spring "
+                        + "compiler plugin opens the members of classes annotated @Component, @Service and the like)"
+                : "Remove final from " + name;
+        throw notInterceptable(method, subject, annotations, "final", open + ", or remove " + annotations + ".");
     }
 
     /**
@@ -312,8 +316,9 @@ final class ProtectableMethods {
         int visible = method.getModifiers()
                 & (Modifier.PUBLIC | Modifier.PROTECTED | Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL);
         String modifiers = Modifier.toString(visible);
-        return (modifiers.isEmpty() ? "" : modifiers + " ") + method.getReturnType().getSimpleName() + " "
-                + describe(method);
+        String declared = ReturnKind.isSuspending(method) ? FallbackMethods.describe(method)
+                : method.getReturnType().getSimpleName() + " " + describe(method);
+        return (modifiers.isEmpty() ? "" : modifiers + " ") + declared;
     }
 
     private static String describe(Method method) {

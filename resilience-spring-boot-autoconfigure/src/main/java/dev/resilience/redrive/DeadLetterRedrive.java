@@ -32,6 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.CoroutinesUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -61,9 +63,11 @@ import org.springframework.util.ReflectionUtils;
  * <p>
  * Thread-safe. The call runs on the calling thread; an asynchronous method is waited for
  * at most the lease, then cancelled; the {@code Mono} or {@code Flux} of a reactive one
- * is subscribed to, run to the end of its stream and disposed alike. A re-run whose
- * account ends without success fails the re-drive, also when the method hands its account
- * back instead of failing ({@code Mono<ExecutionResult<T>>}).
+ * is subscribed to, run to the end of its stream and disposed alike, and so is that of a
+ * Kotlin {@code suspend} function, whose letter holds its value arguments and which is
+ * invoked as Spring invokes one. A re-run whose account ends without success fails the
+ * re-drive, also when the method hands its account back instead of failing
+ * ({@code Mono<ExecutionResult<T>>}).
  */
 public final class DeadLetterRedrive {
 
@@ -171,7 +175,7 @@ public final class DeadLetterRedrive {
     private Invocation invocation(DeadLetter deadLetter) {
         List<ResilientMethods.Declared> candidates = this.methods.declared(deadLetter.method())
             .stream()
-            .filter((declared) -> declared.method().getParameterCount() == deadLetter.arguments().size())
+            .filter((declared) -> valueParameterCount(declared.method()) == deadLetter.arguments().size())
             .toList();
         if (candidates.isEmpty()) {
             throw new StoredArguments.UnreadableException("no annotated method " + deadLetter.method() + " with "
@@ -211,6 +215,14 @@ public final class DeadLetterRedrive {
             checkAsyncRerun(declared.method(), arguments);
         }
         return new Invocation(bean, invocable, arguments);
+    }
+
+    /**
+     * Returns how many arguments a call of a method carries: those of a Kotlin
+     * {@code suspend} function without the trailing {@code Continuation}.
+     */
+    private static int valueParameterCount(Method method) {
+        return method.getParameterCount() - (KotlinDetector.isSuspendingFunction(method) ? 1 : 0);
     }
 
     /**
@@ -323,7 +335,9 @@ public final class DeadLetterRedrive {
             ReflectionUtils.makeAccessible(this.method);
             Object returned;
             try {
-                returned = this.method.invoke(this.bean, this.arguments);
+                returned = KotlinDetector.isSuspendingFunction(this.method)
+                        ? SuspendingInvocation.invoke(this.method, this.bean, this.arguments)
+                        : this.method.invoke(this.bean, this.arguments);
             }
             catch (InvocationTargetException ex) {
                 throw ex.getTargetException();
@@ -366,6 +380,19 @@ public final class DeadLetterRedrive {
             }
             ReactiveAdapter publisher = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returned.getClass());
             return (publisher != null) ? PublisherCompletion.of(publisher.toPublisher(returned)) : returned;
+        }
+
+    }
+
+    /**
+     * Invokes a Kotlin {@code suspend} function through the bean's proxy as Spring
+     * invokes one, into a cold {@code Mono} of its value; kept apart so that Kotlin stays
+     * optional.
+     */
+    private static final class SuspendingInvocation {
+
+        static Object invoke(Method method, Object bean, @Nullable Object[] arguments) {
+            return CoroutinesUtils.invokeSuspendingFunction(method, bean, arguments);
         }
 
     }

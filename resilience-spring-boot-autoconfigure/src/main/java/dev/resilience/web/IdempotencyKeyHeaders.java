@@ -157,9 +157,10 @@ public final class IdempotencyKeyHeaders {
         List<String> headers = new ArrayList<>();
         for (MethodParameter parameter : handlerMethod.getMethodParameters()) {
             int i = parameter.getParameterIndex();
+            String name = (names != null && i < names.length) ? names[i] : null;
             boolean referred = variables.contains("p" + i) || variables.contains("a" + i)
-                    || (names != null && variables.contains(names[i]));
-            String header = referred ? requiredHeader(parameter, (names != null) ? names[i] : null) : null;
+                    || (name != null && variables.contains(name));
+            String header = referred ? requiredHeader(parameter, name) : null;
             if (header != null) {
                 headers.add(header);
             }
