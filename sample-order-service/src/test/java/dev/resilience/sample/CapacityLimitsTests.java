@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SampleApplicationTests
 @TestPropertySource(properties = { "spring.datasource.url=jdbc:h2:mem:capacity;DB_CLOSE_DELAY=-1",
-        "resilience.bulkhead.instances.backup-gateway.max-concurrent-calls=1",
+        "resilience.bulkhead.instances.backup-gateway.max-concurrent-calls=1", "spring.http.clients.read-timeout=10s",
         "resilience.rate-limiter.instances.price-oracle.limit=2",
         "resilience.rate-limiter.instances.price-oracle.period=1h" })
 class CapacityLimitsTests {
@@ -52,7 +52,7 @@ class CapacityLimitsTests {
     @Test
     void paymentThatFindsTheBackupGatewayFullIsDeferredWithoutARequestToIt() throws Exception {
         this.client.forceBreaker("payment-gateway", "FORCED_OPEN");
-        this.client.faults("backup", 0, 600, false);
+        this.client.faults("backup", 0, 3000, false);
         long backupRequests = this.client.requests("backup");
         OrderView first = this.client.createOrder("tok_visa");
         OrderView second = this.client.createOrder("tok_visa");
