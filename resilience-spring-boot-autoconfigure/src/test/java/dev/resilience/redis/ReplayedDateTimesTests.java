@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A replayed date-time is the one the first call returned, in both stores alike: with its
  * offset and zone, and its nanoseconds, whatever the application's mapper does with
- * dates.
+ * dates. The store's timeouts are generous: the first command of each context opens its
+ * connection, which a busy machine may take seconds to do.
  */
 class ReplayedDateTimesTests {
 
@@ -38,7 +39,8 @@ class ReplayedDateTimesTests {
                     AutoConfigurations.of(ResilienceAutoConfiguration.class, ResilienceRedisAutoConfiguration.class,
                             DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class))
             .withPropertyValues(redis.springProperties().toArray(String[]::new))
-            .withPropertyValues(FingerprintSecret.PROPERTY, "resilience.idempotency.store=" + store)
+            .withPropertyValues(FingerprintSecret.PROPERTY, "resilience.idempotency.store=" + store,
+                    "resilience.idempotency.store-timeout=30s", "spring.data.redis.timeout=30s")
             .withBean(Bookings.class);
     }
 
