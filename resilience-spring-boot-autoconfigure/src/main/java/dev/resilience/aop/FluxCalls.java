@@ -1,9 +1,8 @@
 package dev.resilience.aop;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
@@ -35,64 +34,24 @@ final class FluxCalls {
      * fallback) that emitted it, from that element on; when it ends empty, an empty
      * stream; when it fails, its final error. Cancelling the subscription cancels the
      * call, or the stream once the call has ended.
-     * @param offNonBlocking where the call starts when it is subscribed on a thread
-     * Reactor marks non-blocking, because a store of its pipeline may block; {@code null}
-     * to start it where it is subscribed
-     * @param call starts one call of a subscription, given its {@link Call}, and returns
-     * the future of its first element, which cancelling stops
+     * @param storesMayBlock whether a store of the pipeline may block, so that a call
+     * subscribed on a thread Reactor marks non-blocking has its first step run on the
+     * pipeline's executor, as a {@code Mono}'s does ({@link MonoCalls})
+     * @param call starts one call of a subscription, given its {@link Call} and whether
+     * its first step runs on the executor, and returns the future of its first element,
+     * which cancelling stops
      * @return the cold {@code Flux} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
-    static Object of(@Nullable Executor offNonBlocking, Function<Object, CompletableFuture<@Nullable Object>> call) {
+    static Object of(boolean storesMayBlock, BiFunction<Object, Boolean, CompletableFuture<@Nullable Object>> call) {
         return Flux.deferContextual((context) -> {
             Call subscription = new Call(Context.of(context));
-            return Mono.fromFuture(() -> ended(started(offNonBlocking, call, subscription), subscription), false)
+            return Mono
+                .fromFuture(() -> ended(call.apply(subscription, storesMayBlock && Schedulers.isInNonBlockingThread()),
+                        subscription), false)
                 .flatMapMany((ended) -> subscription.rest())
                 .doFinally((signal) -> subscription.cancel());
         });
-    }
-
-    /**
-     * Starts the call of a subscription where it is subscribed, or on the executor when
-     * that thread is one Reactor marks non-blocking; an executor refusing the start fails
-     * the subscription with its {@code RejectedExecutionException}, and the method never
-     * runs.
-     * @return the future of the call's first element, which cancelling stops, also before
-     * the executor has started the call
-     */
-    private static CompletableFuture<@Nullable Object> started(@Nullable Executor offNonBlocking,
-            Function<Object, CompletableFuture<@Nullable Object>> call, Call subscription) {
-        if (offNonBlocking == null || !Schedulers.isInNonBlockingThread()) {
-            return call.apply(subscription);
-        }
-        CompletableFuture<@Nullable Object> first = new CompletableFuture<>();
-        offNonBlocking.execute(() -> {
-            if (first.isDone()) {
-                return;
-            }
-            CompletableFuture<@Nullable Object> started;
-            try {
-                started = call.apply(subscription);
-            }
-            catch (RuntimeException | Error ex) {
-                first.completeExceptionally(ex);
-                return;
-            }
-            started.whenComplete((value, failure) -> {
-                if (failure != null) {
-                    first.completeExceptionally(failure);
-                }
-                else {
-                    first.complete(value);
-                }
-            });
-            first.whenComplete((value, failure) -> {
-                if (first.isCancelled()) {
-                    started.cancel(false);
-                }
-            });
-        });
-        return first;
     }
 
     /**

@@ -106,10 +106,10 @@ final class ResilientMethod {
                             subscriberContext, observation, caller, onExecutor));
         }
         if (this.returnKind.isFlux()) {
-            Object calls = FluxCalls.of(this.storesMayBlock ? this.pipeline.executor() : null, (call) -> {
+            Object calls = FluxCalls.of(this.storesMayBlock, (call, onExecutor) -> {
                 CarriedContext caller = this.observer
                     .capture(((MethodArguments.PublisherCall) call).subscriberContext());
-                return carriedHere(caller, () -> fluxCall(invocation, call, caller));
+                return carriedHere(caller, () -> fluxCall(invocation, call, caller, onExecutor));
             });
             return (this.returnKind == ReturnKind.FLOW) ? FlowCalls.asFlow(calls) : calls;
         }
@@ -170,12 +170,13 @@ final class ResilientMethod {
      * its own observation.
      * @param call the subscription's call ({@link FluxCalls})
      * @param caller the caller's context, captured from the subscriber's
+     * @param onExecutor whether the first step runs on the pipeline's executor
      */
     private CompletableFuture<@Nullable Object> fluxCall(MethodInvocation invocation, Object call,
-            CarriedContext caller) {
+            CarriedContext caller, boolean onExecutor) {
         CallObserver.Call observation = this.observer.start(this.pipeline.name());
         try {
-            return valueOf(execution(invocation, CallerScope.NONE, call, observation, caller, false), observation);
+            return valueOf(execution(invocation, CallerScope.NONE, call, observation, caller, onExecutor), observation);
         }
         catch (RuntimeException | Error ex) {
             observation.fail(ex);

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.Retryable;
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
+import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
@@ -43,10 +44,11 @@ class FluxCallsHopTests {
                 ResilienceAutoConfiguration.class))
         .withPropertyValues("resilience.async.executor=hop")
         .withBean(DeadLetterStore.class, OwnDeadLetterStore::new)
+        .withBean(MonoCallsRefusedHopTests.Results.class)
         .withBean(Feeds.class);
 
     @Test
-    void callWhoseStartTheExecutorRefusesFailsWithTheRefusal() {
+    void callWhoseStartTheExecutorRefusesFailsWithTheRefusalHeardByTheListeners() {
         this.contexts.withBean("hop", Executor.class, () -> (task) -> {
             throw new RejectedExecutionException("saturated");
         }).run((context) -> {
@@ -58,6 +60,11 @@ class FluxCallsHopTests {
                 .verify(BOUND);
 
             assertThat(feeds.calls()).isZero();
+            assertThat(context.getBean(MonoCallsRefusedHopTests.Results.class).all()).singleElement()
+                .satisfies((result) -> {
+                    assertThat(result.status()).isEqualTo(ExecutionStatus.ERROR);
+                    assertThat(result.error()).isInstanceOf(RejectedExecutionException.class).hasMessage("saturated");
+                });
         });
     }
 
