@@ -86,11 +86,13 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     }
 
     /**
-     * Passes the guards and runs an attempt.
-     * @return the retry stage's decision, or {@code null} when the guards' answer or the
-     * attempt's stage is awaited
+     * Passes the guards, without a future when they all answer at once, and runs an
+     * attempt; returns the retry stage's decision, or {@code null} when awaited.
      */
     private @Nullable RetryDecision guardedAttempt() {
+        if (this.stages.guards.answersAtOnce()) {
+            return permitted() ? admittedAttempt() : RetryDecision.STOP;
+        }
         CompletableFuture<@Nullable Object> admission = admission();
         if (!admission.isDone()) {
             awaitAdmission(admission);

@@ -62,6 +62,17 @@ interface AttemptGuard<P> {
     }
 
     /**
+     * Returns whether the guard never makes an attempt wait, so that
+     * {@link #admitAsync()} would only wrap {@link #admit()}'s answer in a done future:
+     * an asynchronous call whose guards all answer at once is admitted through
+     * {@link #admit()}, without a future. By default a guard may make an attempt wait.
+     * @return {@code true} for a guard whose {@link #admit()} never waits
+     */
+    default boolean answersAtOnce() {
+        return false;
+    }
+
+    /**
      * Admits the next attempt of a synchronous call or refuses it. A guard that makes an
      * attempt wait (a bulkhead's queue, a rate limiter's next permit) waits on the
      * calling thread, and an interrupt ends the wait with a

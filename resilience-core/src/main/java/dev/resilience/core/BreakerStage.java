@@ -37,6 +37,11 @@ final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
     }
 
     @Override
+    public boolean answersAtOnce() {
+        return true;
+    }
+
+    @Override
     public CircuitBreaker.Permit admit() {
         return this.breaker.acquirePermit();
     }

@@ -22,6 +22,10 @@ import org.jspecify.annotations.Nullable;
  * Only one thread works on an execution at a time: the caller's, or, for an asynchronous
  * call, the thread each step was handed to; every hand-over publishes the state.
  *
+ * <p>
+ * Longer than 400 lines because it is the one place of the state and decisions that both
+ * drivers share: split, each part would reach into the other's fields.
+ *
  * @param <T> the type of the call's value
  */
 abstract class Execution<T> {
@@ -205,6 +209,24 @@ abstract class Execution<T> {
         boolean interrupted = refusal instanceof CallInterruptedException;
         stop((interrupted && this.attempts > 0) ? ExecutionStatus.ERROR : ExecutionStatus.REJECTED,
                 interrupted ? own(refusal) : refusal);
+    }
+
+    /**
+     * Asks the guards to admit the next attempt through their synchronous admission,
+     * which waits on this thread if a guard makes it wait, and holds the pass; a refusal
+     * ends the retry stage, as {@link #refused} says. An asynchronous call is admitted so
+     * only by guards that {@link Guards#answersAtOnce() answer at once}.
+     * @return whether the attempt may run
+     */
+    final boolean permitted() {
+        try {
+            this.pass.hold(this.stages.guards.admit());
+        }
+        catch (RuntimeException ex) {
+            refused(ex);
+            return false;
+        }
+        return true;
     }
 
     /**

@@ -34,6 +34,8 @@ final class Guards {
 
     private final boolean judging;
 
+    private final boolean atOnce;
+
     /** Where the guards after one that made an asynchronous attempt wait are asked. */
     private final Executor executor;
 
@@ -43,6 +45,7 @@ final class Guards {
         this.only = (this.guards.length == 1) ? this.guards[0] : null;
         this.timed = guards.stream().anyMatch(AttemptGuard::usesDuration);
         this.judging = guards.stream().anyMatch(AttemptGuard::judgesValues);
+        this.atOnce = guards.stream().allMatch(AttemptGuard::answersAtOnce);
         this.executor = executor;
     }
 
@@ -62,6 +65,16 @@ final class Guards {
      */
     boolean timed() {
         return this.timed;
+    }
+
+    /**
+     * Returns whether every guard {@link AttemptGuard#answersAtOnce() answers at once}:
+     * an asynchronous call may then be admitted through {@link #admit()}, which never
+     * waits, instead of {@link #admitAsync()}.
+     * @return {@code true} when no guard may make an attempt wait, as when there is none
+     */
+    boolean answersAtOnce() {
+        return this.atOnce;
     }
 
     /**

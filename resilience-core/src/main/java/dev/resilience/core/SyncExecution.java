@@ -221,23 +221,6 @@ final class SyncExecution<T> extends Execution<T> {
         retryStageEnded();
     }
 
-    /**
-     * Asks the guards to admit the next attempt, waiting on this thread if a guard makes
-     * it wait. A refusal ends the retry stage with status
-     * {@link ExecutionStatus#REJECTED}.
-     * @return whether the attempt may run
-     */
-    private boolean permitted() {
-        try {
-            this.pass.hold(this.stages.guards.admit());
-        }
-        catch (RuntimeException ex) {
-            refused(ex);
-            return false;
-        }
-        return true;
-    }
-
     private RetryDecision attempt() {
         if (this.stages.hedging != null) {
             return raced(new SyncHedges<T>(this.stages, this.context, this.action, this.deadlineNanos).run());
