@@ -36,8 +36,10 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * <li>The body of every response an attempt received is released unless the response is
  * the one emitted: those of earlier failed attempts, and the late response of an attempt
  * that timed out or of a call that was cancelled.</li>
- * <li>Disposing the subscription cancels the call: the running exchange is cancelled, a
- * backoff wait is cut short and no further attempt starts.</li>
+ * <li>The call starts on the subscriber's first request: a subscription cancelled before
+ * it starts no call and sends nothing. Disposing the subscription later cancels the call:
+ * the running exchange is cancelled, a backoff wait is cut short and no further attempt
+ * starts.</li>
  * <li>Each subscription is one {@code resilience.calls} observation, from its start to
  * its end (a cancellation ends it with status {@code error}, as for a {@code Mono}
  * method): the {@code WebClient}'s own observation of the exchange, in the subscriber's
@@ -75,7 +77,14 @@ public final class ResilientExchangeFilterFunction implements ExchangeFilterFunc
             ExchangeAttempts attempts = new ExchangeAttempts(sent, next, this.pipelines);
             Supplier<CompletableFuture<ExecutionResult<ClientResponse>>> call = () -> this.pipelines
                 .executeAsync(request.method(), request.url(), request.headers(), context, attempts::subscribedWith);
-            return Mono.fromFuture(call, false).flatMap(attempts::outcome).doFinally((signal) -> attempts.end());
+            // hidden, the value is not one whose flatMap Reactor resolves when subscribed
+            // to,
+            // before the subscriber could cancel: the call starts on the first request
+            return Mono.just(call)
+                .hide()
+                .flatMap((start) -> Mono.fromFuture(start, false))
+                .flatMap(attempts::outcome)
+                .doFinally((signal) -> attempts.end());
         });
     }
 

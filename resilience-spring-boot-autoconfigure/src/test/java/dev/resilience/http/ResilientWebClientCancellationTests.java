@@ -2,16 +2,25 @@ package dev.resilience.http;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
 import dev.resilience.autoconfigure.ResilienceAutoConfiguration;
 import dev.resilience.autoconfigure.ResilienceHttpClientAutoConfiguration;
 import dev.resilience.core.AttemptTimeoutException;
+import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.time.VirtualTimeSource;
+import dev.resilience.registry.CallStatistics;
+import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.reactivestreams.Subscription;
 import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -44,6 +53,37 @@ class ResilientWebClientCancellationTests {
                 "resilience.retry.instances.http-client.delay=100ms",
                 "resilience.retry.instances.http-client.jitter=none",
                 "resilience.retry.instances.http-client.budget.enabled=false");
+
+    @Test
+    void cancellingInsideOnSubscribeStartsNoCallAndNoExchange() {
+        this.runner.run((context) -> {
+            VirtualTimeSource clock = context.getBean(VirtualTimeSource.class);
+            TrackedExchanges exchanges = new TrackedExchanges(clock, 0, Duration.ZERO);
+            server.replyAlways(200, 1);
+            List<String> signals = new CopyOnWriteArrayList<>();
+
+            prices(exchanges, context).subscribe(new BaseSubscriber<>() {
+
+                @Override
+                protected void hookOnSubscribe(Subscription subscription) {
+                    signals.add("subscribed");
+                    cancel();
+                }
+
+                @Override
+                protected void hookFinally(SignalType type) {
+                    signals.add(type.name());
+                }
+
+            });
+
+            assertThat(signals).containsExactly("subscribed", "CANCEL");
+            assertThat(exchanges.attempts()).as("exchanges started").isZero();
+            CallStatistics statistics = context.getBean(ResilienceRegistry.class).statistics("http-client");
+            assertThat(EnumSet.allOf(ExecutionStatus.class)).as("no call recorded")
+                .allSatisfy((status) -> assertThat(statistics.calls(status)).as(status.name()).isZero());
+        });
+    }
 
     @Test
     void disposingDuringTheBackoffStopsFurtherAttemptsAndReleasesTheFailedResponse() {

@@ -74,6 +74,11 @@ final class TrackedExchanges implements ExchangeFilterFunction {
         return this.cancelled.get();
     }
 
+    /** Returns how many exchanges attempts started. */
+    int attempts() {
+        return this.attempts.get();
+    }
+
     /** A response passed on; done once its body was consumed, released or cancelled. */
     static final class Tracked {
 
