@@ -241,6 +241,20 @@ class SuspendFunctionsTests @Autowired constructor(
     }
 
     @Test
+    fun `expressions over #root see the value arguments only, so a repeated call replays`() = runTest {
+        quotes.script = { invocation -> "order-$invocation" }
+
+        assertThat(quotes.orderByRoot("req-1", "ETH")).isEqualTo("ETH order-1")
+        assertThat(quotes.orderByRoot("req-1", "ETH")).isEqualTo("ETH order-1")
+        assertThat(failureOf { quotes.orderByRoot("req-1", "BTC") })
+            .`as`("the same key with other value arguments")
+            .isInstanceOf(IdempotencyKeyMismatchException::class.java)
+
+        assertThat(quotes.invocations()).isEqualTo(1)
+        assertThat(results.all("suspend-root-orders").map { it.replayed() }).containsExactly(false, true, false)
+    }
+
+    @Test
     fun `rate limited function waits for its permit without invoking`() = runTest {
         assertThat(quotes.rated()).isEqualTo("ok")
 

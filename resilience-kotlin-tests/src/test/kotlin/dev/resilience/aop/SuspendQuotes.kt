@@ -119,6 +119,9 @@ class SuspendQuotes {
     @Idempotent(name = "suspend-orders", key = "#requestId")
     suspend fun order(requestId: String, symbol: String): String = "$symbol ${scripted()}"
 
+    @Idempotent(name = "suspend-root-orders", key = "#root[0]", fingerprint = "#root")
+    suspend fun orderByRoot(requestId: String, symbol: String): String = "$symbol ${scripted()}"
+
     @Retryable(value = "suspend-fallbacks", maxAttempts = 1)
     @Fallback("failingQuote", "plainQuote")
     suspend fun withFallbacks(symbol: String): String = scripted()

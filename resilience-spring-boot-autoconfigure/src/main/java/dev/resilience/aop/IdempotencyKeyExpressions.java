@@ -2,6 +2,7 @@ package dev.resilience.aop;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -52,6 +53,8 @@ final class IdempotencyKeyExpressions {
 
     private final IdempotencyFingerprints fingerprints;
 
+    private final boolean suspending;
+
     private IdempotencyKeyExpressions(Method method, String description, Expression key,
             @Nullable Expression fingerprint, IdempotencyFingerprints fingerprints) {
         this.method = method;
@@ -60,6 +63,7 @@ final class IdempotencyKeyExpressions {
         this.fingerprint = fingerprint;
         this.fingerprintParameters = FingerprintParameters.of(method);
         this.fingerprints = fingerprints;
+        this.suspending = ReturnKind.isSuspending(method);
     }
 
     static IdempotencyKeyExpressions compile(Method method, String description, Idempotent annotation,
@@ -129,8 +133,18 @@ final class IdempotencyKeyExpressions {
                 "Idempotency key of " + this.description + " cannot be worked out: " + reason);
     }
 
+    /**
+     * Returns the evaluation context of a call's arguments: those of a Kotlin
+     * {@code suspend} function without its {@code Continuation}, which is neither
+     * {@code #root}'s last element nor a variable's value.
+     */
     private MethodBasedEvaluationContext context(@Nullable Object[] arguments) {
-        return new MethodBasedEvaluationContext(arguments, this.method, arguments, parameterNames);
+        if (!this.suspending) {
+            return new MethodBasedEvaluationContext(arguments, this.method, arguments, parameterNames);
+        }
+        @Nullable Object[] values = Arrays.copyOf(arguments, arguments.length - 1);
+        return new MethodBasedEvaluationContext(values, this.method, Arrays.copyOf(values, arguments.length),
+                parameterNames);
     }
 
     private static Expression parse(String text, String setting, Set<String> variables, String subject) {
