@@ -36,13 +36,13 @@ import org.springframework.context.annotation.Configuration;
  * {@link CircuitBreakerPipelines} and so over the application's registry. Each factory
  * backs off when the application defines a factory of its kind (its own, or another
  * implementation's), and is handed to every {@link Customizer} of its type before use.
- * {@code resilience.spring-cloud.circuit-breaker.enabled=false} switches both off.
+ * {@code spring.cloud.circuitbreaker.resilience.enabled=false} switches both off.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class,
         beforeName = "org.springframework.cloud.openfeign.FeignAutoConfiguration")
 @ConditionalOnClass(CircuitBreakerFactory.class)
 @ConditionalOnBean(ResiliencePolicies.class)
-@ConditionalOnBooleanProperty(name = "resilience.spring-cloud.circuit-breaker.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "spring.cloud.circuitbreaker.resilience.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ResilienceCloudCircuitBreakerProperties.class)
 public final class ResilienceCloudCircuitBreakerAutoConfiguration {
 

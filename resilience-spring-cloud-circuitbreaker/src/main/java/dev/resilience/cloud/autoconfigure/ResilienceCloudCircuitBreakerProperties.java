@@ -3,13 +3,13 @@ package dev.resilience.cloud.autoconfigure;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The {@code resilience.spring-cloud.circuit-breaker} properties: the Spring Cloud
+ * The {@code spring.cloud.circuitbreaker.resilience} properties: the Spring Cloud
  * CircuitBreaker factories over the engine. The policies themselves are configured under
  * {@code resilience.circuit-breaker}, {@code resilience.retry},
  * {@code resilience.time-limiter} and {@code resilience.bulkhead}, with the breaker's id
  * as the instance name.
  */
-@ConfigurationProperties("resilience.spring-cloud.circuit-breaker")
+@ConfigurationProperties("spring.cloud.circuitbreaker.resilience")
 public class ResilienceCloudCircuitBreakerProperties {
 
     /** The default of {@link #getMaxIds()}. */

@@ -25,7 +25,7 @@
  * {@code spring.cloud.openfeign.circuitbreaker.group.enabled=true} a method whose id is
  * not configured uses the instances of its client's name when those are configured
  * ({@link CircuitBreakerIds}). Unconfigured ids beyond
- * {@code resilience.spring-cloud.circuit-breaker.max-ids} share the instances
+ * {@code spring.cloud.circuitbreaker.resilience.max-ids} share the instances
  * {@value CircuitBreakerIds#OTHER_IDS}, so ids built from input cannot grow the registry
  * and the meters without bound.
  */
