@@ -113,8 +113,8 @@ class ResilienceCloudCircuitBreakerApplicationTests {
             assertThat(this.inventory.stock("sku-1")).isEqualTo("unknown stock");
         }
         assertThat(stockRequests).hasValue(3);
-        assertThat(this.fallbacks.causes).hasSize(3).allSatisfy((cause) -> assertThat(cause)
-            .isInstanceOf(FeignException.InternalServerError.class));
+        assertThat(this.fallbacks.causes).hasSize(3)
+            .allSatisfy((cause) -> assertThat(cause).isInstanceOf(FeignException.InternalServerError.class));
         assertThat(this.registry.findCircuitBreaker("InventoryClientstockString").orElseThrow().state())
             .isEqualTo(CircuitBreakerState.OPEN);
 

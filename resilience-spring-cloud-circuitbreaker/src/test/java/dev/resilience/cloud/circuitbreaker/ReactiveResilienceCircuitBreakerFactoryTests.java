@@ -49,8 +49,8 @@ class ReactiveResilienceCircuitBreakerFactoryTests {
     void monoIsSubscribedOncePerAttemptAndEachBackoffIsATimerOfTheClock() {
         this.runner.run((context) -> {
             AtomicInteger subscriptions = new AtomicInteger();
-            Mono<String> failing = Mono.defer(() -> Mono.error(
-                    new IllegalStateException("attempt " + subscriptions.incrementAndGet())));
+            Mono<String> failing = Mono
+                .defer(() -> Mono.error(new IllegalStateException("attempt " + subscriptions.incrementAndGet())));
             List<Throwable> received = new ArrayList<>();
             CompletableFuture<String> call = factory(context).create("catalog").run(failing, (error) -> {
                 received.add(error);
@@ -123,7 +123,8 @@ class ReactiveResilienceCircuitBreakerFactoryTests {
             Mono<String> hanging = Mono.<String>never()
                 .doOnSubscribe((subscription) -> subscriptions.incrementAndGet())
                 .doOnCancel(() -> cancelled.set(true));
-            Disposable call = factory(context).create("catalog").run(hanging, (error) -> Mono.just("fallback"))
+            Disposable call = factory(context).create("catalog")
+                .run(hanging, (error) -> Mono.just("fallback"))
                 .subscribe();
             call.dispose();
             clock(context).advance(Duration.ofSeconds(10));
@@ -153,20 +154,19 @@ class ReactiveResilienceCircuitBreakerFactoryTests {
 
     @Test
     void callBeyondTheBulkheadIsRefusedAndDisposingTheHolderGivesItsPermitBack() {
-        this.runner.withPropertyValues("resilience.bulkhead.instances.narrow.max-concurrent-calls=1")
-            .run((context) -> {
-                ReactiveCircuitBreaker breaker = factory(context).create("narrow");
-                Disposable holder = breaker.run(Mono.<String>never(), (error) -> Mono.just("fallback")).subscribe();
-                List<Throwable> received = new ArrayList<>();
-                assertThat(breaker.run(Mono.just("second"), (error) -> {
-                    received.add(error);
-                    return Mono.just("refused");
-                }).toFuture()).isCompletedWithValue("refused");
-                assertThat(received).singleElement().isInstanceOf(BulkheadFullException.class);
-                holder.dispose();
-                assertThat(breaker.run(Mono.just("third"), (error) -> Mono.just("refused")).toFuture())
-                    .isCompletedWithValue("third");
-            });
+        this.runner.withPropertyValues("resilience.bulkhead.instances.narrow.max-concurrent-calls=1").run((context) -> {
+            ReactiveCircuitBreaker breaker = factory(context).create("narrow");
+            Disposable holder = breaker.run(Mono.<String>never(), (error) -> Mono.just("fallback")).subscribe();
+            List<Throwable> received = new ArrayList<>();
+            assertThat(breaker.run(Mono.just("second"), (error) -> {
+                received.add(error);
+                return Mono.just("refused");
+            }).toFuture()).isCompletedWithValue("refused");
+            assertThat(received).singleElement().isInstanceOf(BulkheadFullException.class);
+            holder.dispose();
+            assertThat(breaker.run(Mono.just("third"), (error) -> Mono.just("refused")).toFuture())
+                .isCompletedWithValue("third");
+        });
     }
 
     @Test

@@ -63,9 +63,9 @@ class ResilienceCircuitBreakerFactoryTests {
             }
             assertThat(runs).hasValue(2);
             assertThat(received).hasSize(3);
-            assertThat(received.subList(0, 2)).allSatisfy((error) -> assertThat(error)
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("inventory down"));
+            assertThat(received.subList(0, 2))
+                .allSatisfy((error) -> assertThat(error).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("inventory down"));
             assertThat(received.get(2)).isInstanceOf(CallNotPermittedException.class);
             assertThat(registry(context).findCircuitBreaker("inventory")).get()
                 .satisfies((registered) -> assertThat(registered.state()).isEqualTo(CircuitBreakerState.OPEN));
@@ -179,20 +179,19 @@ class ResilienceCircuitBreakerFactoryTests {
 
     @Test
     void callBeyondTheBulkheadOfTheIdIsRefusedAndTheFallbackReceivesTheRefusal() {
-        this.runner.withPropertyValues("resilience.bulkhead.instances.narrow.max-concurrent-calls=1")
-            .run((context) -> {
-                CircuitBreaker breaker = factory(context).create("narrow");
-                List<Throwable> received = new ArrayList<>();
-                AtomicInteger innerRuns = new AtomicInteger();
-                String outer = breaker.run(() -> breaker.run(() -> "inner " + innerRuns.incrementAndGet(), (error) -> {
-                    received.add(error);
-                    return "refused";
-                }), (error) -> "outer fallback");
-                assertThat(outer).isEqualTo("refused");
-                assertThat(innerRuns).hasValue(0);
-                assertThat(received).singleElement().isInstanceOf(BulkheadFullException.class);
-                assertThat(breaker.run(() -> "again", (error) -> "fallback")).isEqualTo("again");
-            });
+        this.runner.withPropertyValues("resilience.bulkhead.instances.narrow.max-concurrent-calls=1").run((context) -> {
+            CircuitBreaker breaker = factory(context).create("narrow");
+            List<Throwable> received = new ArrayList<>();
+            AtomicInteger innerRuns = new AtomicInteger();
+            String outer = breaker.run(() -> breaker.run(() -> "inner " + innerRuns.incrementAndGet(), (error) -> {
+                received.add(error);
+                return "refused";
+            }), (error) -> "outer fallback");
+            assertThat(outer).isEqualTo("refused");
+            assertThat(innerRuns).hasValue(0);
+            assertThat(received).singleElement().isInstanceOf(BulkheadFullException.class);
+            assertThat(breaker.run(() -> "again", (error) -> "fallback")).isEqualTo("again");
+        });
     }
 
     @Test
@@ -243,8 +242,8 @@ class ResilienceCircuitBreakerFactoryTests {
             factory.create("user-0").run(() -> "ok");
             assertThat(registry(context).circuitBreakers()).containsOnlyKeys("user-0", "user-1",
                     CircuitBreakerIds.OTHER_IDS, "inventory");
-            assertThat(registry(context).statistics()).containsOnlyKeys("user-0", "user-1",
-                    CircuitBreakerIds.OTHER_IDS, "inventory");
+            assertThat(registry(context).statistics()).containsOnlyKeys("user-0", "user-1", CircuitBreakerIds.OTHER_IDS,
+                    "inventory");
         });
     }
 
@@ -280,13 +279,13 @@ class ResilienceCircuitBreakerFactoryTests {
     @Test
     void customizerOfTheFactoryIsAppliedBeforeUse() {
         this.runner.withUserConfiguration(RetryingOrders.class).run((context) -> {
-                AtomicInteger runs = new AtomicInteger();
-                factory(context).create("orders").run(() -> {
-                    runs.incrementAndGet();
-                    throw new IllegalStateException("down");
-                }, (error) -> "fallback");
-                assertThat(runs).hasValue(3);
-            });
+            AtomicInteger runs = new AtomicInteger();
+            factory(context).create("orders").run(() -> {
+                runs.incrementAndGet();
+                throw new IllegalStateException("down");
+            }, (error) -> "fallback");
+            assertThat(runs).hasValue(3);
+        });
     }
 
     @Configuration(proxyBeanMethods = false)
