@@ -47,9 +47,23 @@ public final class ObservedCalls {
      */
     public <T> ExecutionResult<T> execute(ResiliencePipeline pipeline, String description,
             Callable<? extends T> action) {
+        return execute(pipeline, CallContext.of(description, List.of()), action);
+    }
+
+    /**
+     * Runs a call on this thread with a context of the caller's (a target its fallbacks
+     * read), its observation in scope while it runs.
+     * @param pipeline the pipeline, whose name names the observation
+     * @param call the call's context, without a listener of its own: the observation's is
+     * set on it
+     * @param action one attempt
+     * @param <T> the type of the call's value
+     * @return the complete account of the call
+     */
+    public <T> ExecutionResult<T> execute(ResiliencePipeline pipeline, CallContext call, Callable<? extends T> action) {
         CallObserver.Call observation = this.observer.start(pipeline.name());
         try {
-            CallContext context = CallContext.of(description, List.of()).withListener(observation.listener());
+            CallContext context = call.withListener(observation.listener());
             return observation.stop(observation.scoped(() -> pipeline.<T>execute(context, action)).get());
         }
         catch (RuntimeException | Error ex) {
@@ -81,25 +95,43 @@ public final class ObservedCalls {
      */
     public <T> CompletableFuture<ExecutionResult<T>> executeAsync(ResiliencePipeline pipeline, String description,
             Object subscriberContext, Function<Object, Supplier<? extends CompletionStage<? extends T>>> attempts) {
+        return executeAsync(pipeline, CallContext.of(description, List.of()), subscriberContext, attempts);
+    }
+
+    /**
+     * Starts a call for a Reactor subscription as
+     * {@link #executeAsync(ResiliencePipeline, String, Object, Function)} does, with a
+     * context of the caller's (a target its fallbacks read).
+     * @param pipeline the pipeline, whose name names the observation
+     * @param call the call's context, without a listener or carried context of its own:
+     * the observation's are set on it
+     * @param subscriberContext the Reactor context of the subscription the call is made
+     * for
+     * @param attempts given the context the call's attempts subscribe with, returns what
+     * starts one attempt
+     * @param <T> the type of the call's value
+     * @return a future that completes with the complete account of the call once its
+     * observation is stopped
+     */
+    public <T> CompletableFuture<ExecutionResult<T>> executeAsync(ResiliencePipeline pipeline, CallContext call,
+            Object subscriberContext, Function<Object, Supplier<? extends CompletionStage<? extends T>>> attempts) {
         CarriedContext caller = this.observer.capture(subscriberContext);
         if (caller == CarriedContext.NONE) {
-            return start(pipeline, description, subscriberContext, caller, attempts);
+            return start(pipeline, call, subscriberContext, caller, attempts);
         }
         List<CompletableFuture<ExecutionResult<T>>> started = new ArrayList<>(1);
-        caller.around(() -> started.add(start(pipeline, description, subscriberContext, caller, attempts))).run();
+        caller.around(() -> started.add(start(pipeline, call, subscriberContext, caller, attempts))).run();
         return started.get(0);
     }
 
-    private <T> CompletableFuture<ExecutionResult<T>> start(ResiliencePipeline pipeline, String description,
+    private <T> CompletableFuture<ExecutionResult<T>> start(ResiliencePipeline pipeline, CallContext call,
             Object subscriberContext, CarriedContext caller,
             Function<Object, Supplier<? extends CompletionStage<? extends T>>> attempts) {
         CallObserver.Call observation = this.observer.start(pipeline.name());
         try {
             Supplier<? extends CompletionStage<? extends T>> attempt = attempts
                 .apply(MonoCalls.observedIn(subscriberContext, observation.observation()));
-            CallContext context = CallContext.of(description, List.of())
-                .withListener(observation.listener())
-                .withCarried(observation.carried(caller));
+            CallContext context = call.withListener(observation.listener()).withCarried(observation.carried(caller));
             return stoppedAtTheEnd(observation.scoped(() -> pipeline.<T>executeAsync(context, attempt)).get(),
                     observation);
         }
