@@ -6,10 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 if ! command -v promtool > /dev/null; then
-  if command -v apt-get > /dev/null && [[ $(id -u) -eq 0 ]]; then
+  SUDO=
+  [[ $(id -u) -eq 0 ]] || SUDO=sudo
+  if command -v apt-get > /dev/null && { [[ -z "$SUDO" ]] || command -v sudo > /dev/null; }; then
     echo "promtool not found: installing the Debian package prometheus" >&2
-    apt-get install -y --no-install-recommends prometheus > /dev/null \
-      || { apt-get update > /dev/null && apt-get install -y --no-install-recommends prometheus > /dev/null; }
+    $SUDO apt-get install -y --no-install-recommends prometheus > /dev/null \
+      || { $SUDO apt-get update > /dev/null && $SUDO apt-get install -y --no-install-recommends prometheus > /dev/null; }
   else
     echo "promtool not found: install Prometheus (Debian: apt-get install prometheus)" >&2
     exit 1
