@@ -220,7 +220,7 @@ draw() {
     [[ -n "$plot" ]] || { echo "No data for $alert" >&2; exit 1; }
     scenes=$(awk -F, 'NR > 1 && $1 > 0 && $1 < 600 {
         printf "set arrow from %f, graph 0 to %f, graph 1 nohead dt 3 lc rgb \"gray40\"\n", $1 / 60, $1 / 60
-        printf "set label \"%s\" at %f, graph 0.98 rotate by -90 font \",8\" tc rgb \"gray30\" offset 0.5, 0 front boxed\n", $2, $1 / 60
+        printf "set label \"%s\" at %f, graph 0.98 rotate by -90 font \",8\" tc rgb \"gray30\" offset 0.5, 0 front\n", $2, $1 / 60
       }' "$SCENES")
     gnuplot << EOF
 set terminal pngcairo noenhanced size 1100,700 font "sans,10"
@@ -231,7 +231,6 @@ set lmargin 12
 set rmargin 4
 set xrange [0:10]
 set grid
-set style textbox opaque noborder
 set key outside top center horizontal
 set size 1, 0.62
 set origin 0, 0.33
