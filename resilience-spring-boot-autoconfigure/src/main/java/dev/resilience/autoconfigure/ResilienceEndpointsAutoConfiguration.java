@@ -5,6 +5,7 @@ import dev.resilience.actuate.endpoint.ChaosEndpoint;
 import dev.resilience.actuate.endpoint.CircuitBreakersEndpoint;
 import dev.resilience.actuate.endpoint.DeadLettersEndpoint;
 import dev.resilience.actuate.endpoint.RateLimitersEndpoint;
+import dev.resilience.actuate.endpoint.ResilienceEndpointsRuntimeHints;
 import dev.resilience.actuate.endpoint.RetriesEndpoint;
 import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.core.deadletter.DeadLetterSanitizer;
@@ -23,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 
 /**
  * Auto-configures the {@code circuitbreakers}, {@code retries}, {@code bulkheads},
@@ -39,6 +41,7 @@ import org.springframework.context.annotation.Bean;
         afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration")
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(ResilienceRegistry.class)
+@ImportRuntimeHints(ResilienceEndpointsRuntimeHints.class)
 public final class ResilienceEndpointsAutoConfiguration {
 
     /** Masks the fingerprint secret wherever Actuator shows configuration values. */

@@ -6,6 +6,7 @@ import dev.resilience.http.HttpClientSettings;
 import dev.resilience.http.ResilientClientHttpRequestInterceptor;
 import dev.resilience.http.ResilientExchangeFilterFunction;
 import dev.resilience.http.ResilientRestClientCustomizer;
+import dev.resilience.http.ResilientRestTemplateCustomizer;
 import dev.resilience.http.ResilientWebClientCustomizer;
 import dev.resilience.registry.ResiliencePolicies;
 import io.micrometer.observation.ObservationRegistry;
@@ -16,21 +17,26 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * Auto-configures resilient outgoing calls when {@code resilience.http-client.enabled} is
- * true: every {@link RestClient} built from Spring Boot's {@code RestClient.Builder}, and
- * every {@link WebClient} built from its {@code WebClient.Builder}, runs its requests
- * through the {@code resilience.http-client.retry} instance and a circuit breaker per
- * host, each request one {@code resilience.calls} observation of the application's
- * {@link ObservationRegistry}. Both clients share one {@link HttpClientPipelines}, and so
- * the bound on hosts. Each bean backs off when the application defines its own.
+ * true: every {@link RestClient} built from Spring Boot's {@code RestClient.Builder},
+ * every {@link RestTemplate} built from its {@code RestTemplateBuilder}, and every
+ * {@link WebClient} built from its {@code WebClient.Builder}, runs its requests through
+ * the {@code resilience.http-client.retry} instance and a circuit breaker per host, each
+ * request one {@code resilience.calls} observation of the application's
+ * {@link ObservationRegistry}. The three clients share one {@link HttpClientPipelines},
+ * and so the bound on hosts; the {@code RestClient}s and {@code RestTemplate}s share one
+ * {@link ResilientClientHttpRequestInterceptor} too. Each bean backs off when the
+ * application defines its own.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnClass(HttpHeaders.class)
@@ -48,9 +54,13 @@ public final class ResilienceHttpClientAutoConfiguration {
                 observations.getIfAvailable(() -> ObservationRegistry.NOOP));
     }
 
+    /**
+     * The {@code RestClient} and {@code RestTemplate} customizers, which add one shared
+     * interceptor, when Spring Boot's {@code spring-boot-restclient} module is present.
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass({ RestClient.class, RestClientCustomizer.class })
-    static class RestClientConfiguration {
+    @ConditionalOnClass({ RestClientCustomizer.class, RestTemplateCustomizer.class })
+    static class BlockingClientsConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
@@ -58,10 +68,30 @@ public final class ResilienceHttpClientAutoConfiguration {
             return new ResilientClientHttpRequestInterceptor(pipelines);
         }
 
-        @Bean
-        @ConditionalOnMissingBean
-        ResilientRestClientCustomizer resilientRestClientCustomizer(ResilientClientHttpRequestInterceptor interceptor) {
-            return new ResilientRestClientCustomizer(interceptor);
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(RestClient.class)
+        static class RestClientConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean
+            ResilientRestClientCustomizer resilientRestClientCustomizer(
+                    ResilientClientHttpRequestInterceptor interceptor) {
+                return new ResilientRestClientCustomizer(interceptor);
+            }
+
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(RestTemplate.class)
+        static class RestTemplateConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean
+            ResilientRestTemplateCustomizer resilientRestTemplateCustomizer(
+                    ResilientClientHttpRequestInterceptor interceptor) {
+                return new ResilientRestTemplateCustomizer(interceptor);
+            }
+
         }
 
     }

@@ -86,7 +86,8 @@ public class ResilienceProperties implements Validator {
     private final DeadLetter deadLetter = new DeadLetter();
 
     /**
-     * Settings of the resilience of outgoing calls made with RestClient and WebClient.
+     * Settings of the resilience of outgoing calls made with RestClient, RestTemplate and
+     * WebClient.
      */
     private final HttpClient httpClient = new HttpClient();
 
@@ -949,9 +950,9 @@ public class ResilienceProperties implements Validator {
     }
 
     /**
-     * Settings of outgoing calls made with a {@code RestClient} or a {@code WebClient}
-     * built from Spring Boot's builders: each request runs through a retry instance and a
-     * circuit breaker per host.
+     * Settings of outgoing calls made with a {@code RestClient}, a {@code RestTemplate}
+     * or a {@code WebClient} built from Spring Boot's builders: each request runs through
+     * a retry instance and a circuit breaker per host.
      */
     public static class HttpClient {
 
@@ -965,9 +966,9 @@ public class ResilienceProperties implements Validator {
         public static final int DEFAULT_MAX_HOSTS = 50;
 
         /**
-         * Whether requests of RestClients and WebClients built from the auto-configured
-         * RestClient.Builder and WebClient.Builder are retried and guarded by circuit
-         * breakers.
+         * Whether requests of RestClients, RestTemplates and WebClients built from the
+         * auto-configured RestClient.Builder, RestTemplateBuilder and WebClient.Builder
+         * are retried and guarded by circuit breakers.
          */
         private boolean enabled;
 

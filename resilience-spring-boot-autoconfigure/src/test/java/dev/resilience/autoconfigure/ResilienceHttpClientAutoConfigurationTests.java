@@ -6,6 +6,7 @@ import dev.resilience.http.HttpClientSettings;
 import dev.resilience.http.ResilientClientHttpRequestInterceptor;
 import dev.resilience.http.ResilientExchangeFilterFunction;
 import dev.resilience.http.ResilientRestClientCustomizer;
+import dev.resilience.http.ResilientRestTemplateCustomizer;
 import dev.resilience.http.ResilientWebClientCustomizer;
 import dev.resilience.registry.ResiliencePolicies;
 import dev.resilience.registry.ResilienceRegistry;
@@ -18,6 +19,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,11 +79,36 @@ class ResilienceHttpClientAutoConfigurationTests {
     }
 
     @Test
-    void withoutTheRestClientOnlyTheWebClientIsCustomized() {
+    void whenEnabledTheRestTemplateCustomizerPutsTheInterceptorTheRestClientUsesFirst() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=true").run((context) -> {
+            assertThat(context).hasSingleBean(ResilientRestTemplateCustomizer.class)
+                .hasSingleBean(ResilientClientHttpRequestInterceptor.class);
+            RestTemplate template = new RestTemplate();
+            template.getInterceptors().add((request, body, execution) -> execution.execute(request, body));
+            context.getBean(ResilientRestTemplateCustomizer.class).customize(template);
+            context.getBean(ResilientRestTemplateCustomizer.class).customize(template);
+            assertThat(template.getInterceptors()).hasSize(2)
+                .first()
+                .isSameAs(context.getBean(ResilientClientHttpRequestInterceptor.class));
+        });
+    }
+
+    @Test
+    void withoutTheRestClientTheRestTemplateAndTheWebClientAreCustomized() {
         this.runner.withPropertyValues("resilience.http-client.enabled=true")
             .withClassLoader(new FilteredClassLoader(RestClient.class))
             .run((context) -> assertThat(context).hasSingleBean(ResilientWebClientCustomizer.class)
-                .doesNotHaveBean(ResilientClientHttpRequestInterceptor.class));
+                .hasSingleBean(ResilientRestTemplateCustomizer.class)
+                .doesNotHaveBean(ResilientRestClientCustomizer.class));
+    }
+
+    @Test
+    void withoutBootsRestClientModuleOnlyTheWebClientIsCustomized() {
+        this.runner.withPropertyValues("resilience.http-client.enabled=true")
+            .withClassLoader(new FilteredClassLoader("org.springframework.boot.restclient"))
+            .run((context) -> assertThat(context).hasSingleBean(ResilientWebClientCustomizer.class)
+                .doesNotHaveBean(ResilientClientHttpRequestInterceptor.class)
+                .doesNotHaveBean(ResilientRestTemplateCustomizer.class));
     }
 
     @Test
