@@ -16,7 +16,7 @@ import org.w3c.dom.Node;
  * Checks that {@code resilience-bom} manages exactly the published modules of the reactor, at
  * {@code ${project.version}}, and carries the parent's version and metadata. A module is published
  * unless it is an aggregator ({@code pom} packaging) or sets {@code maven.deploy.skip} to
- * {@code true}. Run by the root pom at {@code validate}:
+ * {@code true}; the modules of every profile count as well. Run by the root pom at {@code validate}:
  * {@code java src/build/BomCheck.java <root directory>}; exits 1 with one line per problem.
  */
 public final class BomCheck {
@@ -106,8 +106,17 @@ public final class BomCheck {
 
     private static List<String> modules(Element pom) {
         List<String> modules = new ArrayList<>();
-        for (Element module : children(child(pom, "modules"), "module")) {
-            modules.add(module.getTextContent().trim());
+        List<Element> moduleLists = new ArrayList<>(children(pom, "modules"));
+        for (Element profile : children(child(pom, "profiles"), "profile")) {
+            moduleLists.addAll(children(profile, "modules"));
+        }
+        for (Element moduleList : moduleLists) {
+            for (Element module : children(moduleList, "module")) {
+                String name = module.getTextContent().trim();
+                if (!modules.contains(name)) {
+                    modules.add(name);
+                }
+            }
         }
         return modules;
     }
