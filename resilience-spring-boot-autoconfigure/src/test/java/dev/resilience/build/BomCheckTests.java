@@ -45,6 +45,26 @@ class BomCheckTests {
         assertThat(result.output()).contains("does not manage the published module cloud (cloud)");
     }
 
+    @Test
+    void takesMavenDeploySkipInheritedFromTheParentPom() throws Exception {
+        rootPom("<module>resilience-bom</module><module>core</module><module>examples</module>", "");
+        bom("core");
+        module("core", "", "");
+        write("examples/pom.xml",
+                "<project><modelVersion>4.0.0</modelVersion><parent><groupId>dev.resilience</groupId>"
+                        + "<artifactId>resilience-parent</artifactId><version>1.0</version></parent>"
+                        + "<artifactId>examples</artifactId><packaging>pom</packaging>"
+                        + "<properties><maven.deploy.skip>true</maven.deploy.skip></properties>"
+                        + "<modules><module>shop</module><module>published-example</module></modules></project>");
+        module("examples/shop", "shop", "examples", "../pom.xml", "", "");
+        module("examples/published-example", "published-example", "examples", "../pom.xml",
+                "<properties><maven.deploy.skip>false</maven.deploy.skip></properties>", "");
+        Result result = run();
+        assertThat(result.exitCode()).isOne();
+        assertThat(result.output()).doesNotContain("module shop ")
+            .contains("does not manage the published module published-example (examples/published-example)");
+    }
+
     private void rootPom(String modules, String profiles) throws IOException {
         write("pom.xml", "<project><modelVersion>4.0.0</modelVersion><groupId>dev.resilience</groupId>"
                 + "<artifactId>resilience-parent</artifactId><version>1.0</version><packaging>pom</packaging>"
