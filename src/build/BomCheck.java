@@ -17,6 +17,7 @@ import org.w3c.dom.Node;
  * {@code ${project.version}}, and carries the parent's version and metadata. A module is published
  * unless it is an aggregator ({@code pom} packaging) or sets {@code maven.deploy.skip} to
  * {@code true} (itself or through its parent poms); the modules of every profile count as well.
+ * A published module may depend on another module of the reactor only if that one is published too.
  * Run by the root pom at {@code validate}: {@code java src/build/BomCheck.java <root directory>};
  * exits 1 with one line per problem.
  */
@@ -73,6 +74,20 @@ public final class BomCheck {
             String groupId = text(dependency, "groupId");
             if (!groupId.equals(text(parent, "groupId")) && !groupId.equals("${project.groupId}")) {
                 problems.add(BOM + " gives " + artifactId + " the groupId " + groupId);
+            }
+        }
+        for (Map.Entry<String, Path> module : published.entrySet()) {
+            Element modulePom = read(module.getValue().resolve("pom.xml"));
+            for (Element dependency : children(child(modulePom, "dependencies"), "dependency")) {
+                String artifactId = text(dependency, "artifactId");
+                String groupId = text(dependency, "groupId");
+                boolean ours = groupId.equals(text(parent, "groupId")) || groupId.equals("${project.groupId}");
+                if (ours && !"test".equals(text(dependency, "scope")) && !published.containsKey(artifactId)) {
+                    problems.add("the published module " + module.getKey() + " depends on " + artifactId
+                            + ", which is not published, so an application could not resolve " + module.getKey()
+                            + ": publish " + artifactId + " (and add it to "
+                            + root.relativize(bomDirectory.resolve("pom.xml")) + ") or give the dependency <scope>test");
+                }
             }
         }
         published.forEach((artifactId, directory) -> {

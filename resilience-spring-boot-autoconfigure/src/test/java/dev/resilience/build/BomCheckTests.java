@@ -65,6 +65,21 @@ class BomCheckTests {
             .contains("does not manage the published module published-example (examples/published-example)");
     }
 
+    @Test
+    void failsWhenAPublishedModuleDependsOnAModuleThatIsNotPublished() throws Exception {
+        rootPom("<module>resilience-bom</module><module>core</module><module>starter</module><module>testkit</module>",
+                "");
+        bom("core", "starter");
+        module("core", "", "");
+        module("testkit", "<properties><maven.deploy.skip>true</maven.deploy.skip></properties>", "");
+        module("starter", "", "<dependency><groupId>dev.resilience</groupId><artifactId>core</artifactId></dependency>"
+                + "<dependency><groupId>${project.groupId}</groupId><artifactId>testkit</artifactId></dependency>");
+        Result result = run();
+        assertThat(result.exitCode()).isOne();
+        assertThat(result.output()).contains("the published module starter depends on testkit, which is not published")
+            .doesNotContain("on core");
+    }
+
     private void rootPom(String modules, String profiles) throws IOException {
         write("pom.xml", "<project><modelVersion>4.0.0</modelVersion><groupId>dev.resilience</groupId>"
                 + "<artifactId>resilience-parent</artifactId><version>1.0</version><packaging>pom</packaging>"
