@@ -16,8 +16,10 @@ import org.w3c.dom.Node;
  * Checks that {@code resilience-bom} manages exactly the published modules of the reactor, at
  * {@code ${project.version}}, and carries the parent's version and metadata. A module is published
  * unless it is an aggregator ({@code pom} packaging) or sets {@code maven.deploy.skip} to
- * {@code true}. Run by the root pom at {@code validate}:
- * {@code java src/build/BomCheck.java <root directory>}; exits 1 with one line per problem.
+ * {@code true} (itself or through its parent poms); the modules of every profile count as well.
+ * A published module may depend on another module of the reactor only if that one is published too.
+ * Run by the root pom at {@code validate}: {@code java src/build/BomCheck.java <root directory>};
+ * exits 1 with one line per problem.
  */
 public final class BomCheck {
 
@@ -74,6 +76,20 @@ public final class BomCheck {
                 problems.add(BOM + " gives " + artifactId + " the groupId " + groupId);
             }
         }
+        for (Map.Entry<String, Path> module : published.entrySet()) {
+            Element modulePom = read(module.getValue().resolve("pom.xml"));
+            for (Element dependency : children(child(modulePom, "dependencies"), "dependency")) {
+                String artifactId = text(dependency, "artifactId");
+                String groupId = text(dependency, "groupId");
+                boolean ours = groupId.equals(text(parent, "groupId")) || groupId.equals("${project.groupId}");
+                if (ours && !"test".equals(text(dependency, "scope")) && !published.containsKey(artifactId)) {
+                    problems.add("the published module " + module.getKey() + " depends on " + artifactId
+                            + ", which is not published, so an application could not resolve " + module.getKey()
+                            + ": publish " + artifactId + " (and add it to "
+                            + root.relativize(bomDirectory.resolve("pom.xml")) + ") or give the dependency <scope>test");
+                }
+            }
+        }
         published.forEach((artifactId, directory) -> {
             if (!managed.contains(artifactId)) {
                 problems.add(BOM + " does not manage the published module " + artifactId + " (" + root.relativize(directory)
@@ -93,21 +109,60 @@ public final class BomCheck {
             Path moduleDirectory = directory.resolve(module).normalize();
             Element modulePom = read(moduleDirectory.resolve("pom.xml"));
             String packaging = text(modulePom, "packaging");
-            Element properties = child(modulePom, "properties");
-            boolean deploySkipped = properties != null && "true".equals(text(properties, "maven.deploy.skip"));
             if ("pom".equals(packaging)) {
                 collectPublished(moduleDirectory, modulePom, published);
             }
-            else if (!deploySkipped) {
+            else if (!deploySkipped(moduleDirectory, modulePom)) {
                 published.put(text(modulePom, "artifactId"), moduleDirectory);
             }
         }
     }
 
+    /**
+     * Reads {@code maven.deploy.skip} as Maven does: from the pom's own properties, else
+     * from its parent's, up the parents found on disk at their {@code relativePath}.
+     */
+    private static boolean deploySkipped(Path directory, Element pom) throws Exception {
+        Element properties = child(pom, "properties");
+        if (properties != null && child(properties, "maven.deploy.skip") != null) {
+            return "true".equals(text(properties, "maven.deploy.skip"));
+        }
+        Element parent = child(pom, "parent");
+        if (parent == null) {
+            return false;
+        }
+        Element relativePath = child(parent, "relativePath");
+        String location = (relativePath != null) ? relativePath.getTextContent().trim() : "../pom.xml";
+        if (location.isEmpty()) {
+            return false;
+        }
+        Path parentPom = directory.resolve(location).normalize();
+        if (Files.isDirectory(parentPom)) {
+            parentPom = parentPom.resolve("pom.xml");
+        }
+        if (!Files.isRegularFile(parentPom)) {
+            return false;
+        }
+        Element parentModel = read(parentPom);
+        if (!text(parentModel, "artifactId").equals(text(parent, "artifactId"))) {
+            return false;
+        }
+        return deploySkipped(parentPom.getParent(), parentModel);
+    }
+
     private static List<String> modules(Element pom) {
         List<String> modules = new ArrayList<>();
-        for (Element module : children(child(pom, "modules"), "module")) {
-            modules.add(module.getTextContent().trim());
+        List<Element> moduleLists = new ArrayList<>(children(pom, "modules"));
+        for (Element profile : children(child(pom, "profiles"), "profile")) {
+            moduleLists.addAll(children(profile, "modules"));
+        }
+        for (Element moduleList : moduleLists) {
+            for (Element module : children(moduleList, "module")) {
+                String name = module.getTextContent().trim();
+                if (!modules.contains(name)) {
+                    modules.add(name);
+                }
+            }
         }
         return modules;
     }
