@@ -209,6 +209,18 @@ public final class Bulkhead {
     }
 
     /**
+     * Puts the limit back as it was created: an adaptive limit forgets what it learned
+     * and starts again from its initial limit; a fixed one stays. The permits of calls
+     * running now are theirs: they are not taken back, and they come back when those
+     * calls end, as always; calls waiting keep their place, and get the permits a higher
+     * limit frees at once. The counts since creation are kept. For tests, between one and
+     * the next. Thread-safe.
+     */
+    public void reset() {
+        this.queue.resetLimit();
+    }
+
+    /**
      * Returns how many calls may run at once now: the fixed limit, or the adaptive one as
      * it stands.
      * @return the current limit

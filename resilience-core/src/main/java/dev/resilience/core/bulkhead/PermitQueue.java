@@ -43,7 +43,9 @@ final class PermitQueue {
 
     private final ReentrantLock lock = new ReentrantLock();
 
-    private final ConcurrencyLimit limit;
+    private final BulkheadConfig config;
+
+    private ConcurrencyLimit limit;
 
     private final ArrayDeque<Waiter<?>> waiters = new ArrayDeque<>();
 
@@ -60,6 +62,7 @@ final class PermitQueue {
         this.time = time;
         this.maxWaitNanos = Durations.toNanos(config.maxWait());
         this.occupancy = occupancy;
+        this.config = config;
         this.limit = ConcurrencyLimit.of(config);
         this.currentLimit = this.limit.limit();
     }
@@ -188,6 +191,25 @@ final class PermitQueue {
                 this.currentLimit = this.limit.limit();
                 this.occupancy.release();
             }
+            handedOver = drainLocked();
+        }
+        finally {
+            this.lock.unlock();
+        }
+        handOut(handedOver);
+    }
+
+    /**
+     * Under the lock: starts the limit afresh from the configuration, forgetting what an
+     * adaptive one learned, then hands the permits the new limit frees over to the first
+     * waiters.
+     */
+    void resetLimit() {
+        List<Waiter<?>> handedOver;
+        this.lock.lock();
+        try {
+            this.limit = ConcurrencyLimit.of(this.config);
+            this.currentLimit = this.limit.limit();
             handedOver = drainLocked();
         }
         finally {
