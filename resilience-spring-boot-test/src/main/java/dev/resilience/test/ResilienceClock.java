@@ -27,8 +27,9 @@ import dev.resilience.core.time.VirtualTimeSource;
  * asynchronous call ({@code CompletableFuture}, {@code Mono}, {@code Flux}), an attempt
  * timeout, a bulkhead's longest wait, a hedge's delay. Call {@link #advance(Duration)},
  * or {@link #await(CompletionStage)} for an asynchronous call, which advances from timer
- * to timer until it completes; a {@code Mono} gives its stage with {@code toFuture()}.
- * The timers run on the thread that advances the clock.
+ * to timer until it completes, letting a step on another thread run for
+ * {@link #QUIET_PERIOD} before each move; a {@code Mono} gives its stage with
+ * {@code toFuture()}. The timers run on the thread that advances the clock.
  * <li>A breaker without automatic transitions leaves OPEN on the first call after its
  * wait in open: {@code advance(waitInOpen)}, then call.
  * </ul>
@@ -43,6 +44,15 @@ public final class ResilienceClock {
      * has no timer left to advance to: 10 seconds.
      */
     public static final Duration DEFAULT_AWAIT_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * How long, by the wall clock, {@link #await(CompletionStage)} lets a call run before
+     * each move of the clock to its next timer: 50 milliseconds. A step running on
+     * another thread (an attempt on an executor, a {@code WebClient} exchange) that ends
+     * within it ends the call before the timers behind it (its attempt timeout, a
+     * bulkhead's longest wait) fire.
+     */
+    public static final Duration QUIET_PERIOD = Duration.ofMillis(50);
 
     private final VirtualTimeSource timeSource;
 
@@ -107,9 +117,12 @@ public final class ResilienceClock {
 
     /**
      * Waits for an asynchronous call, advancing the clock from one pending timer to the
-     * next until the call completes, and returns its value. Every timer that falls due
-     * before the call completes runs, in order, whoever scheduled it; while no timer is
-     * pending (a step runs on an executor), it waits for the call by the wall clock.
+     * next until the call completes, and returns its value. Before each move, it waits
+     * {@link #QUIET_PERIOD} of wall time for the call, so that a step running on another
+     * thread ends before the clock passes the timers behind it; a call still running then
+     * is taken to wait for its next timer. Every timer that falls due before the call
+     * completes runs, in order, whoever scheduled it; while no timer is pending, it keeps
+     * waiting for the call by the wall clock.
      * @param <T> the type of the value
      * @param stage the call's stage
      * @param wallTimeout how long to wait by the wall clock in all
@@ -123,21 +136,23 @@ public final class ResilienceClock {
         CompletableFuture<T> future = stage.toCompletableFuture();
         long deadline = System.nanoTime() + wallTimeout.toNanos();
         while (!future.isDone()) {
-            if (System.nanoTime() - deadline >= 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
                 throw new IllegalStateException("The call did not complete within " + wallTimeout
                         + " of wall time; the virtual clock stands at " + elapsed() + " with "
                         + this.timeSource.pendingTasks() + " timer(s) pending");
             }
-            if (!this.timeSource.advanceToNextTask()) {
-                waitBriefly(future);
+            waitFor(future, Math.min(left, QUIET_PERIOD.toNanos()));
+            if (!future.isDone()) {
+                this.timeSource.advanceToNextTask();
             }
         }
         return future.join();
     }
 
-    private static void waitBriefly(CompletableFuture<?> future) {
+    private static void waitFor(CompletableFuture<?> future, long nanos) {
         try {
-            future.get(1, TimeUnit.MILLISECONDS);
+            future.get(nanos, TimeUnit.NANOSECONDS);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
