@@ -47,6 +47,12 @@ final class PermitQueue {
 
     private ConcurrencyLimit limit;
 
+    /**
+     * How many times the limit was started afresh; a permit of an earlier one teaches
+     * nothing.
+     */
+    private volatile int generation;
+
     private final ArrayDeque<Waiter<?>> waiters = new ArrayDeque<>();
 
     private volatile int waiting;
@@ -157,11 +163,11 @@ final class PermitQueue {
             queued = this.occupancy.release();
         }
         catch (IllegalStateException noneOut) {
-            handOverLocked(false, 0, 0, false);
+            handOverLocked(false, 0, 0, false, 0);
             throw noneOut;
         }
         if (queued) {
-            handOverLocked(false, 0, 0, false);
+            handOverLocked(false, 0, 0, false, 0);
         }
     }
 
@@ -171,9 +177,18 @@ final class PermitQueue {
      * @param durationNanos how long the call took
      * @param inflight how many permits were out, the call's included, when it got its own
      * @param dropped whether the call failed
+     * @param generation the {@link #generation()} when the call got its permit: the limit
+     * learns nothing from a permit of a limit since started afresh
      */
-    void learnAndRelease(long durationNanos, int inflight, boolean dropped) {
-        handOverLocked(true, durationNanos, inflight, dropped);
+    void learnAndRelease(long durationNanos, int inflight, boolean dropped, int generation) {
+        handOverLocked(true, durationNanos, inflight, dropped, generation);
+    }
+
+    /**
+     * Returns how many times the limit was started afresh, for a permit to carry.
+     */
+    int generation() {
+        return this.generation;
     }
 
     /**
@@ -182,13 +197,15 @@ final class PermitQueue {
      * waited); then hands the permits free over to the first waiters, and completes their
      * futures once the lock is let go.
      */
-    private void handOverLocked(boolean sample, long durationNanos, int inflight, boolean dropped) {
+    private void handOverLocked(boolean sample, long durationNanos, int inflight, boolean dropped, int generation) {
         List<Waiter<?>> handedOver;
         this.lock.lock();
         try {
             if (sample) {
-                this.limit.onSample(durationNanos, inflight, dropped);
-                this.currentLimit = this.limit.limit();
+                if (generation == this.generation) {
+                    this.limit.onSample(durationNanos, inflight, dropped);
+                    this.currentLimit = this.limit.limit();
+                }
                 this.occupancy.release();
             }
             handedOver = drainLocked();
@@ -201,8 +218,8 @@ final class PermitQueue {
 
     /**
      * Under the lock: starts the limit afresh from the configuration, forgetting what an
-     * adaptive one learned, then hands the permits the new limit frees over to the first
-     * waiters.
+     * adaptive one learned, in a new generation whose limit the permits out learn nothing
+     * from, then hands the permits the new limit frees over to the first waiters.
      */
     void resetLimit() {
         List<Waiter<?>> handedOver;
@@ -210,6 +227,7 @@ final class PermitQueue {
         try {
             this.limit = ConcurrencyLimit.of(this.config);
             this.currentLimit = this.limit.limit();
+            this.generation++;
             handedOver = drainLocked();
         }
         finally {

@@ -78,4 +78,27 @@ class BulkheadResetTests {
         assertThat(bulkhead.concurrentCalls()).isZero();
     }
 
+    @Test
+    void aCallRunningDuringTheResetTeachesTheFreshLimitNothingWhenItEnds() {
+        Bulkhead bulkhead = Bulkhead.of("inventory",
+                BulkheadConfig.builder()
+                    .type(BulkheadType.ADAPTIVE)
+                    .algorithm(LimitAlgorithm.AIMD)
+                    .maxConcurrentCalls(2)
+                    .latencyThreshold(Duration.ofMillis(100))
+                    .build(),
+                this.clock);
+        Bulkhead.Permit before = bulkhead.acquireAsync().join();
+
+        bulkhead.reset();
+
+        bulkhead.onError(before, Duration.ofSeconds(1).toNanos(), new IllegalStateException("overloaded"));
+        assertThat(bulkhead.concurrentCalls()).isZero();
+        for (int i = 1; i < SampleWindow.MIN_SAMPLES; i++) {
+            Bulkhead.Permit fresh = bulkhead.acquireAsync().join();
+            bulkhead.onSuccess(fresh, Duration.ofMillis(1).toNanos());
+        }
+        assertThat(bulkhead.limit()).isEqualTo(2);
+    }
+
 }
