@@ -21,7 +21,8 @@ import org.springframework.boot.test.context.PropertyMapping;
  * <li>before each test method, {@link ResilienceReset} puts every circuit breaker back to
  * CLOSED with an empty window (forced states cleared), empties and refills every retry
  * budget, gives every rate limiter its burst back, starts every adaptive bulkhead's limit
- * afresh, and empties the in-memory idempotency, dead-letter and last-good stores;
+ * afresh, puts chaos faults changed at run time back to their configured settings, and
+ * empties the in-memory idempotency, dead-letter and last-good stores;
  * <li>the application's {@code TimeSource} is a
  * {@link dev.resilience.core.time.VirtualTimeSource}, and a {@link ResilienceClock} bean
  * advances it: a retry's backoff passes without waiting, and a breaker's wait in open is

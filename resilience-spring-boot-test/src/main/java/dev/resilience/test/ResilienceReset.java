@@ -2,6 +2,7 @@ package dev.resilience.test;
 
 import java.util.Objects;
 
+import dev.resilience.chaos.ChaosInstances;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
 import dev.resilience.core.idempotency.IdempotencyStore;
@@ -16,9 +17,10 @@ import org.springframework.beans.factory.ListableBeanFactory;
  * Puts the resilience state of an application context back as it was at its start: every
  * {@link ResilienceRegistry}'s instances ({@link ResilienceRegistry#reset()}: breakers
  * CLOSED with empty windows and no forced state, retry budgets empty and refilled, rate
- * limiters' bursts free, adaptive bulkhead limits afresh), and the in-memory idempotency,
- * dead-letter and last-good stores emptied. Stores kept elsewhere (Redis) are not
- * touched: a test that uses them empties them itself.
+ * limiters' bursts free, adaptive bulkhead limits afresh), the faults of chaos changed at
+ * run time back to their configured settings, and the in-memory idempotency, dead-letter
+ * and last-good stores emptied. Stores kept elsewhere (Redis) are not touched: a test
+ * that uses them empties them itself.
  *
  * <p>
  * {@link AutoConfigureResilienceTest} runs it before each test method; a test may also
@@ -48,10 +50,12 @@ public final class ResilienceReset {
     }
 
     /**
-     * Resets every registry and empties every in-memory store of the context.
+     * Resets every registry and the chaos, and empties every in-memory store of the
+     * context.
      */
     public void reset() {
         this.beans.getBeanProvider(ResilienceRegistry.class).orderedStream().forEach(ResilienceRegistry::reset);
+        this.beans.getBeanProvider(ChaosInstances.class).orderedStream().forEach(ChaosInstances::reset);
         this.beans.getBeanProvider(IdempotencyStore.class)
             .orderedStream()
             .filter(InMemoryIdempotencyStore.class::isInstance)
