@@ -25,6 +25,8 @@ public final class ChaosInstance {
 
     private final DoubleSupplier random;
 
+    private final ChaosSettings configured;
+
     private volatile ChaosSettings settings;
 
     private final LongAdder failures = new LongAdder();
@@ -33,6 +35,7 @@ public final class ChaosInstance {
 
     ChaosInstance(String name, ChaosSettings settings, DoubleSupplier random) {
         this.name = name;
+        this.configured = settings;
         this.settings = settings;
         this.random = random;
     }
@@ -95,6 +98,15 @@ public final class ChaosInstance {
     public synchronized ChaosSettings update(@Nullable Double failureRate, @Nullable Duration latency) {
         this.settings = this.settings.with(failureRate, latency);
         return this.settings;
+    }
+
+    /**
+     * Puts the faults back to the settings this instance was created with, undoing every
+     * {@link #update}; the attempts that start afterwards see them. The counts of
+     * injected faults are kept. For tests, between one and the next.
+     */
+    public synchronized void reset() {
+        this.settings = this.configured;
     }
 
     /**

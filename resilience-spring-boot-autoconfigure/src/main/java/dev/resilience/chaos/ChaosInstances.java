@@ -71,6 +71,14 @@ public final class ChaosInstances {
     }
 
     /**
+     * Puts every instance's faults back to their configured settings
+     * ({@link ChaosInstance#reset()}). For tests, between one and the next.
+     */
+    public void reset() {
+        this.instances.values().forEach(ChaosInstance::reset);
+    }
+
+    /**
      * Returns the chaos of an operation if it exists.
      * @param name the operation's name
      * @return its chaos, or empty when no operation has that name

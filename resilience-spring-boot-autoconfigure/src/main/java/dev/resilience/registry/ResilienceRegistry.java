@@ -30,6 +30,7 @@ import dev.resilience.core.hedging.HedgingPolicy;
 import dev.resilience.core.ratelimiter.RateLimiter;
 import dev.resilience.core.ratelimiter.RateLimiterConfig;
 import dev.resilience.core.ratelimiter.SharedPermits;
+import dev.resilience.core.retry.RetryBudget;
 import dev.resilience.core.retry.RetryPolicy;
 import dev.resilience.core.time.TimeSource;
 import org.apache.commons.logging.Log;
@@ -512,6 +513,29 @@ public final class ResilienceRegistry {
      */
     public SortedMap<String, CallStatistics> statistics() {
         return new TreeMap<>(this.statistics);
+    }
+
+    /**
+     * Puts every instance's state back as it was created, for tests, between one and the
+     * next: each breaker CLOSED with an empty window ({@link CircuitBreaker#reset()}),
+     * each retry budget empty and refilled ({@link RetryBudget#reset()}), each bulkhead's
+     * limit back to its initial one ({@link Bulkhead#reset()}) and each rate limiter's
+     * burst free ({@link RateLimiter#reset()}). The instances stay the same objects, so
+     * the pipelines, meters and endpoints that hold them see the fresh state; the counts
+     * since creation that counters and {@link CallStatistics} read are kept, so no
+     * counter goes back. Thread-safe; a call running meanwhile ends as each instance's
+     * reset describes.
+     */
+    public void reset() {
+        this.breakers.values().forEach(CircuitBreaker::reset);
+        this.retryPolicies.values()
+            .stream()
+            .map(RetryPolicy::budget)
+            .filter(Objects::nonNull)
+            .distinct()
+            .forEach(RetryBudget::reset);
+        this.bulkheads.values().forEach(Bulkhead::reset);
+        this.rateLimiters.values().forEach(RateLimiter::reset);
     }
 
     /**

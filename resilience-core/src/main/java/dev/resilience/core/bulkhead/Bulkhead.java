@@ -185,7 +185,7 @@ public final class Bulkhead {
             return;
         }
         if (sample && this.learns) {
-            this.queue.learnAndRelease(durationNanos, permit.inflight, dropped);
+            this.queue.learnAndRelease(durationNanos, permit.inflight, dropped, permit.generation);
         }
         else {
             this.queue.exit();
@@ -206,6 +206,19 @@ public final class Bulkhead {
      */
     public BulkheadConfig config() {
         return this.config;
+    }
+
+    /**
+     * Puts the limit back as it was created: an adaptive limit forgets what it learned
+     * and starts again from its initial limit; a fixed one stays. The permits of calls
+     * running now are theirs: they are not taken back, and they come back when those
+     * calls end, as always, but the fresh limit learns nothing from their outcomes, which
+     * belong to the limit that admitted them; calls waiting keep their place, and get the
+     * permits a higher limit frees at once. The counts since creation are kept. For
+     * tests, between one and the next. Thread-safe.
+     */
+    public void reset() {
+        this.queue.resetLimit();
     }
 
     /**
@@ -276,11 +289,14 @@ public final class Bulkhead {
 
         private final int inflight;
 
+        private final int generation;
+
         private volatile boolean returned;
 
         private Permit(Bulkhead bulkhead, int inflight) {
             this.bulkhead = bulkhead;
             this.inflight = inflight;
+            this.generation = bulkhead.queue.generation();
         }
 
         private boolean handBack() {

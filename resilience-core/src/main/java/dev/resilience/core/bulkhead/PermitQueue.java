@@ -43,7 +43,15 @@ final class PermitQueue {
 
     private final ReentrantLock lock = new ReentrantLock();
 
-    private final ConcurrencyLimit limit;
+    private final BulkheadConfig config;
+
+    private ConcurrencyLimit limit;
+
+    /**
+     * How many times the limit was started afresh; a permit of an earlier one teaches
+     * nothing.
+     */
+    private volatile int generation;
 
     private final ArrayDeque<Waiter<?>> waiters = new ArrayDeque<>();
 
@@ -60,6 +68,7 @@ final class PermitQueue {
         this.time = time;
         this.maxWaitNanos = Durations.toNanos(config.maxWait());
         this.occupancy = occupancy;
+        this.config = config;
         this.limit = ConcurrencyLimit.of(config);
         this.currentLimit = this.limit.limit();
     }
@@ -154,11 +163,11 @@ final class PermitQueue {
             queued = this.occupancy.release();
         }
         catch (IllegalStateException noneOut) {
-            handOverLocked(false, 0, 0, false);
+            handOverLocked(false, 0, 0, false, 0);
             throw noneOut;
         }
         if (queued) {
-            handOverLocked(false, 0, 0, false);
+            handOverLocked(false, 0, 0, false, 0);
         }
     }
 
@@ -168,9 +177,18 @@ final class PermitQueue {
      * @param durationNanos how long the call took
      * @param inflight how many permits were out, the call's included, when it got its own
      * @param dropped whether the call failed
+     * @param generation the {@link #generation()} when the call got its permit: the limit
+     * learns nothing from a permit of a limit since started afresh
      */
-    void learnAndRelease(long durationNanos, int inflight, boolean dropped) {
-        handOverLocked(true, durationNanos, inflight, dropped);
+    void learnAndRelease(long durationNanos, int inflight, boolean dropped, int generation) {
+        handOverLocked(true, durationNanos, inflight, dropped, generation);
+    }
+
+    /**
+     * Returns how many times the limit was started afresh, for a permit to carry.
+     */
+    int generation() {
+        return this.generation;
     }
 
     /**
@@ -179,15 +197,37 @@ final class PermitQueue {
      * waited); then hands the permits free over to the first waiters, and completes their
      * futures once the lock is let go.
      */
-    private void handOverLocked(boolean sample, long durationNanos, int inflight, boolean dropped) {
+    private void handOverLocked(boolean sample, long durationNanos, int inflight, boolean dropped, int generation) {
         List<Waiter<?>> handedOver;
         this.lock.lock();
         try {
             if (sample) {
-                this.limit.onSample(durationNanos, inflight, dropped);
-                this.currentLimit = this.limit.limit();
+                if (generation == this.generation) {
+                    this.limit.onSample(durationNanos, inflight, dropped);
+                    this.currentLimit = this.limit.limit();
+                }
                 this.occupancy.release();
             }
+            handedOver = drainLocked();
+        }
+        finally {
+            this.lock.unlock();
+        }
+        handOut(handedOver);
+    }
+
+    /**
+     * Under the lock: starts the limit afresh from the configuration, forgetting what an
+     * adaptive one learned, in a new generation whose limit the permits out learn nothing
+     * from, then hands the permits the new limit frees over to the first waiters.
+     */
+    void resetLimit() {
+        List<Waiter<?>> handedOver;
+        this.lock.lock();
+        try {
+            this.limit = ConcurrencyLimit.of(this.config);
+            this.currentLimit = this.limit.limit();
+            this.generation++;
             handedOver = drainLocked();
         }
         finally {

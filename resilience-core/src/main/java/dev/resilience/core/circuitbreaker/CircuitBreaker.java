@@ -355,6 +355,30 @@ public final class CircuitBreaker {
     }
 
     /**
+     * Puts the breaker back as it was created: CLOSED with an empty window, whatever its
+     * state, a FORCED_OPEN or DISABLED one included. Listeners hear of a transition when
+     * the state was not CLOSED; a CLOSED breaker gets its fresh window without one. The
+     * totals since creation ({@link CircuitBreakerMetrics#successfulCallsTotal()} and the
+     * others) are kept, so the counters read from them never go back. For tests, between
+     * one and the next.
+     * <p>
+     * Thread-safe and safe while calls run: a call permitted before the reset runs on and
+     * reports its outcome with its permit to the state that granted it, which is no
+     * longer current, so the outcome counts in the totals but not in the fresh window and
+     * moves the breaker nowhere; a probe of a former HALF_OPEN state likewise.
+     */
+    public void reset() {
+        BreakerState current;
+        BreakerState fresh;
+        do {
+            current = this.state.get();
+            fresh = new BreakerState.Closed(this);
+        }
+        while (!((current.kind() == CircuitBreakerState.CLOSED) ? replaceQuietly(current, fresh)
+                : transition(current, fresh)));
+    }
+
+    /**
      * Returns the current state with its window's counts and the totals since creation.
      * @return a snapshot of the metrics
      */
@@ -420,6 +444,15 @@ public final class CircuitBreaker {
                 }
             }
         }
+        return true;
+    }
+
+    private boolean replaceQuietly(BreakerState from, BreakerState to) {
+        if (!this.state.compareAndSet(from, to)) {
+            return false;
+        }
+        from.left();
+        to.entered();
         return true;
     }
 

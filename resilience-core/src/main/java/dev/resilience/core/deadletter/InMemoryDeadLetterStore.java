@@ -196,6 +196,23 @@ public final class InMemoryDeadLetterStore implements DeadLetterStore {
     }
 
     /**
+     * Removes every dead letter and every claim. For tests, between one and the next.
+     * Thread-safe: a letter written during the clear is either removed or kept whole; a
+     * re-drive that holds a claim from before it runs on, and completing that claim then
+     * finds no letter and answers {@code false}.
+     */
+    public void clear() {
+        this.lock.lock();
+        try {
+            this.deadLetters.clear();
+            this.claims.clear();
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /**
      * Drops the expired dead letters, all at the head of the write order. Under the lock.
      */
     private void expire(long now) {

@@ -204,6 +204,26 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         return this.entries.size();
     }
 
+    /**
+     * Removes every entry, COMPLETED and IN_PROGRESS alike, so every key executes again.
+     * For tests, between one and the next. Thread-safe and safe while calls run: a call
+     * that claimed its key before the clear runs on, and its completion or release then
+     * finds no entry of its own and answers {@code false}, as after a lease that expired;
+     * its caller still gets the result, which is simply not stored. A key claimed during
+     * the clear is either removed or kept.
+     */
+    public void clear() {
+        this.indexLock.lock();
+        try {
+            this.entries.forEach(this::remove);
+            this.byExpiry.clear();
+            this.byCompletion.clear();
+        }
+        finally {
+            this.indexLock.unlock();
+        }
+    }
+
     private ClaimResult outcome(Entry entry, String fingerprint, long now) {
         if (!entry.fingerprint.equals(fingerprint)) {
             return new ClaimResult.Mismatch();

@@ -99,6 +99,20 @@ public final class InMemoryLastGoodStore implements LastGoodStore {
         }
     }
 
+    /**
+     * Removes every value. For tests, between one and the next. Thread-safe: a value put
+     * during the clear is either removed or kept.
+     */
+    public void clear() {
+        this.lock.lock();
+        try {
+            this.entries.clear();
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
     private record Entry(Object value, Instant storedAt, long keptAtNanos, long ttlNanos) {
     }
 

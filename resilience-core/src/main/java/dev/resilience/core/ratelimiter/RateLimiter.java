@@ -244,6 +244,19 @@ public final class RateLimiter {
     }
 
     /**
+     * Puts the limiter's in-memory permits back as they were created: the full burst free
+     * now. The counts of {@link #permittedCalls()} and {@link #rejectedCalls()} are kept,
+     * so the counters read from them never go back, and {@link SharedPermits} are not
+     * touched: they live in their store. For tests, between one and the next.
+     * Thread-safe: a call that waits for a permit it reserved before the reset gets it
+     * when its wait ends, as it would have, and one that gives its reservation up then
+     * gives nothing back to the fresh burst.
+     */
+    public void reset() {
+        this.arrival.set(this.time.nanoTime());
+    }
+
+    /**
      * Returns how many calls were given a permit.
      * @return the count since the limiter was created
      */

@@ -313,6 +313,30 @@ public final class RetryBudget {
         }
     }
 
+    /**
+     * Puts the budget back as it was created: an empty window and one second of the floor
+     * in its bucket; the calls counted but not yet folded in are dropped with the rest.
+     * {@link #refusedTotal()} is kept, so the counters read from it never go back. For
+     * tests, between one and the next. Thread-safe: a call that asks for a retry during
+     * the reset is judged before it or after it, on the old budget or the fresh one.
+     */
+    public void reset() {
+        this.lock.lock();
+        try {
+            long nowNanos = this.timeSource.nanoTime();
+            this.pendingCalls.set(0);
+            this.counts.advanceTo(nowNanos);
+            this.counts.clear();
+            this.currentSecond = this.counts.currentSecond();
+            this.tokens = this.minRetriesPerSecond * TOKEN;
+            this.refilledAtNanos = Math.max(this.refilledAtNanos, nowNanos);
+            this.floorRemainder = 0;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
     private long retriesAllowedByRatio() {
         if (this.ratioMillionths == 0) {
             return 0;

@@ -109,6 +109,14 @@ public final class SecondBuckets {
     }
 
     /**
+     * Empties every bucket and total, leaving the current second where it is.
+     */
+    public void clear() {
+        Arrays.fill(this.buckets, 0);
+        Arrays.fill(this.totals, 0);
+    }
+
+    /**
      * Adds to a counter of the current second's bucket and to its total.
      * @param counter the counter's index, from 0 to {@code counters - 1}
      * @param amount what to add

@@ -115,6 +115,31 @@ public final class VirtualTimeSource implements TimeSource {
     }
 
     /**
+     * Moves the time forward to the earliest pending task, if it is not due yet, and runs
+     * every task due by then, as {@link #advance} does: a step for a caller that waits
+     * for scheduled work (a backoff timer, a delayed attempt) without knowing when it
+     * falls due.
+     * @return {@code true} if a task was pending, {@code false} if none was and the time
+     * did not move
+     */
+    public boolean advanceToNextTask() {
+        long target;
+        this.lock.lock();
+        try {
+            Entry head = this.queue.peek();
+            if (head == null) {
+                return false;
+            }
+            target = head.dueNanos;
+        }
+        finally {
+            this.lock.unlock();
+        }
+        runDueTasks(target);
+        return true;
+    }
+
+    /**
      * Returns every duration passed to {@link #sleep} so far, in order.
      * @return a copy of the recorded sleeps
      */

@@ -26,6 +26,21 @@ class InMemoryDeadLetterStoreTests {
     private final InMemoryDeadLetterStore store = new InMemoryDeadLetterStore();
 
     @Test
+    void clearRemovesEveryLetterAndAClaimTakenBeforeItCompletesOnNothing() {
+        this.store.write(deadLetter("a"));
+        this.store.write(deadLetter("b"));
+        DeadLetterClaim claim = this.store.claim("a", Duration.ofMinutes(1)).orElseThrow();
+
+        this.store.clear();
+
+        assertThat(this.store.size()).isZero();
+        assertThat(this.store.list(10)).isEmpty();
+        assertThat(claim.complete()).isFalse();
+        this.store.write(deadLetter("a"));
+        assertThat(this.store.claim("a", Duration.ofMinutes(1))).isPresent();
+    }
+
+    @Test
     void listReturnsNewestFirstUpToTheLimit() {
         this.store.write(deadLetter("a"));
         this.store.write(deadLetter("b"));

@@ -33,6 +33,19 @@ class InMemoryLastGoodStoreTests {
     }
 
     @Test
+    void clearRemovesEveryValue() {
+        this.store.put("a", "v", String.class, this.time.now(), Duration.ofMinutes(1));
+        this.store.put("b", "w", String.class, this.time.now(), Duration.ofMinutes(1));
+
+        this.store.clear();
+
+        assertThat(this.store.size()).isZero();
+        assertThat(this.store.get("a", String.class)).isEmpty();
+        this.store.put("a", "x", String.class, this.time.now(), Duration.ofMinutes(1));
+        assertThat(this.store.get("a", String.class)).map(LastGoodValue::value).contains("x");
+    }
+
+    @Test
     void valueKeptForCenturiesIsKeptAndReturned() {
         Instant storedAt = this.time.now();
         this.store.put("k", "v", String.class, storedAt, Duration.ofDays(109_500));
