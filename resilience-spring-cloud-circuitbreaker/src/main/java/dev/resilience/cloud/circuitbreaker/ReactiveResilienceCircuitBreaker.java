@@ -35,7 +35,9 @@ import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
  * the failure (the breaker's {@code CallNotPermittedException} while it is open, among
  * others); without a fallback it signals Spring Cloud's
  * {@link NoFallbackAvailableException} caused by the failure.</li>
- * <li>Disposing the subscription cancels the call: no further attempt or fallback starts,
+ * <li>The call starts on the subscriber's first request: a subscription cancelled before
+ * it subscribes to nothing. Disposing the subscription later cancels the call: no further
+ * attempt or fallback starts,
  * a backoff wait is cut short, the running attempt's subscription is cancelled and a
  * bulkhead permit is given back.</li>
  * </ul>
@@ -87,8 +89,7 @@ final class ReactiveResilienceCircuitBreaker implements ReactiveCircuitBreaker {
                     ? new CallFallback((error) -> fallback.apply(error).contextWrite(context).toFuture()) : null;
             Supplier<CompletableFuture<ExecutionResult<T>>> call = () -> start(context, callFallback,
                     (attemptContext) -> toRun.contextWrite(attemptContext).toFuture());
-            return Mono.fromFuture(call, false)
-                .flatMap((result) -> result.isSuccess() ? Mono.justOrEmpty(result.value())
+            return started(call).flatMap((result) -> result.isSuccess() ? Mono.justOrEmpty(result.value())
                         : Mono.error(failure(result, callFallback)));
         });
     }
@@ -99,7 +100,7 @@ final class ReactiveResilienceCircuitBreaker implements ReactiveCircuitBreaker {
                     ? new CallFallback((error) -> fallback.apply(error).contextWrite(context)) : null;
             Supplier<CompletableFuture<ExecutionResult<Publisher<T>>>> call = () -> start(context, callFallback,
                     (attemptContext) -> FluxAttempt.subscribe(toRun, attemptContext));
-            return Mono.fromFuture(call, false).flatMapMany((result) -> {
+            return started(call).flatMapMany((result) -> {
                 if (!result.isSuccess()) {
                     return Flux.error(failure(result, callFallback));
                 }
@@ -107,6 +108,15 @@ final class ReactiveResilienceCircuitBreaker implements ReactiveCircuitBreaker {
                 return (whole != null) ? Flux.from(whole) : Flux.empty();
             });
         });
+    }
+
+    /**
+     * Returns the outcome of a call that starts on the subscriber's first request, so that
+     * a subscription cancelled before it (inside {@code onSubscribe}) starts nothing: the
+     * hidden value is not one that Reactor resolves at subscription.
+     */
+    private static <R> Mono<R> started(Supplier<CompletableFuture<R>> call) {
+        return Mono.just(call).hide().flatMap((start) -> Mono.fromFuture(start, false));
     }
 
     private <T> CompletableFuture<ExecutionResult<T>> start(ContextView context, @Nullable CallFallback callFallback,

@@ -17,7 +17,9 @@ import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscription;
 import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -252,6 +254,32 @@ class ReactiveResilienceCircuitBreakerFactoryTests {
             assertThat(call).isCompletedWithValue(List.of(1, 2, 3));
             assertThat(requests).containsExactly(1L, 2L);
         });
+    }
+
+    @Test
+    void subscriptionCancelledInsideOnSubscribeSubscribesToNeitherTheMonoNorTheFlux() {
+        this.runner.run((context) -> {
+            AtomicInteger subscriptions = new AtomicInteger();
+            ReactiveCircuitBreaker breaker = factory(context).create("orders");
+            breaker.run(Mono.just("sent").doOnSubscribe((subscription) -> subscriptions.incrementAndGet()),
+                    (error) -> Mono.just("fallback"))
+                .subscribe(new CancellingInOnSubscribe<>());
+            breaker.run(Flux.just("sent").doOnSubscribe((subscription) -> subscriptions.incrementAndGet()),
+                    (error) -> Flux.just("fallback"))
+                .subscribe(new CancellingInOnSubscribe<>());
+            assertThat(subscriptions).hasValue(0);
+            assertThat(breaker.run(Mono.just("sent"), (error) -> Mono.just("fallback")).toFuture())
+                .isCompletedWithValue("sent");
+        });
+    }
+
+    private static final class CancellingInOnSubscribe<T> extends BaseSubscriber<T> {
+
+        @Override
+        protected void hookOnSubscribe(Subscription subscription) {
+            cancel();
+        }
+
     }
 
     private static ReactiveResilienceCircuitBreakerFactory factory(AssertableApplicationContext context) {
