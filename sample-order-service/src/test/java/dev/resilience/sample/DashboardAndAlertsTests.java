@@ -40,7 +40,7 @@ class DashboardAndAlertsTests {
 
     private static final Path ALERTS = Path.of("..", "docs", "prometheus", "resilience-alerts.yml");
 
-    private static final Pattern METRIC = Pattern.compile("\\bresilience_[a-z0-9_]*[a-z0-9]\\b");
+    private static final Pattern METRIC = Pattern.compile("\\b(?:resilience|process)_[a-z0-9_]*[a-z0-9]\\b");
 
     private static final Pattern SELECTOR = Pattern.compile("\\b(resilience_[a-z0-9_]*[a-z0-9])\\{([^}]*)}");
 
@@ -129,7 +129,7 @@ class DashboardAndAlertsTests {
         }
         assertExposed(expressions);
         assertThat(metricNames(expressions)).containsExactlyInAnyOrder("resilience_circuitbreaker_state",
-                "resilience_retry_budget_refused_total", "resilience_deadletters_total",
+                "resilience_retry_budget_refused_total", "resilience_deadletters_total", "process_uptime_seconds",
                 "resilience_idempotency_requests_total");
     }
 
