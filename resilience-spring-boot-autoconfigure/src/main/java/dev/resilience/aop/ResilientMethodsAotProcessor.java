@@ -66,7 +66,7 @@ final class ResilientMethodsAotProcessor implements BeanRegistrationAotProcessor
                 hints.add(method, annotations);
             }
         }, (method) -> ReflectionUtils.USER_DECLARED_METHODS.matches(method)
-                && ClassUtils.getMostSpecificMethod(method, beanClass) == method);
+                && ClassUtils.getMostSpecificMethod(method, beanClass).equals(method));
         return hints;
     }
 

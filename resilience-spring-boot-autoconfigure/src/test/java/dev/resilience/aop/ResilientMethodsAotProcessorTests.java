@@ -100,8 +100,23 @@ class ResilientMethodsAotProcessorTests {
             .matches(reflection.onMethodInvocation(ClassLevel.class, "read"));
     }
 
+    @Test
+    void annotatedPublicMethodInheritedFromASuperclassAndItsFallbackAreInvocable() {
+        RuntimeHints hints = hintsOf(InheritingPayments.class);
+
+        assertThat(hints).matches(reflection.onMethodInvocation(BasePayments.class, "pay"))
+            .matches(reflection.onMethodInvocation(BasePayments.class, "payLater"))
+            .matches(reflection.onMethodInvocation(Card.class, "token"));
+    }
+
     private static RuntimeHints hintsOf(Class<?> beanClass) {
-        BeanRegistrationAotContribution contribution = contribution(beanClass);
+        DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+        beanFactory.registerBeanDefinition("bean", new RootBeanDefinition(beanClass));
+        return hintsOf(RegisteredBean.of(beanFactory, "bean"));
+    }
+
+    private static RuntimeHints hintsOf(RegisteredBean bean) {
+        BeanRegistrationAotContribution contribution = new ResilientMethodsAotProcessor().processAheadOfTime(bean);
         assertThat(contribution).isNotNull();
         DefaultGenerationContext context = new DefaultGenerationContext(
                 new ClassNameGenerator(ClassName.get("com.example", "Application")), new InMemoryGeneratedFiles());
@@ -174,6 +189,24 @@ class ResilientMethodsAotProcessorTests {
         String fallback() {
             return "fallback";
         }
+
+    }
+
+    static class BasePayments {
+
+        @Retryable("payment")
+        @Fallback("payLater")
+        public Receipt pay(String key, Card card) {
+            return new Receipt("ch_1");
+        }
+
+        Receipt payLater(String key, Card card) {
+            return new Receipt("later");
+        }
+
+    }
+
+    static class InheritingPayments extends BasePayments {
 
     }
 
