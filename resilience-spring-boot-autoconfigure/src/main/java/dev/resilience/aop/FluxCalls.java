@@ -1,14 +1,11 @@
 package dev.resilience.aop;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 
-import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
@@ -16,12 +13,12 @@ import reactor.util.context.Context;
  * The two ends where a Reactor {@link Flux} meets the engine's asynchronous path
  * ({@code docs/design/reactive.md}): each subscription to the returned {@code Flux} is
  * one call, and each attempt, or fallback, is one subscription to the {@code Flux} it
- * returned ({@link FluxAttempt}), whose stage ends at its first signal. The call's
+ * returned ({@link FluxCall}), whose stage ends at its first signal. The call's
  * subscriber then gets the rest of the attempt that ended the call: so an error after the
  * first element passes through, never retried, and no element is seen twice. With
- * {@link FluxAttempt}, the only classes that name Reactor's {@code Flux}: they are loaded
- * when a method returning {@code Flux} is called, never otherwise, so Reactor stays
- * optional.
+ * {@link FluxCall} and {@link FluxAttempt}, the only classes of the method interceptor
+ * that name Reactor's {@code Flux}: they are loaded when a method returning {@code Flux}
+ * is called, never otherwise, so Reactor stays optional.
  */
 final class FluxCalls {
 
@@ -37,18 +34,18 @@ final class FluxCalls {
      * @param storesMayBlock whether a store of the pipeline may block, so that a call
      * subscribed on a thread Reactor marks non-blocking has its first step run on the
      * pipeline's executor, as a {@code Mono}'s does ({@link MonoCalls})
-     * @param call starts one call of a subscription, given its {@link Call} and whether
-     * its first step runs on the executor, and returns the future of its first element,
-     * which cancelling stops
+     * @param call starts one call of a subscription, given its {@link FluxCall} and
+     * whether its first step runs on the executor, and returns the future of its first
+     * element, which cancelling stops
      * @return the cold {@code Flux} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
     static Object of(boolean storesMayBlock, BiFunction<Object, Boolean, CompletableFuture<@Nullable Object>> call) {
         return Flux.deferContextual((context) -> {
-            Call subscription = new Call(Context.of(context));
-            return Mono
-                .fromFuture(() -> ended(call.apply(subscription, storesMayBlock && Schedulers.isInNonBlockingThread()),
-                        subscription), false)
+            FluxCall subscription = new FluxCall(Context.of(context));
+            return CallStarts
+                .onFirstRequest(() -> ended(
+                        call.apply(subscription, storesMayBlock && Schedulers.isInNonBlockingThread()), subscription))
                 .flatMapMany((ended) -> subscription.rest())
                 .doFinally((signal) -> subscription.cancel());
         });
@@ -60,7 +57,7 @@ final class FluxCalls {
      * attempt that holds it, which discards it once, and never to Reactor's {@code Mono}
      * as well. Cancelling it cancels the call.
      */
-    private static CompletableFuture<@Nullable Object> ended(CompletableFuture<@Nullable Object> first, Call call) {
+    private static CompletableFuture<@Nullable Object> ended(CompletableFuture<@Nullable Object> first, FluxCall call) {
         CompletableFuture<@Nullable Object> ended = new CompletableFuture<>();
         first.whenComplete((value, failure) -> {
             if (failure != null) {
@@ -81,7 +78,7 @@ final class FluxCalls {
     /**
      * Subscribes to the {@code Flux} an attempt returned.
      * @param returned what the method returned
-     * @param call the call of the subscription ({@link Call})
+     * @param call the call of the subscription ({@link FluxCall})
      * @param what the method, for the error of a {@code null} {@code Flux}
      * @return the stage of its first element, completed with {@code null} when it
      * completes empty; cancelling it cancels the subscription
@@ -92,7 +89,7 @@ final class FluxCalls {
         if (returned == null) {
             throw new NullPointerException(what + " returned null instead of a Flux");
         }
-        return ((Call) call).subscribe((Publisher<?>) returned);
+        return ((FluxCall) call).subscribe((Publisher<?>) returned);
     }
 
     /**
@@ -104,7 +101,7 @@ final class FluxCalls {
      * @param declaredFlux whether the fallback was declared to return a {@code Flux}, so
      * that {@code null} is its failure
      * @param elements whether a plain value is an {@link Iterable} of the elements
-     * @param call the call of the subscription ({@link Call})
+     * @param call the call of the subscription ({@link FluxCall})
      * @param what the fallback, for the error of a {@code null} {@code Flux}
      * @return the stage of its first element
      * @throws NullPointerException when a fallback declared to return a {@code Flux}
@@ -125,75 +122,7 @@ final class FluxCalls {
         else {
             publisher = Flux.just(value);
         }
-        return ((Call) call).subscribe(publisher);
-    }
-
-    /**
-     * One subscription to the returned {@code Flux}: the subscriber's context, written
-     * into every attempt, and the attempt subscribed last, whose rest the subscriber gets
-     * when the call ends with its first element. Attempts follow one another (a
-     * {@code Flux} is never hedged), so a new attempt cancels the one before, which
-     * matters when a result predicate refused its first element.
-     */
-    static final class Call implements MethodArguments.PublisherCall {
-
-        private final Context context;
-
-        private volatile Context attempts;
-
-        private final AtomicReference<@Nullable FluxAttempt> current = new AtomicReference<>();
-
-        private volatile boolean cancelled;
-
-        Call(Context context) {
-            this.context = context;
-            this.attempts = context;
-        }
-
-        @Override
-        public Call observedBy(@Nullable Object observation) {
-            if (observation != null) {
-                this.attempts = this.context.put(ObservationThreadLocalAccessor.KEY, observation);
-            }
-            return this;
-        }
-
-        @Override
-        public Object subscriberContext() {
-            return this.context;
-        }
-
-        CompletableFuture<@Nullable Object> subscribe(Publisher<?> publisher) {
-            FluxAttempt attempt = new FluxAttempt(this.attempts);
-            FluxAttempt previous = this.current.getAndSet(attempt);
-            if (previous != null) {
-                previous.cancel();
-            }
-            if (this.cancelled) {
-                attempt.cancel();
-            }
-            publisher.subscribe(attempt);
-            return attempt.firstSignal();
-        }
-
-        /** Returns the rest of the attempt that ended the call with its first element. */
-        Flux<Object> rest() {
-            FluxAttempt winner = this.current.get();
-            if (winner == null) {
-                return Flux.error(new IllegalStateException("The call ended with an element no attempt emitted"));
-            }
-            return Flux.from(winner);
-        }
-
-        /** Cancels the attempt subscribed last, and any that starts afterwards. */
-        void cancel() {
-            this.cancelled = true;
-            FluxAttempt attempt = this.current.get();
-            if (attempt != null) {
-                attempt.cancel();
-            }
-        }
-
+        return ((FluxCall) call).subscribe(publisher);
     }
 
 }

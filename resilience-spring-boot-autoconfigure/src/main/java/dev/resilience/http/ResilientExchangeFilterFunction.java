@@ -3,6 +3,7 @@ package dev.resilience.http;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import dev.resilience.aop.CallStarts;
 import dev.resilience.core.ExecutionResult;
 import reactor.core.publisher.Mono;
 
@@ -77,14 +78,7 @@ public final class ResilientExchangeFilterFunction implements ExchangeFilterFunc
             ExchangeAttempts attempts = new ExchangeAttempts(sent, next, this.pipelines);
             Supplier<CompletableFuture<ExecutionResult<ClientResponse>>> call = () -> this.pipelines
                 .executeAsync(request.method(), request.url(), request.headers(), context, attempts::subscribedWith);
-            // hidden, the value is not one whose flatMap Reactor resolves when subscribed
-            // to,
-            // before the subscriber could cancel: the call starts on the first request
-            return Mono.just(call)
-                .hide()
-                .flatMap((start) -> Mono.fromFuture(start, false))
-                .flatMap(attempts::outcome)
-                .doFinally((signal) -> attempts.end());
+            return CallStarts.onFirstRequest(call).flatMap(attempts::outcome).doFinally((signal) -> attempts.end());
         });
     }
 

@@ -16,8 +16,11 @@ import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscription;
 import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.SignalType;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
 
@@ -115,6 +118,31 @@ class FluxCallsTests {
 
         assertThat(this.source.subscriptions()).isEqualTo(2);
         assertThat(this.results.all()).hasSize(2);
+    }
+
+    @Test
+    void subscriptionCancelledInsideOnSubscribeInvokesNothingAndRecordsNoCall() {
+        List<String> signals = new CopyOnWriteArrayList<>();
+
+        this.quotes.quotes().subscribe(new BaseSubscriber<>() {
+
+            @Override
+            protected void hookOnSubscribe(Subscription subscription) {
+                signals.add("subscribed");
+                cancel();
+            }
+
+            @Override
+            protected void hookFinally(SignalType type) {
+                signals.add(type.name());
+            }
+
+        });
+
+        assertThat(signals).containsExactly("subscribed", "CANCEL");
+        assertThat(this.source.invocations()).isZero();
+        assertThat(this.source.subscriptions()).isZero();
+        assertThat(this.results.all()).as("no call ended").isEmpty();
     }
 
     @Test

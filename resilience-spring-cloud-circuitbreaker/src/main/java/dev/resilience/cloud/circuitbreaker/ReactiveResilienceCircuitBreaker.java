@@ -6,13 +6,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.resilience.aop.CallStarts;
+import dev.resilience.aop.FluxCall;
 import dev.resilience.core.CallContext;
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ResiliencePipeline;
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 import org.springframework.cloud.client.circuitbreaker.NoFallbackAvailableException;
@@ -30,16 +32,17 @@ import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
  * context.</li>
  * <li>A {@code Mono} attempt ends with its value (or empty); a {@code Flux} attempt with
  * its first signal, so it is retried only while it has emitted nothing, and the rest of
- * the winning attempt passes to the subscriber ({@link FluxAttempt}).</li>
+ * the winning attempt passes to the subscriber ({@link FluxCall}, shared with annotated
+ * methods returning {@code Flux}; an element no subscriber will see goes to the discard
+ * hook).</li>
  * <li>A call that ends without a value subscribes to the publisher its fallback gives for
  * the failure (the breaker's {@code CallNotPermittedException} while it is open, among
  * others); without a fallback it signals Spring Cloud's
  * {@link NoFallbackAvailableException} caused by the failure.</li>
  * <li>The call starts on the subscriber's first request: a subscription cancelled before
  * it subscribes to nothing. Disposing the subscription later cancels the call: no further
- * attempt or fallback starts,
- * a backoff wait is cut short, the running attempt's subscription is cancelled and a
- * bulkhead permit is given back.</li>
+ * attempt or fallback starts, a backoff wait is cut short, the running attempt's
+ * subscription is cancelled and a bulkhead permit is given back.</li>
  * </ul>
  *
  * <p>
@@ -89,34 +92,27 @@ final class ReactiveResilienceCircuitBreaker implements ReactiveCircuitBreaker {
                     ? new CallFallback((error) -> fallback.apply(error).contextWrite(context).toFuture()) : null;
             Supplier<CompletableFuture<ExecutionResult<T>>> call = () -> start(context, callFallback,
                     (attemptContext) -> toRun.contextWrite(attemptContext).toFuture());
-            return started(call).flatMap((result) -> result.isSuccess() ? Mono.justOrEmpty(result.value())
+            return CallStarts.onFirstRequest(call)
+                .flatMap((result) -> result.isSuccess() ? Mono.justOrEmpty(result.value())
                         : Mono.error(failure(result, callFallback)));
         });
     }
 
+    @SuppressWarnings("unchecked")
     private <T> Flux<T> flux(Flux<T> toRun, @Nullable Function<Throwable, Flux<T>> fallback) {
         return Flux.deferContextual((context) -> {
+            FluxCall subscription = new FluxCall(Context.of(context));
             CallFallback callFallback = (fallback != null)
-                    ? new CallFallback((error) -> fallback.apply(error).contextWrite(context)) : null;
-            Supplier<CompletableFuture<ExecutionResult<Publisher<T>>>> call = () -> start(context, callFallback,
-                    (attemptContext) -> FluxAttempt.subscribe(toRun, attemptContext));
-            return started(call).flatMapMany((result) -> {
+                    ? new CallFallback((error) -> subscription.subscribe(fallback.apply(error))) : null;
+            Supplier<CompletableFuture<ExecutionResult<@Nullable Object>>> call = () -> start(context, callFallback,
+                    (attemptContext) -> subscription.subscribe(toRun.contextWrite(attemptContext)));
+            return CallStarts.onFirstRequest(call).flatMapMany((result) -> {
                 if (!result.isSuccess()) {
                     return Flux.error(failure(result, callFallback));
                 }
-                Publisher<T> whole = result.value();
-                return (whole != null) ? Flux.from(whole) : Flux.empty();
-            });
+                return (result.value() != null) ? (Flux<T>) subscription.rest() : Flux.<T>empty();
+            }).doFinally((signal) -> subscription.cancel());
         });
-    }
-
-    /**
-     * Returns the outcome of a call that starts on the subscriber's first request, so that
-     * a subscription cancelled before it (inside {@code onSubscribe}) starts nothing: the
-     * hidden value is not one that Reactor resolves at subscription.
-     */
-    private static <R> Mono<R> started(Supplier<CompletableFuture<R>> call) {
-        return Mono.just(call).hide().flatMap((start) -> Mono.fromFuture(start, false));
     }
 
     private <T> CompletableFuture<ExecutionResult<T>> start(ContextView context, @Nullable CallFallback callFallback,

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -261,15 +262,39 @@ class ReactiveResilienceCircuitBreakerFactoryTests {
         this.runner.run((context) -> {
             AtomicInteger subscriptions = new AtomicInteger();
             ReactiveCircuitBreaker breaker = factory(context).create("orders");
-            breaker.run(Mono.just("sent").doOnSubscribe((subscription) -> subscriptions.incrementAndGet()),
-                    (error) -> Mono.just("fallback"))
+            breaker
+                .run(Mono.just("sent").doOnSubscribe((subscription) -> subscriptions.incrementAndGet()),
+                        (error) -> Mono.just("fallback"))
                 .subscribe(new CancellingInOnSubscribe<>());
-            breaker.run(Flux.just("sent").doOnSubscribe((subscription) -> subscriptions.incrementAndGet()),
-                    (error) -> Flux.just("fallback"))
+            breaker
+                .run(Flux.just("sent").doOnSubscribe((subscription) -> subscriptions.incrementAndGet()),
+                        (error) -> Flux.just("fallback"))
                 .subscribe(new CancellingInOnSubscribe<>());
             assertThat(subscriptions).hasValue(0);
             assertThat(breaker.run(Mono.just("sent"), (error) -> Mono.just("fallback")).toFuture())
                 .isCompletedWithValue("sent");
+        });
+    }
+
+    @Test
+    void heldFirstElementOfACancelledFluxGoesToTheDiscardHook() {
+        this.runner.run((context) -> {
+            List<Object> discarded = new CopyOnWriteArrayList<>();
+            BaseSubscriber<Integer> holding = new BaseSubscriber<>() {
+
+                @Override
+                protected void hookOnSubscribe(Subscription subscription) {
+                }
+
+            };
+            factory(context).create("orders")
+                .run(Flux.just(1, 2, 3))
+                .doOnDiscard(Integer.class, discarded::add)
+                .subscribe(holding);
+
+            holding.cancel();
+
+            assertThat(discarded).containsExactly(1);
         });
     }
 
