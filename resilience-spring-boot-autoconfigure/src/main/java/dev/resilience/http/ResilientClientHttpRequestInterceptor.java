@@ -10,11 +10,13 @@ import dev.resilience.registry.ResiliencePolicies;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.http.client.support.HttpRequestWrapper;
 
 /**
  * Runs each outgoing request of a {@code RestClient} through the
@@ -132,10 +134,13 @@ public final class ResilientClientHttpRequestInterceptor
     }
 
     /**
-     * The attempts of one request, on the caller's thread: keeps the response of the
-     * latest attempt open until the next attempt or the end of the call, and closes it
-     * then unless it is the one returned. The pipeline discards the value of an attempt
-     * that timed out, so only this class can close that response.
+     * The attempts of one request, on the caller's thread: each sends the request with a
+     * copy of its own of the headers it had when it reached this interceptor, which no
+     * attempt changes, so that what the interceptors after this one add to an attempt's
+     * headers is not sent again by the next. Keeps the response of the latest attempt
+     * open until the next attempt or the end of the call, and closes it then unless it is
+     * the one returned. The pipeline discards the value of an attempt that timed out, so
+     * only this class can close that response.
      */
     private final class Attempts {
 
@@ -157,7 +162,16 @@ public final class ResilientClientHttpRequestInterceptor
 
         ClientHttpResponse next() throws IOException {
             closeLatest();
-            ClientHttpResponse response = this.execution.execute(this.request, this.body);
+            HttpHeaders sent = copy(this.request.getHeaders());
+            HttpRequest attempt = new HttpRequestWrapper(this.request) {
+
+                @Override
+                public HttpHeaders getHeaders() {
+                    return sent;
+                }
+
+            };
+            ClientHttpResponse response = this.execution.execute(attempt, this.body);
             this.latest = response;
             HttpStatusCode status;
             try {
@@ -222,6 +236,12 @@ public final class ResilientClientHttpRequestInterceptor
             return HttpClientPipelines.describe(this.request.getMethod(), this.request.getURI());
         }
 
+    }
+
+    private static HttpHeaders copy(HttpHeaders headers) {
+        HttpHeaders copy = new HttpHeaders();
+        copy.addAll(headers);
+        return copy;
     }
 
 }

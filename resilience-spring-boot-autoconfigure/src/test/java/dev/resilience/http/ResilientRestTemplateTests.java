@@ -3,6 +3,7 @@ package dev.resilience.http;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.resilience.core.circuitbreaker.CallNotPermittedException;
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
@@ -86,6 +87,24 @@ class ResilientRestTemplateTests {
         this.registry.findCircuitBreaker(breakerName())
             .ifPresent((breaker) -> breaker.transitionTo(CircuitBreakerState.CLOSED));
         this.sleepsBefore = this.clock.sleeps().size();
+    }
+
+    @Test
+    void everyAttemptReachesTheInterceptorsAfterItWithTheHeadersTheTemplateGave() {
+        server.replyAlways(503, 2);
+        List<List<String>> signatures = new CopyOnWriteArrayList<>();
+        RestTemplate signing = this.builder.rootUri(server.url()).additionalInterceptors((request, body, execution) -> {
+            request.getHeaders().add("X-Signature", "sig");
+            return execution.execute(request, body);
+        }, (request, body, execution) -> {
+            signatures.add(List.copyOf(request.getHeaders().get("X-Signature")));
+            return execution.execute(request, body);
+        }).build();
+
+        assertThat(signing.getForObject("/prices", String.class)).isEqualTo("ok");
+
+        assertThat(server.received()).hasSize(3);
+        assertThat(signatures).hasSize(3).allSatisfy((values) -> assertThat(values).containsExactly("sig"));
     }
 
     @Test
