@@ -2,9 +2,7 @@ package dev.resilience.aop;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 
 import dev.resilience.annotation.Fallback;
@@ -14,6 +12,7 @@ import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.ReflectionHints;
 import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.support.RegisteredBean;
@@ -32,14 +31,16 @@ import org.springframework.util.ReflectionUtils;
  * <li>every method named by a {@code @Fallback}, invoked reflectively when the call fails
  * (every overload of the name: the start picks the one that fits);</li>
  * <li>Jackson binding of the value types that the stores write and read as JSON: the
- * return type of an {@code @Idempotent} method or one with {@code @Fallback(lastGood)},
- * generics included, and the parameter types of a {@code @Retryable} method, whose
- * arguments a dead letter keeps for its re-drive.</li>
+ * value type of an {@code @Idempotent} method or one with {@code @Fallback(lastGood)}
+ * (what a {@code Mono}, a {@code CompletionStage} or a {@code suspend} function gives),
+ * and the parameter types of a {@code @Retryable} method, whose arguments a dead letter
+ * keeps for its re-drive; each as the bean's class resolves it, generics included.</li>
  * </ul>
  *
  * <p>
  * Registered in {@code META-INF/spring/aot.factories}; a bean without an annotated method
- * contributes nothing.
+ * contributes nothing, and a {@code FactoryBean} is read as the class of the object it
+ * makes.
  */
 final class ResilientMethodsAotProcessor implements BeanRegistrationAotProcessor {
 
@@ -47,10 +48,28 @@ final class ResilientMethodsAotProcessor implements BeanRegistrationAotProcessor
 
     @Override
     public @Nullable BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {
-        Class<?> beanClass = ClassUtils.getUserClass(registeredBean.getBeanType().toClass());
-        Hints hints = hintsOf(beanClass);
+        Hints hints = hintsOf(beanClass(registeredBean));
         return hints.isEmpty() ? null
                 : (generationContext, code) -> hints.registerOn(generationContext.getRuntimeHints());
+    }
+
+    /**
+     * Returns the class whose methods the startup scan reads for a bean: that of the
+     * object a {@code FactoryBean} makes, as the bean factory says it, rather than the
+     * factory's own.
+     */
+    private static Class<?> beanClass(RegisteredBean registeredBean) {
+        ResolvableType type = registeredBean.getBeanType();
+        if (FactoryBean.class.isAssignableFrom(type.toClass())) {
+            Object made = registeredBean.getMergedBeanDefinition().getAttribute(FactoryBean.OBJECT_TYPE_ATTRIBUTE);
+            if (made instanceof Class<?> madeClass) {
+                type = ResolvableType.forClass(madeClass);
+            }
+            else {
+                type = (made instanceof ResolvableType madeType) ? madeType : type.as(FactoryBean.class).getGeneric(0);
+            }
+        }
+        return ClassUtils.getUserClass(type.toClass());
     }
 
     /**
@@ -79,7 +98,7 @@ final class ResilientMethodsAotProcessor implements BeanRegistrationAotProcessor
 
         private final Set<Method> invoked = new LinkedHashSet<>();
 
-        private final List<Type> bound = new ArrayList<>();
+        private final Set<Class<?>> bound = new LinkedHashSet<>();
 
         Hints(Class<?> beanClass) {
             this.beanClass = beanClass;
@@ -103,14 +122,31 @@ final class ResilientMethodsAotProcessor implements BeanRegistrationAotProcessor
                 }
             }
             if (annotations.idempotent() != null || (fallback != null && !fallback.lastGood().isBlank())) {
-                this.bound.add(method.getGenericReturnType());
+                ResolvableType returned = ResolvableType.forMethodReturnType(method, this.beanClass);
+                addResolved(ReturnKind.of(method).valueType(returned));
             }
             if (annotations.retryable() != null) {
-                for (Type parameter : method.getGenericParameterTypes()) {
-                    if (!ClassUtils.getQualifiedName(rawClass(parameter)).equals(KOTLIN_CONTINUATION)) {
-                        this.bound.add(parameter);
+                for (int i = 0; i < method.getParameterCount(); i++) {
+                    ResolvableType parameter = ResolvableType.forMethodParameter(method, i, this.beanClass);
+                    if (!ClassUtils.getQualifiedName(parameter.toClass()).equals(KOTLIN_CONTINUATION)) {
+                        addResolved(parameter);
                     }
                 }
+            }
+        }
+
+        /**
+         * Binds a stored type as the bean's class resolves it: its class and those of its
+         * generics, since a type variable that a subclass binds stays a variable in the
+         * declared type.
+         */
+        private void addResolved(ResolvableType type) {
+            Class<?> resolved = type.resolve();
+            if (resolved != null && resolved != void.class && resolved != Object.class) {
+                this.bound.add(resolved);
+            }
+            for (ResolvableType generic : type.getGenerics()) {
+                addResolved(generic);
             }
         }
 
@@ -120,12 +156,7 @@ final class ResilientMethodsAotProcessor implements BeanRegistrationAotProcessor
             for (Method method : this.invoked) {
                 reflection.registerMethod(method, ExecutableMode.INVOKE);
             }
-            new BindingReflectionHintsRegistrar().registerReflectionHints(reflection,
-                    this.bound.stream().filter((type) -> rawClass(type) != void.class).toArray(Type[]::new));
-        }
-
-        private static Class<?> rawClass(Type type) {
-            return ResolvableType.forType(type).toClass();
+            new BindingReflectionHintsRegistrar().registerReflectionHints(reflection, this.bound.toArray(Type[]::new));
         }
 
     }

@@ -8,6 +8,7 @@ import dev.resilience.annotation.Idempotent;
 import dev.resilience.annotation.Retryable;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
@@ -15,6 +16,7 @@ import org.springframework.aot.generate.InMemoryGeneratedFiles;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.aot.hint.predicate.ReflectionHintsPredicates;
+import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.aot.AotServices;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
@@ -107,6 +109,32 @@ class ResilientMethodsAotProcessorTests {
         assertThat(hints).matches(reflection.onMethodInvocation(BasePayments.class, "pay"))
             .matches(reflection.onMethodInvocation(BasePayments.class, "payLater"))
             .matches(reflection.onMethodInvocation(Card.class, "token"));
+    }
+
+    @Test
+    void storedTypesOfAGenericSuperclassAreBoundAsTheBeanClassResolvesThem() {
+        RuntimeHints hints = hintsOf(CardPayments.class);
+
+        assertThat(hints).matches(reflection.onMethodInvocation(Receipt.class, "chargeId"))
+            .matches(reflection.onMethodInvocation(Card.class, "token"));
+    }
+
+    @Test
+    void storedValueOfAMonoIsBoundAsTheValueItHolds() {
+        RuntimeHints hints = hintsOf(ReactivePayments.class);
+
+        assertThat(hints).matches(reflection.onMethodInvocation(Receipt.class, "chargeId"));
+    }
+
+    @Test
+    void factoryBeanIsReadAsTheClassOfTheObjectItMakes() {
+        DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+        beanFactory.registerBeanDefinition("payments", new RootBeanDefinition(PaymentsFactoryBean.class));
+
+        RuntimeHints hints = hintsOf(RegisteredBean.of(beanFactory, "payments"));
+
+        assertThat(hints).matches(reflection.onMethodInvocation(Payments.class, "defer"))
+            .matches(reflection.onMethodInvocation(Receipt.class, "chargeId"));
     }
 
     private static RuntimeHints hintsOf(Class<?> beanClass) {
@@ -207,6 +235,50 @@ class ResilientMethodsAotProcessorTests {
     }
 
     static class InheritingPayments extends BasePayments {
+
+    }
+
+    abstract static class GenericPayments<R, C> {
+
+        @Idempotent(key = "#key")
+        @Retryable("payment")
+        public R pay(String key, C card) {
+            return charge(card);
+        }
+
+        abstract R charge(C card);
+
+    }
+
+    static class CardPayments extends GenericPayments<Receipt, Card> {
+
+        @Override
+        Receipt charge(Card card) {
+            return new Receipt("ch_1");
+        }
+
+    }
+
+    static class ReactivePayments {
+
+        @Idempotent(key = "#key")
+        public Mono<Receipt> pay(String key) {
+            return Mono.just(new Receipt("ch_1"));
+        }
+
+    }
+
+    static class PaymentsFactoryBean implements FactoryBean<Payments> {
+
+        @Override
+        public Payments getObject() {
+            return new Payments();
+        }
+
+        @Override
+        public Class<?> getObjectType() {
+            return Payments.class;
+        }
 
     }
 
