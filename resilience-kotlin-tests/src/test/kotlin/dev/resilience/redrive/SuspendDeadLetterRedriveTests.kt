@@ -5,6 +5,9 @@ import dev.resilience.core.deadletter.DeadLetterStore
 import dev.resilience.core.time.VirtualTimeSource
 import java.io.IOException
 import java.util.concurrent.CopyOnWriteArrayList
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.flow
+import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.yield
 import org.assertj.core.api.Assertions.assertThat
@@ -33,6 +36,7 @@ class SuspendDeadLetterRedriveTests @Autowired constructor(
     fun reset() {
         store.list(100).forEach { store.delete(it.id()) }
         shipments.shipped.clear()
+        shipments.failAfterFirst = false
     }
 
     @Test
@@ -67,6 +71,38 @@ class SuspendDeadLetterRedriveTests @Autowired constructor(
         assertThat(store.list(10)).containsExactly(letter)
     }
 
+    @Test
+    fun `dead letter of a suspend function returning a Flow is re-driven, every element collected`() {
+        shipments.down = true
+        assertThat(runCatching { runBlocking { shipments.track("o-3").toList() } }.exceptionOrNull())
+            .isInstanceOf(IOException::class.java)
+        val letter = store.list(10).single()
+        assertThat(letter.arguments()).containsExactly("\"o-3\"")
+        shipments.down = false
+
+        val result = redrive.redrive(letter.id())
+
+        assertThat(result.outcome()).isEqualTo(RedriveResult.Outcome.SUCCESS)
+        assertThat(shipments.shipped).containsExactly("o-3 packed", "o-3 sent")
+        assertThat(store.size()).isZero()
+    }
+
+    @Test
+    fun `dead letter of a Flow failing after its first element again keeps its one letter`() {
+        shipments.down = true
+        assertThat(runCatching { runBlocking { shipments.track("o-4").toList() } }.exceptionOrNull())
+            .isInstanceOf(IOException::class.java)
+        val letter = store.list(10).single()
+        shipments.down = false
+        shipments.failAfterFirst = true
+
+        val result = redrive.redrive(letter.id())
+
+        assertThat(result.outcome()).isEqualTo(RedriveResult.Outcome.FAILURE)
+        assertThat(shipments.shipped).containsExactly("o-4 packed")
+        assertThat(store.list(10)).containsExactly(letter)
+    }
+
     /** Ships orders, or fails while it is down. */
     @Component
     class Shipments {
@@ -74,7 +110,23 @@ class SuspendDeadLetterRedriveTests @Autowired constructor(
         @Volatile
         var down = false
 
+        @Volatile
+        var failAfterFirst = false
+
         val shipped: MutableList<String> = CopyOnWriteArrayList()
+
+        @Retryable(value = "tracking", maxAttempts = 1)
+        suspend fun track(orderId: String): Flow<String> {
+            yield()
+            if (down) throw IOException("carrier down")
+            return flow {
+                shipped += "$orderId packed"
+                emit("packed")
+                if (failAfterFirst) throw IOException("carrier lost it")
+                shipped += "$orderId sent"
+                emit("sent")
+            }
+        }
 
         @Retryable(value = "shipments", maxAttempts = 1)
         suspend fun ship(orderId: String, quantity: Int): String {
