@@ -43,20 +43,20 @@ final class Futures {
         return done.isCompletedExceptionally() ? null : done.join();
     }
 
+    /**
+     * Returns the failure a done future holds, the very instance it was completed with:
+     * not what {@code join} throws, which on newer JDKs (Java 25, not 17) is a new
+     * {@link CancellationException} caused by the future's own (a Kotlin
+     * {@code TimeoutCancellationException}, say).
+     */
     static @Nullable Throwable failureOf(CompletableFuture<?> done) {
         if (!done.isCompletedExceptionally()) {
             return null;
         }
-        try {
-            done.join();
-            return null;
-        }
-        catch (CompletionException ex) {
-            return ex.getCause();
-        }
-        catch (CancellationException ex) {
-            return ex;
-        }
+        Throwable[] failure = new Throwable[1];
+        done.whenComplete((value, ex) -> failure[0] = ex);
+        Throwable held = failure[0];
+        return (held instanceof CompletionException && held.getCause() != null) ? held.getCause() : held;
     }
 
     static void cancelQuietly(CompletableFuture<?> stage) {
