@@ -48,14 +48,17 @@ public final class BomCheck {
         }
         Element bom = read(bomDirectory.resolve("pom.xml"));
         if (!text(bom, "version").equals(text(parent, "version"))) {
-            problems.add(BOM + " has version " + text(bom, "version") + ", the parent " + text(parent, "version"));
+            problems.add(BOM + " has version " + text(bom, "version") + ", the parent " + text(parent, "version")
+                    + ": set the <version> of " + BOM + "/pom.xml to " + text(parent, "version"));
         }
         if (!text(bom, "groupId").equals(text(parent, "groupId"))) {
-            problems.add(BOM + " has groupId " + text(bom, "groupId") + ", the parent " + text(parent, "groupId"));
+            problems.add(BOM + " has groupId " + text(bom, "groupId") + ", the parent " + text(parent, "groupId")
+                    + ": set the <groupId> of " + BOM + "/pom.xml to " + text(parent, "groupId"));
         }
         for (String name : METADATA) {
             if (!normalized(child(bom, name)).equals(normalized(child(parent, name)))) {
-                problems.add(BOM + " <" + name + "> differs from the parent's");
+                problems.add(BOM + " <" + name + "> differs from the parent's: copy the parent's <" + name
+                        + "> into " + BOM + "/pom.xml (the BOM has no parent, so it repeats the metadata)");
             }
         }
         TreeSet<String> managed = new TreeSet<>();
@@ -65,7 +68,8 @@ public final class BomCheck {
             String artifactId = text(dependency, "artifactId");
             managed.add(artifactId);
             if (!published.containsKey(artifactId)) {
-                problems.add(BOM + " manages " + artifactId + ", which is not a published module of the reactor");
+                problems.add(BOM + " manages " + artifactId + ", which is not a published module of the reactor: "
+                        + "remove it from " + BOM + "/pom.xml, or add the module and leave maven.deploy.skip unset");
             }
             if (!"${project.version}".equals(text(dependency, "version"))) {
                 problems.add(BOM + " gives " + artifactId + " the version " + text(dependency, "version")
@@ -73,7 +77,7 @@ public final class BomCheck {
             }
             String groupId = text(dependency, "groupId");
             if (!groupId.equals(text(parent, "groupId")) && !groupId.equals("${project.groupId}")) {
-                problems.add(BOM + " gives " + artifactId + " the groupId " + groupId);
+                problems.add(BOM + " gives " + artifactId + " the groupId " + groupId + ": write ${project.groupId}");
             }
         }
         for (Map.Entry<String, Path> module : published.entrySet()) {

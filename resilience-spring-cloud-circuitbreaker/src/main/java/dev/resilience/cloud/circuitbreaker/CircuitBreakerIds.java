@@ -3,9 +3,12 @@ package dev.resilience.cloud.circuitbreaker;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,12 +31,16 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Whatever ids are asked for, at most {@code max-ids} unconfigured names are made, and
- * once an id has a name it keeps it. Thread-safe.
+ * once an id has a name it keeps it. The first id sent to {@value #OTHER_IDS} is logged
+ * at WARN, once: from then on a breaker opened by the failures of any of those ids
+ * rejects the calls of all of them. Thread-safe.
  */
 public final class CircuitBreakerIds {
 
     /** The name of the instances shared by the unconfigured ids beyond the bound. */
     public static final String OTHER_IDS = "spring-cloud:other";
+
+    private static final Log logger = LogFactory.getLog(CircuitBreakerIds.class);
 
     private final Predicate<String> configured;
 
@@ -42,6 +49,8 @@ public final class CircuitBreakerIds {
     private final Map<String, Boolean> admitted = new ConcurrentHashMap<>();
 
     private final AtomicInteger admittedCount = new AtomicInteger();
+
+    private final AtomicBoolean boundReached = new AtomicBoolean();
 
     /**
      * Creates the mapping.
@@ -72,7 +81,17 @@ public final class CircuitBreakerIds {
         if (group != null && isConfigured(group, configuredInFactory)) {
             return group;
         }
-        return admit(id) ? id : OTHER_IDS;
+        if (admit(id)) {
+            return id;
+        }
+        if (this.boundReached.compareAndSet(false, true)) {
+            logger.warn("Spring Cloud circuit breaker id '" + id + "' and the unconfigured ids after it share the "
+                    + "instances '" + OTHER_IDS + "', so that a breaker opened by the failures of any of them "
+                    + "rejects the calls of all: " + this.maxIds + " unconfigured ids have instances of their own "
+                    + "(spring.cloud.circuitbreaker.resilience.max-ids). Name the ids that need their own under "
+                    + "resilience.circuit-breaker.instances, or raise max-ids if the ids do not come from input");
+        }
+        return OTHER_IDS;
     }
 
     private boolean isConfigured(String name, Predicate<String> configuredInFactory) {

@@ -15,10 +15,13 @@ import dev.resilience.core.time.TimeSource;
 import dev.resilience.core.time.VirtualTimeSource;
 import dev.resilience.registry.ResilienceRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
 import org.springframework.cloud.client.circuitbreaker.Customizer;
 import org.springframework.cloud.client.circuitbreaker.NoFallbackAvailableException;
@@ -33,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * The blocking factory over the engine, on the virtual clock: which policies run for an
  * id, what the fallback receives, and the bound on the names of unconfigured ids.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ResilienceCircuitBreakerFactoryTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -232,7 +236,7 @@ class ResilienceCircuitBreakerFactoryTests {
     }
 
     @Test
-    void unconfiguredIdsBeyondMaxIdsShareOneBreakerWhileConfiguredIdsKeepTheirs() {
+    void unconfiguredIdsBeyondMaxIdsShareOneBreakerWhileConfiguredIdsKeepTheirs(CapturedOutput output) {
         this.runner.withPropertyValues("spring.cloud.circuitbreaker.resilience.max-ids=2").run((context) -> {
             ResilienceCircuitBreakerFactory factory = factory(context);
             for (int id = 0; id < 50; id++) {
@@ -244,6 +248,11 @@ class ResilienceCircuitBreakerFactoryTests {
                     CircuitBreakerIds.OTHER_IDS, "inventory");
             assertThat(registry(context).statistics()).containsOnlyKeys("user-0", "user-1", CircuitBreakerIds.OTHER_IDS,
                     "inventory");
+            assertThat(output.getAll().split("share the instances", -1)).as("one warning, at the first shared id")
+                .hasSize(2);
+            assertThat(output)
+                .contains("id 'user-2' and the unconfigured ids after it share the instances " + "'spring-cloud:other'")
+                .contains("(spring.cloud.circuitbreaker.resilience.max-ids)");
         });
     }
 
