@@ -6,7 +6,6 @@ import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
-import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
 /**
@@ -31,21 +30,19 @@ final class FluxCalls {
      * fallback) that emitted it, from that element on; when it ends empty, an empty
      * stream; when it fails, its final error. Cancelling the subscription cancels the
      * call, or the stream once the call has ended.
-     * @param storesMayBlock whether a store of the pipeline may block, so that a call
-     * subscribed on a thread Reactor marks non-blocking has its first step run on the
-     * pipeline's executor, as a {@code Mono}'s does ({@link MonoCalls})
+     * @param firstStep where the call's first step runs: where the {@code Flux} is
+     * subscribed, or on the pipeline's executor, as a {@code Mono}'s ({@link MonoCalls})
      * @param call starts one call of a subscription, given its {@link FluxCall} and
      * whether its first step runs on the executor, and returns the future of its first
      * element, which cancelling stops
      * @return the cold {@code Flux} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
-    static Object of(boolean storesMayBlock, BiFunction<Object, Boolean, CompletableFuture<@Nullable Object>> call) {
+    static Object of(FirstStep firstStep, BiFunction<Object, Boolean, CompletableFuture<@Nullable Object>> call) {
         return Flux.deferContextual((context) -> {
             FluxCall subscription = new FluxCall(Context.of(context));
             return CallStarts
-                .onFirstRequest(() -> ended(
-                        call.apply(subscription, storesMayBlock && Schedulers.isInNonBlockingThread()), subscription))
+                .onFirstRequest(() -> ended(call.apply(subscription, MonoCalls.onExecutor(firstStep)), subscription))
                 .flatMapMany((ended) -> subscription.rest())
                 .doFinally((signal) -> subscription.cancel());
         });

@@ -41,20 +41,30 @@ final class MonoCalls {
      * {@link ExecutionResult}, whatever its outcome, instead of its value or final error
      * @param scopes resolves the caller's scope of each subscription in the subscriber's
      * context before the call starts, or {@code null} when the call has no scope
-     * @param storesMayBlock whether a store of the pipeline may block, so that a
-     * subscription on a thread Reactor marks non-blocking has the call's first step run
-     * on the pipeline's executor rather than there
+     * @param firstStep where the call's first step runs: where the {@code Mono} is
+     * subscribed, or on the pipeline's executor
      * @param call starts one call
      * @return the cold {@code Mono} of the call, typed {@code Object} so that no caller's
      * signature names Reactor
      */
     static Object of(CallObserver observer, String name, boolean executionResults,
-            @Nullable ReactiveIdempotencyScopeResolver scopes, boolean storesMayBlock, CallStart call) {
+            @Nullable ReactiveIdempotencyScopeResolver scopes, FirstStep firstStep, CallStart call) {
         if (scopes == null) {
-            return new CallMono(observer, name, executionResults, CallerScope.NONE, storesMayBlock, call);
+            return new CallMono(observer, name, executionResults, CallerScope.NONE, firstStep, call);
         }
         return Mono.defer(() -> callerScope(scopes))
-            .flatMap((scope) -> new CallMono(observer, name, executionResults, scope, storesMayBlock, call));
+            .flatMap((scope) -> new CallMono(observer, name, executionResults, scope, firstStep, call));
+    }
+
+    /**
+     * Tells whether the first step of a call subscribed on this thread runs on the
+     * pipeline's executor.
+     * @param firstStep where the first step of the method's calls runs
+     * @return {@code true} to start the call on the executor
+     */
+    static boolean onExecutor(FirstStep firstStep) {
+        return firstStep == FirstStep.ON_EXECUTOR
+                || (firstStep == FirstStep.OFF_NON_BLOCKING_THREADS && Schedulers.isInNonBlockingThread());
     }
 
     private static Mono<CallerScope> callerScope(ReactiveIdempotencyScopeResolver scopes) {
@@ -150,7 +160,8 @@ final class MonoCalls {
     /**
      * The {@code Mono} of a call: nothing runs at assembly, each subscription is a call.
      * When a store of the pipeline may block, a subscription on a thread Reactor marks
-     * non-blocking has the call's first step run on the pipeline's executor; when the
+     * non-blocking, or any subscription of a {@code suspend} function's call, has the
+     * call's first step run on the pipeline's executor ({@link FirstStep}); when the
      * executor refuses or drops it, the call ends with status
      * {@link ExecutionStatus#ERROR} and the refusal, as when it refuses a later step.
      */
@@ -166,15 +177,15 @@ final class MonoCalls {
 
         private final CallStart call;
 
-        private final boolean storesMayBlock;
+        private final FirstStep firstStep;
 
-        CallMono(CallObserver observer, String name, boolean executionResults, CallerScope scope,
-                boolean storesMayBlock, CallStart call) {
+        CallMono(CallObserver observer, String name, boolean executionResults, CallerScope scope, FirstStep firstStep,
+                CallStart call) {
             this.observer = observer;
             this.name = name;
             this.executionResults = executionResults;
             this.scope = scope;
-            this.storesMayBlock = storesMayBlock;
+            this.firstStep = firstStep;
             this.call = call;
         }
 
@@ -185,7 +196,7 @@ final class MonoCalls {
             if (subscription.isCancelled()) {
                 return;
             }
-            boolean onExecutor = this.storesMayBlock && Schedulers.isInNonBlockingThread();
+            boolean onExecutor = onExecutor(this.firstStep);
             Context context = actual.currentContext();
             CarriedContext caller = this.observer.capture(context);
             caller

@@ -60,7 +60,7 @@ final class ResilientMethod {
 
     private final @Nullable ReactiveIdempotencyScopeResolver subscriberScopes;
 
-    private final boolean storesMayBlock;
+    private final FirstStep firstStep;
 
     private final String publisherMethod;
 
@@ -71,8 +71,9 @@ final class ResilientMethod {
      * @param subscriberScopes the scopes of the subscriptions to a method returning
      * {@code Mono}, or {@code null} when its calls have none
      * @param storesMayBlock whether a store of the pipeline may block, so that a call of
-     * a method returning {@code Mono}, {@code Flux} or {@code Flow} subscribed on a
-     * thread Reactor marks non-blocking starts on the pipeline's executor
+     * a method returning {@code Mono} or {@code Flux} subscribed on a thread Reactor
+     * marks non-blocking, and every call of a {@code suspend} function or a {@code Flow},
+     * starts on the pipeline's executor ({@link FirstStep})
      */
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,
@@ -80,7 +81,7 @@ final class ResilientMethod {
             @Nullable ReactiveIdempotencyScopeResolver subscriberScopes, boolean storesMayBlock) {
         this.method = method;
         this.subscriberScopes = subscriberScopes;
-        this.storesMayBlock = storesMayBlock;
+        this.firstStep = FirstStep.of(returnKind, storesMayBlock);
         this.lastGood = lastGood;
         this.customizer = customizer;
         this.description = description;
@@ -101,12 +102,11 @@ final class ResilientMethod {
     @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         if (this.returnKind.isMono()) {
             return MonoCalls.of(this.observer, this.pipeline.name(), this.executionResults, this.subscriberScopes,
-                    this.storesMayBlock,
-                    (subscriberContext, scope, observation, caller, onExecutor) -> execution(invocation, scope,
-                            subscriberContext, observation, caller, onExecutor));
+                    this.firstStep, (subscriberContext, scope, observation, caller, onExecutor) -> execution(invocation,
+                            scope, subscriberContext, observation, caller, onExecutor));
         }
         if (this.returnKind.isFlux()) {
-            Object calls = FluxCalls.of(this.storesMayBlock, (call, onExecutor) -> {
+            Object calls = FluxCalls.of(this.firstStep, (call, onExecutor) -> {
                 CarriedContext caller = this.observer
                     .capture(((MethodArguments.PublisherCall) call).subscriberContext());
                 return carriedHere(caller, () -> fluxCall(invocation, call, caller, onExecutor));

@@ -15,9 +15,10 @@ import dev.resilience.core.ratelimiter.RateLimiter;
  * pipeline that retries, unless it is the in-memory one, and the store of a rate limiter
  * whose permits are shared (a permit asks the store as the call passes the limiter). The
  * Redis stores wait for Redis, up to their timeout; a store of the application's own is
- * taken to wait too. A call of a method returning {@code Mono}, {@code Flux} or a Kotlin
- * {@code Flow} that uses one starts on the pipeline's executor when it is subscribed on a
- * thread Reactor marks non-blocking ({@link MonoCalls}, {@link FluxCalls}).
+ * taken to wait too. A call of a method returning {@code Mono} or {@code Flux} that uses
+ * one starts on the pipeline's executor when it is subscribed on a thread Reactor marks
+ * non-blocking, a call of a {@code suspend} function or a {@code Flow} always
+ * ({@link FirstStep}).
  */
 final class StoresThatMayBlock {
 

@@ -58,7 +58,7 @@ class MonoCallsSubscriptionTests {
     @SuppressWarnings("unchecked")
     private Mono<Object> call(boolean executionResults) {
         return (Mono<Object>) MonoCalls.of(new CallObserver(ObservationRegistry.NOOP), "quote", executionResults, null,
-                false, (context, scope, observation, caller, onExecutor) -> {
+                FirstStep.HERE, (context, scope, observation, caller, onExecutor) -> {
                     this.calls.incrementAndGet();
                     return this.execution;
                 });
@@ -197,8 +197,8 @@ class MonoCallsSubscriptionTests {
 
         });
         @SuppressWarnings("unchecked")
-        Mono<Object> call = (Mono<Object>) MonoCalls.of(new CallObserver(registry), "quote", false, null, false,
-                (context, scope, observation, caller, onExecutor) -> this.execution);
+        Mono<Object> call = (Mono<Object>) MonoCalls.of(new CallObserver(registry), "quote", false, null,
+                FirstStep.HERE, (context, scope, observation, caller, onExecutor) -> this.execution);
         subscription.set(call.subscribe((value) -> {
         }, this.signalled::add));
 
