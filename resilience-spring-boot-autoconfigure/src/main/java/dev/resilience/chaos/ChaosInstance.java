@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
@@ -27,7 +28,7 @@ public final class ChaosInstance {
 
     private final ChaosSettings configured;
 
-    private volatile ChaosSettings settings;
+    private final AtomicReference<ChaosSettings> settings;
 
     private final LongAdder failures = new LongAdder();
 
@@ -36,7 +37,7 @@ public final class ChaosInstance {
     ChaosInstance(String name, ChaosSettings settings, DoubleSupplier random) {
         this.name = name;
         this.configured = settings;
-        this.settings = settings;
+        this.settings = new AtomicReference<>(settings);
         this.random = random;
     }
 
@@ -84,7 +85,7 @@ public final class ChaosInstance {
      * @return the settings
      */
     public ChaosSettings settings() {
-        return this.settings;
+        return this.settings.get();
     }
 
     /**
@@ -95,9 +96,8 @@ public final class ChaosInstance {
      * @throws IllegalArgumentException when a new setting is out of range; nothing
      * changes
      */
-    public synchronized ChaosSettings update(@Nullable Double failureRate, @Nullable Duration latency) {
-        this.settings = this.settings.with(failureRate, latency);
-        return this.settings;
+    public ChaosSettings update(@Nullable Double failureRate, @Nullable Duration latency) {
+        return this.settings.updateAndGet((current) -> current.with(failureRate, latency));
     }
 
     /**
@@ -105,8 +105,8 @@ public final class ChaosInstance {
      * {@link #update}; the attempts that start afterwards see them. The counts of
      * injected faults are kept. For tests, between one and the next.
      */
-    public synchronized void reset() {
-        this.settings = this.configured;
+    public void reset() {
+        this.settings.set(this.configured);
     }
 
     /**
@@ -127,7 +127,7 @@ public final class ChaosInstance {
 
     private <T> Callable<T> around(ResiliencePipeline pipeline, Callable<T> attempt) {
         return () -> {
-            ChaosSettings current = this.settings;
+            ChaosSettings current = this.settings.get();
             if (current.inert()) {
                 return attempt.call();
             }
@@ -150,7 +150,7 @@ public final class ChaosInstance {
     private <T> Supplier<CompletionStage<T>> aroundStage(ResiliencePipeline pipeline, CarriedContext carried,
             Supplier<CompletionStage<T>> attempt) {
         return () -> {
-            ChaosSettings current = this.settings;
+            ChaosSettings current = this.settings.get();
             if (current.inert()) {
                 return attempt.get();
             }

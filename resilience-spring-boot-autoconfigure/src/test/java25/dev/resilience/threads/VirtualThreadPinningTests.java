@@ -49,8 +49,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * attempts continued on the application's executor. A JFR stream records every
  * {@code jdk.VirtualThreadPinned} event (threshold zero) while hundreds of virtual
  * threads call; none may occur once the classes of the paths are loaded (the JVM may pin
- * a virtual thread that loads a class). Java 21 or later (test sources of the
- * {@code java-25} profile).
+ * a virtual thread that loads a class). Test sources of the {@code java-25} profile: on
+ * Java 24 and later a virtual thread waiting inside {@code synchronized} does not pin
+ * (JEP 491), so this recording sees class initializers and native frames only, and
+ * {@code MonitorFreeCodeTests} keeps monitors out of the main code for Java 21.
  */
 class VirtualThreadPinningTests {
 
