@@ -13,8 +13,9 @@ enum FirstStep {
     HERE,
 
     /**
-     * On the pipeline's executor when the call is subscribed on a thread Reactor marks
-     * non-blocking, else where it is subscribed: a {@code Mono} or {@code Flux}.
+     * On the pipeline's executor when the call is subscribed on a thread that must not
+     * block ({@link MonoCalls#onExecutor}), else where it is subscribed: a {@code Mono}
+     * or {@code Flux}.
      */
     OFF_NON_BLOCKING_THREADS,
 

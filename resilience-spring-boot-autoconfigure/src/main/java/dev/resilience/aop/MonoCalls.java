@@ -64,7 +64,7 @@ final class MonoCalls {
      */
     static boolean onExecutor(FirstStep firstStep) {
         return firstStep == FirstStep.ON_EXECUTOR
-                || (firstStep == FirstStep.OFF_NON_BLOCKING_THREADS && Schedulers.isInNonBlockingThread());
+                || (firstStep == FirstStep.OFF_NON_BLOCKING_THREADS && onNonBlockingThread());
     }
 
     private static Mono<CallerScope> callerScope(ReactiveIdempotencyScopeResolver scopes) {
@@ -82,6 +82,25 @@ final class MonoCalls {
         return resolved.map(CallerScope::of)
             .defaultIfEmpty(CallerScope.NONE)
             .onErrorResume(Exception.class, (ex) -> Mono.just(CallerScope.failed(ex)));
+    }
+
+    /**
+     * The class of the threads of {@code Dispatchers.Default} (and
+     * {@code Dispatchers.IO}, which shares them).
+     */
+    private static final String COROUTINE_WORKER = "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker";
+
+    /**
+     * Tells whether this thread must not block: one Reactor marks non-blocking (a Netty
+     * event loop, {@code Schedulers.parallel()}), or a worker of Kotlin's coroutine
+     * scheduler, where a coroutine awaits a {@code Mono} or collects a {@code Flux};
+     * those of {@code Dispatchers.IO}, which may block, cannot be told apart and hop as
+     * well.
+     * @return {@code true} on such a thread
+     */
+    private static boolean onNonBlockingThread() {
+        return Schedulers.isInNonBlockingThread()
+                || COROUTINE_WORKER.equals(Thread.currentThread().getClass().getName());
     }
 
     /**

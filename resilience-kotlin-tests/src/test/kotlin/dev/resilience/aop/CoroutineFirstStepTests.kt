@@ -1,0 +1,144 @@
+package dev.resilience.aop
+
+import dev.resilience.annotation.Idempotent
+import dev.resilience.core.idempotency.ClaimResult
+import dev.resilience.core.idempotency.IdempotencyStore
+import dev.resilience.core.idempotency.InMemoryIdempotencyStore
+import dev.resilience.core.time.TimeSource
+import java.time.Duration
+import java.util.concurrent.CopyOnWriteArrayList
+import java.util.concurrent.Executor
+import java.util.concurrent.ExecutorService
+import java.util.concurrent.Executors
+import java.util.concurrent.RejectedExecutionException
+import java.util.concurrent.atomic.AtomicBoolean
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.reactor.awaitSingle
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withContext
+import org.assertj.core.api.Assertions.assertThat
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.Test
+import org.springframework.beans.factory.annotation.Autowired
+import org.springframework.boot.SpringBootConfiguration
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration
+import org.springframework.boot.test.context.SpringBootTest
+import org.springframework.context.annotation.Bean
+import org.springframework.context.annotation.Import
+import org.springframework.stereotype.Component
+import reactor.core.publisher.Mono
+
+/**
+ * The first step of calls made from coroutines whose pipeline has a store that may block
+ * (here an idempotency store of the application's own): a `Mono` awaited in a coroutine on
+ * `Dispatchers.Default` claims its key off the dispatcher's threads, as a `suspend`
+ * function does, and a `suspend` function whose executor refuses that step fails with the
+ * refusal, without claiming, its key free for the next call.
+ */
+@SpringBootTest(
+    classes = [CoroutineFirstStepTests.TestApplication::class],
+    properties = [
+        "resilience.idempotency.fingerprint-secret=coroutine-first-step-tests-secret-0123456789",
+        "resilience.async.executor=switchableExecutor",
+    ],
+)
+class CoroutineFirstStepTests @Autowired constructor(
+    private val payments: FirstStepPayments,
+    private val store: ThreadRecordingStore,
+    private val executor: SwitchableExecutor,
+) {
+
+    @AfterEach
+    fun accept() {
+        executor.refusing.set(false)
+        store.clear()
+    }
+
+    @Test
+    fun `key of a Mono awaited on Dispatchers Default is claimed off the dispatcher's threads`(): Unit = runBlocking {
+        val receipt = withContext(Dispatchers.Default) { payments.payMono("m-1").awaitSingle() }
+
+        assertThat(receipt).isEqualTo("mono receipt 1")
+        assertThat(store.claimThreads()).hasSize(1).noneMatch { it.startsWith("DefaultDispatcher-worker") }
+    }
+
+    @Test
+    fun `suspend function whose executor refuses the first step fails without claiming, and the key stays free`(): Unit =
+        runBlocking {
+            executor.refusing.set(true)
+            val refused = withContext(Dispatchers.Default) { runCatching { payments.pay("r-1") }.exceptionOrNull() }
+            executor.refusing.set(false)
+            val receipt = withContext(Dispatchers.Default) { payments.pay("r-1") }
+
+            assertThat(refused).isInstanceOf(RejectedExecutionException::class.java)
+            assertThat(receipt).isEqualTo("receipt 1")
+            assertThat(store.claimThreads()).hasSize(1)
+        }
+
+    /** Payments, charged once per key. */
+    @Component
+    class FirstStepPayments {
+
+        @Volatile
+        var calls = 0
+
+        @Volatile
+        var monoCalls = 0
+
+        @Idempotent(name = "first-step-suspend-payments", key = "#key")
+        suspend fun pay(key: String): String = "receipt ${++calls}"
+
+        @Idempotent(name = "first-step-mono-payments", key = "#key")
+        fun payMono(key: String): Mono<String> = Mono.fromSupplier { "mono receipt ${++monoCalls}" }
+
+    }
+
+    /** An executor that runs steps on a thread of its own, or refuses them. */
+    class SwitchableExecutor(private val engine: ExecutorService = Executors.newSingleThreadExecutor { Thread(it, "engine") }) :
+        Executor {
+
+        val refusing = AtomicBoolean()
+
+        override fun execute(command: Runnable) {
+            if (refusing.get()) {
+                throw RejectedExecutionException("refused by the test")
+            }
+            engine.execute(command)
+        }
+
+        fun shutdown() = engine.shutdownNow()
+
+    }
+
+    /** An idempotency store of the application's own, taken to block, that records the thread of each claim. */
+    class ThreadRecordingStore(
+        private val keys: IdempotencyStore = InMemoryIdempotencyStore(TimeSource.system()),
+    ) : IdempotencyStore by keys {
+
+        private val claims = CopyOnWriteArrayList<String>()
+
+        override fun claim(key: String, fingerprint: String, lease: Duration): ClaimResult {
+            claims += Thread.currentThread().name
+            return keys.claim(key, fingerprint, lease)
+        }
+
+        fun claimThreads(): List<String> = claims
+
+        fun clear() = claims.clear()
+
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(FirstStepPayments::class)
+    class TestApplication {
+
+        @Bean
+        fun idempotencyStore() = ThreadRecordingStore()
+
+        @Bean(destroyMethod = "shutdown")
+        fun switchableExecutor() = SwitchableExecutor()
+
+    }
+
+}
