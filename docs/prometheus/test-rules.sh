@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Checks the alert rules and runs their unit tests with promtool:
+# Checks the alert rules and runs their unit tests with promtool (resilience-alerts-test.yml,
+# samples at the evaluations; resilience-alerts-missed-scrape-test.yml, scrapes out of phase
+# with them and scrapes lost):
 #   docs/prometheus/test-rules.sh
 # Installs promtool (Debian package prometheus) when it is missing and apt-get can.
 set -euo pipefail
@@ -19,4 +21,4 @@ if ! command -v promtool > /dev/null; then
 fi
 promtool --version | head -1
 promtool check rules resilience-alerts.yml
-promtool test rules resilience-alerts-test.yml
+promtool test rules resilience-alerts-test.yml resilience-alerts-missed-scrape-test.yml
