@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Draws each alert of resilience-alerts.yml over a real run of the sample:
-#   docs/prometheus/plot-alerts.sh          (the run, about 12 minutes, then the drawing)
+#   docs/prometheus/plot-alerts.sh          (the run, about 17 minutes, then the drawing)
 #   docs/prometheus/plot-alerts.sh --draw   (the drawing again, from the files of the last run)
 #
 # Starts redis-server, the sample (profile redis) and a Prometheus server, each on a free
 # local port, with the alert rules loaded into Prometheus (scraping and evaluating every
-# 5s). Drives the sample for 10 minutes through the scenes below, then asks Prometheus
+# 5s). Drives the sample for 16 minutes through the scenes below, then asks Prometheus
 # (HTTP API, query_range) for each alert's expression without its comparison, and for the
 # alert's state (the ALERTS series: pending, firing), writes them to alert-<name>.csv and
 # draws alert-<name>.png next to this script with gnuplot; alert-run-scenes.csv holds when
@@ -13,13 +13,17 @@
 # everything it started.
 #
 #   0s    healthy: payments and price reads
-#   60s   the oracle down: the price-oracle breaker opens, probes, opens again (until 480s)
+#   60s   the oracle down: the price-oracle breaker opens, probes, opens again (until 420s)
 #   60s   the primary gateway down and the payment-gateway breaker DISABLED by hand: every
-#         payment retries against the dead primary, a retry storm (until 270s)
-#   270s  the breaker CLOSED again, the primary answering after 2.5s: attempts time out,
-#         payments end in doubt and dead letters are written (until 390s)
-#   390s  the primary healthy; Redis, the idempotency store, stopped (until 510s)
-#   510s  Redis started again; 600s the end
+#         payment retries against the dead primary, a retry storm (until 450s)
+#   450s  the breaker CLOSED again and the primary healthy; Redis, the idempotency store,
+#         stopped (until 840s)
+#   840s  Redis started again, the primary answering after 2.5s: attempts time out,
+#         payments end in doubt and dead letters are written (until 930s)
+#   930s  the primary healthy; 960s the end
+#
+# The retry storm and the Redis outage each last 6.5 minutes, so that the budget alert and
+# the store alert (for: 5m each) fire while their cause lasts, about 80s before it ends.
 #
 # The run sets the retry budget's floor to 2 retries a second (the sample's is 10): the
 # sample on a 2-core machine makes about 3 payments a second, fewer retries than 10.
@@ -35,6 +39,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 SCENES="$HERE/alert-run-scenes.csv"
 RULES="$HERE/alert-run-rules.tsv"
 WORK=$(mktemp -d)
+RUN_SECONDS=960
 PIDS=()
 
 stop_all() {
@@ -152,7 +157,7 @@ run() {
   await "Prometheus" "$PROM/-/ready"
 
   START=$(date +%s)
-  END=$(( START + 600 ))
+  END=$(( START + RUN_SECONDS ))
   echo "seconds,scene" > "$SCENES"
   for _ in 1 2 3 4 5 6; do payments & PIDS+=("$!"); done
   prices & PIDS+=("$!")
@@ -161,17 +166,18 @@ run() {
   post /simulator/faults '{"target":"oracle","outage":true}'
   post /actuator/circuitbreakers/payment-gateway '{"state":"DISABLED"}'
   post /simulator/faults '{"target":"primary","outage":true}'
-  scene 270 "payment-gateway CLOSED; primary answers after 2.5s"
-  post /simulator/faults '{"target":"primary","latencyMs":2500}'
-  post /actuator/circuitbreakers/payment-gateway '{"state":"CLOSED"}'
-  scene 390 "primary healthy; Redis stopped"
-  post /simulator/faults '{"target":"primary"}'
-  kill "$REDIS_PID"
-  scene 480 "oracle healthy"
+  scene 420 "oracle healthy"
   post /simulator/faults '{"target":"oracle"}'
-  scene 510 "Redis started"
+  scene 450 "payment-gateway CLOSED; primary healthy; Redis stopped"
+  post /simulator/faults '{"target":"primary"}'
+  post /actuator/circuitbreakers/payment-gateway '{"state":"CLOSED"}'
+  kill "$REDIS_PID"
+  scene 840 "Redis started; primary answers after 2.5s"
   start_redis
-  scene 600 "end"
+  post /simulator/faults '{"target":"primary","latencyMs":2500}'
+  scene 930 "primary healthy"
+  post /simulator/faults '{"target":"primary"}'
+  scene "$RUN_SECONDS" "end"
   sleep 10
 
   # name, expression and for: (seconds) of every alert, as Prometheus loaded them
@@ -201,6 +207,9 @@ run() {
 draw() {
   local alert expr duration quantity comparison threshold csv plot index series scenes
   command -v gnuplot > /dev/null || { echo "gnuplot is missing" >&2; exit 1; }
+  # the run's length: the last scene, its end
+  local run_length
+  run_length=$(tail -1 "$SCENES" | cut -d, -f1)
   while IFS=$'\t' read -r -u 3 alert expr duration; do
     quantity=$(quantity "$expr")
     comparison=${expr#"$quantity"}
@@ -218,7 +227,7 @@ draw() {
       plot+="'$WORK/$index.dat' using 1:COLUMN with steps lw 2 lc $index title '$series',"
     done < <(tail -n +2 "$csv" | cut -d, -f2 | sort -u | tr -d '"')
     [[ -n "$plot" ]] || { echo "No data for $alert" >&2; exit 1; }
-    scenes=$(awk -F, 'NR > 1 && $1 > 0 && $1 < 600 {
+    scenes=$(awk -F, -v run_length="$run_length" 'NR > 1 && $1 > 0 && $1 < run_length {
         printf "set arrow from %f, graph 0 to %f, graph 1 nohead dt 3 lc rgb \"gray40\"\n", $1 / 60, $1 / 60
         printf "set label \"%s\" at %f, graph 0.98 rotate by -90 font \",8\" tc rgb \"gray30\" offset 0.5, 0 front\n", $2, $1 / 60
       }' "$SCENES")
@@ -229,7 +238,7 @@ set datafile separator " "
 set multiplot layout 2,1 title "$alert (for: $(( duration / 60 ))m) over a run of the sample, scraped every 5s\n${expr//\"/\\\"}"
 set lmargin 12
 set rmargin 4
-set xrange [0:10]
+set xrange [0:$(( run_length / 60 ))]
 set grid
 set key outside top center horizontal
 set size 1, 0.62
