@@ -30,10 +30,11 @@ import reactor.core.publisher.Mono
 
 /**
  * The first step of calls made from coroutines whose pipeline has a store that may block
- * (here an idempotency store of the application's own): a `Mono` awaited in a coroutine on
- * `Dispatchers.Default` claims its key off the dispatcher's threads, as a `suspend`
- * function does, and a `suspend` function whose executor refuses that step fails with the
- * refusal, without claiming, its key free for the next call.
+ * (here an idempotency store of the application's own): a `suspend` function called on
+ * `Dispatchers.Default`, whose few threads must never block, and a `Mono` awaited in a
+ * coroutine there claim their keys off the dispatcher's threads, on the pipeline's
+ * executor; a `suspend` function whose executor refuses that step fails with the refusal,
+ * without claiming, its key free for the next call.
  */
 @SpringBootTest(
     classes = [CoroutineFirstStepTests.TestApplication::class],
@@ -63,15 +64,27 @@ class CoroutineFirstStepTests @Autowired constructor(
     }
 
     @Test
+    fun `key of a suspend function called on Dispatchers Default is claimed off the dispatcher's threads`(): Unit =
+        runBlocking {
+            val before = payments.calls
+            val receipts = withContext(Dispatchers.Default) { listOf(payments.pay("s-1"), payments.pay("s-1")) }
+
+            assertThat(receipts).containsExactly("receipt ${before + 1}", "receipt ${before + 1}")
+            assertThat(payments.calls).isEqualTo(before + 1)
+            assertThat(store.claimThreads()).hasSize(2).noneMatch { it.startsWith("DefaultDispatcher-worker") }
+        }
+
+    @Test
     fun `suspend function whose executor refuses the first step fails without claiming, and the key stays free`(): Unit =
         runBlocking {
+            val before = payments.calls
             executor.refusing.set(true)
             val refused = withContext(Dispatchers.Default) { runCatching { payments.pay("r-1") }.exceptionOrNull() }
             executor.refusing.set(false)
             val receipt = withContext(Dispatchers.Default) { payments.pay("r-1") }
 
             assertThat(refused).isInstanceOf(RejectedExecutionException::class.java)
-            assertThat(receipt).isEqualTo("receipt 1")
+            assertThat(receipt).isEqualTo("receipt ${before + 1}")
             assertThat(store.claimThreads()).hasSize(1)
         }
 
