@@ -81,7 +81,9 @@ final class MonoAttempt extends CompletableFuture<@Nullable Object> implements C
 
     @Override
     public void onComplete() {
-        complete(null);
+        if (!isDone()) {
+            complete(null);
+        }
     }
 
     @Override
