@@ -13,6 +13,7 @@ import java.util.concurrent.Executors
 import java.util.concurrent.RejectedExecutionException
 import java.util.concurrent.atomic.AtomicBoolean
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.reactor.awaitSingle
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withContext
@@ -33,8 +34,10 @@ import reactor.core.publisher.Mono
  * (here an idempotency store of the application's own): a `suspend` function called on
  * `Dispatchers.Default`, whose few threads must never block, and a `Mono` awaited in a
  * coroutine there claim their keys off the dispatcher's threads, on the pipeline's
- * executor; a `suspend` function whose executor refuses that step fails with the refusal,
- * without claiming, its key free for the next call.
+ * executor, as does a `Mono` awaited on kotlinx's timer thread, where a coroutine on
+ * `Dispatchers.Unconfined` resumes after `delay`; a `suspend` function whose executor
+ * refuses that step fails with the refusal, without claiming, its key free for the next
+ * call.
  */
 @SpringBootTest(
     classes = [CoroutineFirstStepTests.TestApplication::class],
@@ -57,11 +60,27 @@ class CoroutineFirstStepTests @Autowired constructor(
 
     @Test
     fun `key of a Mono awaited on Dispatchers Default is claimed off the dispatcher's threads`(): Unit = runBlocking {
+        val before = payments.monoCalls
         val receipt = withContext(Dispatchers.Default) { payments.payMono("m-1").awaitSingle() }
 
-        assertThat(receipt).isEqualTo("mono receipt 1")
+        assertThat(receipt).isEqualTo("mono receipt ${before + 1}")
         assertThat(store.claimThreads()).hasSize(1).noneMatch { it.startsWith("DefaultDispatcher-worker") }
     }
+
+    @Test
+    fun `key of a Mono awaited after a delay on Dispatchers Unconfined is claimed off kotlinx's timer thread`(): Unit =
+        runBlocking {
+            val before = payments.monoCalls
+            val receipt = withContext(Dispatchers.Unconfined) {
+                delay(1)
+                val resumedOn = Thread.currentThread().name
+                resumedOn to payments.payMono("u-1").awaitSingle()
+            }
+
+            assertThat(receipt.first).startsWith("kotlinx.coroutines.DefaultExecutor")
+            assertThat(receipt.second).isEqualTo("mono receipt ${before + 1}")
+            assertThat(store.claimThreads()).hasSize(1).noneMatch { it.startsWith("kotlinx.coroutines.DefaultExecutor") }
+        }
 
     @Test
     fun `key of a suspend function called on Dispatchers Default is claimed off the dispatcher's threads`(): Unit =

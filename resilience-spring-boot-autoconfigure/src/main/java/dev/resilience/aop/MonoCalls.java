@@ -91,16 +91,27 @@ final class MonoCalls {
     private static final String COROUTINE_WORKER = "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker";
 
     /**
+     * The name of the timer thread of kotlinx.coroutines, on which a coroutine resumes
+     * after {@code delay} on {@code Dispatchers.Unconfined}: a plain {@link Thread} with
+     * that name, followed by the coroutine's name in the library's debug mode.
+     */
+    private static final String COROUTINE_TIMER = "kotlinx.coroutines.DefaultExecutor";
+
+    /**
      * Tells whether this thread must not block: one Reactor marks non-blocking (a Netty
-     * event loop, {@code Schedulers.parallel()}), or a worker of Kotlin's coroutine
-     * scheduler, where a coroutine awaits a {@code Mono} or collects a {@code Flux};
-     * those of {@code Dispatchers.IO}, which may block, cannot be told apart and hop as
-     * well.
+     * event loop, {@code Schedulers.parallel()}), a worker of Kotlin's coroutine
+     * scheduler, where a coroutine awaits a {@code Mono} or collects a {@code Flux}
+     * (those of {@code Dispatchers.IO}, which may block, cannot be told apart and hop as
+     * well), or the timer thread of kotlinx.coroutines, which every {@code delay} of the
+     * application shares.
      * @return {@code true} on such a thread
      */
     private static boolean onNonBlockingThread() {
-        return Schedulers.isInNonBlockingThread()
-                || COROUTINE_WORKER.equals(Thread.currentThread().getClass().getName());
+        if (Schedulers.isInNonBlockingThread()) {
+            return true;
+        }
+        Thread current = Thread.currentThread();
+        return COROUTINE_WORKER.equals(current.getClass().getName()) || current.getName().startsWith(COROUTINE_TIMER);
     }
 
     /**
