@@ -14,6 +14,7 @@ import dev.resilience.core.ExecutionStatus;
 import dev.resilience.core.deadletter.DeadLetter;
 import dev.resilience.core.deadletter.DeadLetterStore;
 import dev.resilience.core.deadletter.InMemoryDeadLetterStore;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -85,42 +86,43 @@ class FluxCallsHopTests {
 
     @Test
     void callStartedOnTheExecutorEmitsTheMethodsElements() {
-        this.contexts.withBean("hop", Executor.class, () -> (task) -> new Thread(task).start()).run((context) -> {
-            Feeds feeds = context.getBean(Feeds.class);
+        this.contexts.withBean("hop", Executor.class, () -> (task) -> new Thread(task, "hop-executor").start())
+            .run((context) -> {
+                Feeds feeds = context.getBean(Feeds.class);
 
-            StepVerifier.create(feeds.quotes().subscribeOn(Schedulers.parallel()))
-                .expectNext("1", "2")
-                .expectComplete()
-                .verify(BOUND);
+                StepVerifier.create(feeds.quotes().subscribeOn(Schedulers.parallel()))
+                    .expectNext("1", "2")
+                    .expectComplete()
+                    .verify(BOUND);
 
-            assertThat(feeds.calls()).isOne();
-            assertThat(feeds.calledOnNonBlockingThread()).isFalse();
-        });
+                assertThat(feeds.calls()).isOne();
+                assertThat(feeds.lastCallThread()).isEqualTo("hop-executor");
+            });
     }
 
     static class Feeds {
 
         private final AtomicInteger calls = new AtomicInteger();
 
-        private volatile boolean calledOnNonBlockingThread;
+        private volatile @Nullable String lastCallThread;
 
         int calls() {
             return this.calls.get();
         }
 
         /**
-         * Tells whether the last call ran on a non-blocking thread: where the elements
-         * reach the subscriber is not said, as the thread of the subscriber's request may
+         * Returns the name of the thread the last call ran on: where the elements reach
+         * the subscriber is not said, as the thread of the subscriber's request may
          * deliver them.
          */
-        boolean calledOnNonBlockingThread() {
-            return this.calledOnNonBlockingThread;
+        @Nullable String lastCallThread() {
+            return this.lastCallThread;
         }
 
         @Retryable(value = "hop-feed", maxAttempts = 1)
         public Flux<String> quotes() {
             this.calls.incrementAndGet();
-            this.calledOnNonBlockingThread = Schedulers.isInNonBlockingThread();
+            this.lastCallThread = Thread.currentThread().getName();
             return Flux.just("1", "2");
         }
 

@@ -103,6 +103,8 @@ class ResilientWebClientHostLimitTests {
      * Returns the body of a GET to a host. The context's clock is virtual: should an
      * attempt fail on a transient I/O error of the loopback connection, its retry waits
      * for that clock, which is moved to the wait's end, as the real one would get there.
+     * Such a call still counts one success of its host's breaker, which the tests assert;
+     * the count of requests the server received does see a retried request it read.
      */
     private static String get(AssertableApplicationContext context, WebClient client, int host) {
         VirtualTimeSource time = context.getBean(VirtualTimeSource.class);
