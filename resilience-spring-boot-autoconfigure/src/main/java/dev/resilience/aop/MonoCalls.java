@@ -102,8 +102,8 @@ final class MonoCalls {
      * event loop, {@code Schedulers.parallel()}), a worker of Kotlin's coroutine
      * scheduler, where a coroutine awaits a {@code Mono} or collects a {@code Flux}
      * (those of {@code Dispatchers.IO}, which may block, cannot be told apart and hop as
-     * well), or the timer thread of kotlinx.coroutines, which every {@code delay} of the
-     * application shares.
+     * well), or the timer thread of kotlinx.coroutines, which the delays of its default,
+     * IO and unconfined dispatchers share.
      * @return {@code true} on such a thread
      */
     private static boolean onNonBlockingThread() {
