@@ -189,11 +189,12 @@ final class MonoCalls {
 
     /**
      * The {@code Mono} of a call: nothing runs at assembly, each subscription is a call.
-     * When a store of the pipeline may block, a subscription on a thread Reactor marks
-     * non-blocking, or any subscription of a {@code suspend} function's call, has the
-     * call's first step run on the pipeline's executor ({@link FirstStep}); when the
-     * executor refuses or drops it, the call ends with status
-     * {@link ExecutionStatus#ERROR} and the refusal, as when it refuses a later step.
+     * When a store of the pipeline may block, a subscription on a thread that must not
+     * block ({@link MonoCalls#onExecutor}), or any subscription of a {@code suspend}
+     * function's call, has the call's first step run on the pipeline's executor
+     * ({@link FirstStep}); when the executor refuses or drops it, the call ends with
+     * status {@link ExecutionStatus#ERROR} and the refusal, as when it refuses a later
+     * step.
      */
     private static final class CallMono extends Mono<@Nullable Object> {
 

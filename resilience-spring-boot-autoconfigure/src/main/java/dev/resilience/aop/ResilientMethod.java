@@ -71,9 +71,10 @@ final class ResilientMethod {
      * @param subscriberScopes the scopes of the subscriptions to a method returning
      * {@code Mono}, or {@code null} when its calls have none
      * @param storesMayBlock whether a store of the pipeline may block, so that a call of
-     * a method returning {@code Mono} or {@code Flux} subscribed on a thread Reactor
-     * marks non-blocking, and every call of a {@code suspend} function or a {@code Flow},
-     * starts on the pipeline's executor ({@link FirstStep})
+     * a method returning {@code Mono} or {@code Flux} subscribed on a thread that must
+     * not block (one Reactor marks non-blocking, a worker of Kotlin's coroutine
+     * scheduler, kotlinx's timer thread), and every call of a {@code suspend} function or
+     * a {@code Flow}, starts on the pipeline's executor ({@link FirstStep})
      */
     ResilientMethod(Method method, String description, ResiliencePipeline pipeline, ReturnKind returnKind,
             @Nullable IdempotencyKeyExpressions idempotencyKeys, IdempotencyScopeResolver scopes, CallObserver observer,

@@ -16,8 +16,9 @@ import dev.resilience.core.ratelimiter.RateLimiter;
  * whose permits are shared (a permit asks the store as the call passes the limiter). The
  * Redis stores wait for Redis, up to their timeout; a store of the application's own is
  * taken to wait too. A call of a method returning {@code Mono} or {@code Flux} that uses
- * one starts on the pipeline's executor when it is subscribed on a thread Reactor marks
- * non-blocking, a call of a {@code suspend} function or a {@code Flow} always
+ * one starts on the pipeline's executor when it is subscribed on a thread that must not
+ * block (one Reactor marks non-blocking, a worker of Kotlin's coroutine scheduler,
+ * kotlinx's timer thread), a call of a {@code suspend} function or a {@code Flow} always
  * ({@link FirstStep}).
  */
 final class StoresThatMayBlock {
