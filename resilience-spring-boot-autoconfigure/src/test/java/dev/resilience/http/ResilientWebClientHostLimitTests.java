@@ -39,6 +39,8 @@ class ResilientWebClientHostLimitTests {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+    private static final Duration POLL = Duration.ofMillis(2);
+
     @RegisterExtension
     static final ScriptedHttpServer server = ScriptedHttpServer.registered(HOSTS);
 
@@ -113,7 +115,10 @@ class ResilientWebClientHostLimitTests {
             .retrieve()
             .bodyToMono(String.class)
             .toFuture();
-        await().atMost(TIMEOUT).until(() -> body.isDone() || (time.advanceToNextTask() && body.isDone()));
+        await().pollDelay(Duration.ZERO)
+            .pollInterval(POLL)
+            .atMost(TIMEOUT)
+            .until(() -> body.isDone() || (time.advanceToNextTask() && body.isDone()));
         return body.join();
     }
 
