@@ -32,11 +32,22 @@ import org.jspecify.annotations.Nullable;
  * status ERROR: the returned future always completes, and a pass or claim taken is always
  * given back or recorded.
  *
+ * <p>
+ * Longer than 400 lines because it carries out every decision of an asynchronous call,
+ * and its awaited attempt ({@code PendingAttempt}) takes the call on from them: split,
+ * each part would reach into the other's state.
+ *
  * @param <T> the type of the call's value
  */
 final class AsyncExecution<T> extends AsyncSteps<T> {
 
     private final Supplier<? extends CompletionStage<? extends T>> action;
+
+    /** Whether the retry stage starts at the call's start: no key to claim, no hop. */
+    private boolean retryStartsAtCall;
+
+    /** The retry stage's start, the first attempt's too when the guards admit at once. */
+    private long retryStartNanos;
 
     AsyncExecution(Stages stages, CallContext context, Supplier<? extends CompletionStage<? extends T>> action) {
         super(stages, context);
@@ -44,6 +55,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     }
 
     CompletableFuture<ExecutionResult<T>> start(boolean onExecutor) {
+        this.retryStartsAtCall = !onExecutor && !this.stages.idempotency.present();
         return start(this::claimKey, onExecutor);
     }
 
@@ -51,7 +63,8 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
         switch (claim()) {
             case WAIT -> waitThen(this::claimKey, claimWaitNanos());
             case CLAIMED -> {
-                startRetryStage(this.time.nanoTime());
+                this.retryStartNanos = this.retryStartsAtCall ? startNanos() : this.time.nanoTime();
+                startRetryStage(this.retryStartNanos);
                 attempts();
             }
             case SETTLED -> end();
@@ -91,28 +104,31 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
      */
     private @Nullable RetryDecision guardedAttempt() {
         if (this.stages.guards.answersAtOnce()) {
-            return permitted() ? admittedAttempt() : RetryDecision.STOP;
+            return permitted() ? admittedAttempt((this.attempts == 0) ? this.retryStartNanos : this.time.nanoTime())
+                    : RetryDecision.STOP;
         }
         CompletableFuture<@Nullable Object> admission = admission();
         if (!admission.isDone()) {
             awaitAdmission(admission);
             return null;
         }
-        return admitted(admission) ? admittedAttempt() : RetryDecision.STOP;
+        return admitted(admission) ? admittedAttempt(this.time.nanoTime()) : RetryDecision.STOP;
     }
 
     /**
      * Runs an attempt the guards admitted, unless they admitted it only after the call's
      * deadline: the call then ends as a TIMEOUT.
+     * @param now the clock once the guards admitted it (guards that answer at once never
+     * make it wait, so the first attempt then starts with the retry stage)
      * @return the retry stage's decision, or {@code null} when the attempt's stage is
      * awaited
      */
-    private @Nullable RetryDecision admittedAttempt() {
+    private @Nullable RetryDecision admittedAttempt(long now) {
         if (this.stages.retry.admittedPastDeadline(this)) {
             return RetryDecision.STOP;
         }
         long limit = attemptLimitNanos();
-        long start = beginAttempt();
+        long start = attemptBegan(now);
         CompletableFuture<? extends T> stage = startAttempt();
         if (limit > 0 && this.time.nanoTime() - start >= limit) {
             Futures.cancelQuietly(stage);
@@ -147,7 +163,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
                 endCancelled();
                 return;
             }
-            RetryDecision next = admittedAttempt();
+            RetryDecision next = admittedAttempt(this.time.nanoTime());
             if (next != null) {
                 continueAfter(next);
             }
@@ -234,7 +250,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
 
     private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
         if (failure == null) {
-            ResultPredicateException judged = this.pass.succeeded(this.stages.guardedDuration(start), value);
+            ResultPredicateException judged = this.pass.succeeded(valueDuration(start), value);
             return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(value, start);
         }
         Throwable cause = Futures.unwrap(failure);

@@ -196,9 +196,12 @@ public record CallContext(String method, @Nullable Object target, List<@Nullable
      * Returns a copy of this context that carries thread-bound values to the threads that
      * run the call's later steps ({@link CarriedContext}).
      * @param carried what the call carries, captured on the caller's thread
-     * @return the new context
+     * @return the new context, or this one when it carries that already
      */
     public CallContext withCarried(CarriedContext carried) {
+        if (carried == this.carried) {
+            return this;
+        }
         return new CallContext(this.method, this.target, this.arguments, this.idempotencyKey, this.fingerprint,
                 this.listener, this.idempotencyScope, this.deadLetters, carried);
     }

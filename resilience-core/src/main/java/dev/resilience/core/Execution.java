@@ -56,6 +56,20 @@ abstract class Execution<T> {
 
     private long lastAttemptNanos;
 
+    /**
+     * The clock's reading at the end of the latest attempt, when it produced a value and
+     * the guards timed it ({@link #valueDuration}); meaningful only while
+     * {@link #valueEndRead} holds.
+     */
+    private long valueEndNanos;
+
+    /**
+     * Whether {@link #valueEndNanos} may serve as the call's end: the latest attempt
+     * produced a value and was timed, and nothing that may take time (a store) runs
+     * between it and the call's end ({@link Stages#endsInMemory}).
+     */
+    private boolean valueEndRead;
+
     private boolean budgetRefused;
 
     private boolean retryStageEnded;
@@ -192,11 +206,30 @@ abstract class Execution<T> {
      * @return the attempt's start
      */
     final long attemptBegan(long now) {
+        this.valueEndRead = false;
         if (++this.attempts == 1) {
             this.firstAttemptNanos = now;
         }
         this.lastAttemptNanos = now;
         return now;
+    }
+
+    /**
+     * Returns how long an attempt that produced a value took, for the guards: read from
+     * the clock only when a guard uses it ({@link Stages#guardedDuration}), 0 otherwise.
+     * The reading is kept as the call's end, should the call end with that value before
+     * anything else reads the clock.
+     * @param attemptStart the attempt's start
+     * @return the duration to tell the guards
+     */
+    final long valueDuration(long attemptStart) {
+        if (!this.stages.guards.timed()) {
+            return 0;
+        }
+        long end = this.time.nanoTime();
+        this.valueEndNanos = end;
+        this.valueEndRead = this.stages.endsInMemory;
+        return end - attemptStart;
     }
 
     /**
@@ -372,10 +405,19 @@ abstract class Execution<T> {
                 this.fallbackName, key, this.staleSince);
         List<AttemptFailure> attemptFailures = (this.failures != null) ? this.failures : List.of();
         ExecutionResult<T> result = new ExecutionResult<>(this.status, this.value, finalError, this.attempts,
-                attemptFailures, Duration.ofNanos(this.time.nanoTime() - this.startNanos), this.fallbackIndex > 0,
+                attemptFailures, Duration.ofNanos(endNanos() - this.startNanos), this.fallbackIndex > 0,
                 this.fallbackIndex, this.replayed, metadata);
         CallListeners.completed(this.stages.listeners, this.context.listener(), this.stages.name, result);
         return result;
+    }
+
+    /**
+     * Returns the call's end: the end of the attempt whose value the call ended with,
+     * when it was read and nothing since may have taken time, or else the clock now.
+     */
+    private long endNanos() {
+        boolean attemptsValue = this.status == ExecutionStatus.SUCCESS && this.fallbackIndex == 0 && !this.replayed;
+        return (attemptsValue && this.valueEndRead) ? this.valueEndNanos : this.time.nanoTime();
     }
 
     @SuppressWarnings("unchecked")

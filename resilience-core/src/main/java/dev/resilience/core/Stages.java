@@ -76,6 +76,13 @@ final class Stages {
      */
     final boolean readsCallStart;
 
+    /**
+     * Whether nothing that may take time runs between an attempt's value and the end of
+     * the call it ends: no idempotency key to complete, no last good value to keep. The
+     * end of such an attempt, when read, is then the call's end too.
+     */
+    final boolean endsInMemory;
+
     Stages(ResiliencePipeline pipeline, List<ExecutionListener> listeners) {
         this.name = pipeline.name();
         this.time = pipeline.timeSource();
@@ -92,6 +99,7 @@ final class Stages {
                 && this.fallbacks.offset() == 0 && listeners.isEmpty() && this.hedging == null;
         this.timesFirstAttempt = this.guards.timed() || this.deadLetters.enabled();
         this.readsCallStart = this.retry.usesStart() || (this.timesFirstAttempt && !this.guards.present());
+        this.endsInMemory = !this.idempotency.present() && pipeline.lastGood() == null;
     }
 
     /**

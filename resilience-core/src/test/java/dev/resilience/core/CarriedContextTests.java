@@ -185,6 +185,18 @@ class CarriedContextTests {
             .isSameAs(carried);
     }
 
+    @Test
+    void aContextGivenWhatItCarriesAlreadyIsTheSameContext() {
+        CallContext context = CallContext.idempotent("k-1", "fp");
+        CarriedContext carried = (step) -> step;
+        CallContext carrying = context.withCarried(carried);
+
+        assertThat(context.withCarried(CarriedContext.NONE)).isSameAs(context);
+        assertThat(carrying.withCarried(carried)).isSameAs(carrying);
+        assertThat(carrying).isNotSameAs(context);
+        assertThat(carrying.idempotencyKey()).isEqualTo("k-1");
+    }
+
     private ResiliencePipeline.Builder pipeline(int maxAttempts) {
         return ResiliencePipeline.builder("quote")
             .timeSource(this.clock)

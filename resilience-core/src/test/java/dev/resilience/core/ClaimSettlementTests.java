@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.resilience.annotation.OnInProgress;
-import dev.resilience.core.idempotency.ClaimResult;
 import dev.resilience.core.idempotency.IdempotencyInProgressException;
 import dev.resilience.core.idempotency.IdempotencyOutcome;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
@@ -106,25 +105,18 @@ class ClaimSettlementTests {
      * A store whose completions fail a number of times, as a store that refuses writes
      * does; it records when each completion was tried.
      */
-    private final class FailingCompletions implements IdempotencyStore {
-
-        private final IdempotencyStore delegate;
+    private final class FailingCompletions extends DelegatingIdempotencyStore {
 
         private final List<Duration> completions = new ArrayList<>();
 
         private int failures;
 
         FailingCompletions(IdempotencyStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         void failNext(int count) {
             this.failures = count;
-        }
-
-        @Override
-        public ClaimResult claim(String key, String fingerprint, Duration lease) {
-            return this.delegate.claim(key, fingerprint, lease);
         }
 
         @Override
@@ -134,12 +126,7 @@ class ClaimSettlementTests {
                 this.failures--;
                 throw new IdempotencyStoreException("store refuses writes");
             }
-            return this.delegate.complete(key, ownerToken, value, ttl);
-        }
-
-        @Override
-        public boolean release(String key, String ownerToken) {
-            return this.delegate.release(key, ownerToken);
+            return super.complete(key, ownerToken, value, ttl);
         }
 
     }

@@ -189,21 +189,4 @@ class SyncExecutionClockTests {
         assertThat(letter.lastAttemptAt()).isEqualTo(firstStart.plusSeconds(6));
     }
 
-    /** The virtual clock, counting how often it is read. */
-    private static final class CountingReads extends DelegatingTimer {
-
-        private final AtomicInteger reads = new AtomicInteger();
-
-        CountingReads(VirtualTimeSource clock) {
-            super(clock);
-        }
-
-        @Override
-        public long nanoTime() {
-            this.reads.incrementAndGet();
-            return super.nanoTime();
-        }
-
-    }
-
 }
