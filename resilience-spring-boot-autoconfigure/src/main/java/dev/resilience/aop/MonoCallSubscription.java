@@ -36,7 +36,8 @@ final class MonoCallSubscription extends Operators.MonoSubscriber<@Nullable Obje
     /**
      * Starts the call, on the subscribing thread with the caller's context in place, so
      * that the call's observation is a child of the one the subscriber's context holds
-     * and the first attempt sees what the later ones see.
+     * and the first attempt sees what the later ones see. A call that ended already is
+     * taken at once, without a dependent stage.
      */
     void start(CallObserver.Call observation, Context context, CallerScope scope, CarriedContext caller,
             boolean onExecutor, MonoCalls.CallStart call) {
@@ -55,7 +56,12 @@ final class MonoCallSubscription extends Operators.MonoSubscriber<@Nullable Obje
         if (isCancelled()) {
             started.cancel(false);
         }
-        started.whenComplete(this);
+        if (started.isDone() && !started.isCompletedExceptionally()) {
+            accept(started.join(), null);
+        }
+        else {
+            started.whenComplete(this);
+        }
     }
 
     @Override

@@ -230,10 +230,17 @@ final class MonoCalls {
             boolean onExecutor = onExecutor(this.firstStep);
             Context context = actual.currentContext();
             CarriedContext caller = this.observer.capture(context);
-            caller
-                .around(() -> subscription.start(this.observer.start(this.name), context, this.scope, caller,
-                        onExecutor, this.call))
-                .run();
+            if (caller == CarriedContext.NONE) {
+                start(subscription, context, caller, onExecutor);
+            }
+            else {
+                caller.around(() -> start(subscription, context, caller, onExecutor)).run();
+            }
+        }
+
+        private void start(MonoCallSubscription subscription, Context context, CarriedContext caller,
+                boolean onExecutor) {
+            subscription.start(this.observer.start(this.name), context, this.scope, caller, onExecutor, this.call);
         }
 
     }

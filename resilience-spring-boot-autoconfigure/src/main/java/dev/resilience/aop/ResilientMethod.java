@@ -4,11 +4,11 @@ import java.lang.reflect.Method;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.resilience.chaos.ChaosInstance;
@@ -120,7 +120,7 @@ final class ResilientMethod {
             if (this.returnKind == ReturnKind.COMPLETION_STAGE) {
                 CallContext carrying = carrying(context, observation);
                 Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos,
-                        this.pipeline, carrying.carried(), stageAttempt(invocation, ResilientMethod::asStage));
+                        this.pipeline, carrying.carried(), new StageAttempts(invocation, false, null));
                 return valueOf(observation.scoped(() -> this.pipeline.executeAsync(carrying, attempt)).get(),
                         observation);
             }
@@ -159,11 +159,17 @@ final class ResilientMethod {
         CallContext context = context(invocation, observation.listener(), observed, () -> scope)
             .withCarried(observation.carried(caller));
         Supplier<CompletionStage<@Nullable Object>> attempt = ChaosInstance.aroundStage(this.chaos, this.pipeline,
-                context.carried(), stageAttempt(invocation, (returned) -> subscription(returned, observed)));
-        return observation
-            .scoped(() -> onExecutor ? this.pipeline.executeAsyncOnExecutor(context, attempt)
-                    : this.pipeline.executeAsync(context, attempt))
-            .get();
+                context.carried(), new StageAttempts(invocation, true, observed));
+        if (observation.observation() == null) {
+            return started(context, attempt, onExecutor);
+        }
+        return observation.scoped(() -> started(context, attempt, onExecutor)).get();
+    }
+
+    private CompletableFuture<ExecutionResult<@Nullable Object>> started(CallContext context,
+            Supplier<CompletionStage<@Nullable Object>> attempt, boolean onExecutor) {
+        return onExecutor ? this.pipeline.executeAsyncOnExecutor(context, attempt)
+                : this.pipeline.executeAsync(context, attempt);
     }
 
     /**
@@ -262,52 +268,23 @@ final class ResilientMethod {
     }
 
     private static Callable<@Nullable Object> attempt(MethodInvocation invocation) {
-        Supplier<MethodInvocation> attempts = attempts(invocation);
-        return () -> proceed(attempts.get());
+        return () -> proceed(nextAttempt(invocation));
     }
 
     private static Callable<@Nullable Object> envelopeAttempt(MethodInvocation invocation) {
-        Supplier<MethodInvocation> attempts = attempts(invocation);
         return () -> {
-            Object returned = proceed(attempts.get());
+            Object returned = proceed(nextAttempt(invocation));
             return (returned instanceof ExecutionResult<?> result) ? result.getOrThrow() : null;
         };
     }
 
     /**
-     * Returns the attempts of an asynchronous method.
-     * @param asStage the stage of what the method returned
+     * Returns the invocation of the next attempt: a copy of the untouched original, which
+     * is never proceeded itself.
      */
-    private static Supplier<CompletionStage<@Nullable Object>> stageAttempt(MethodInvocation invocation,
-            Function<@Nullable Object, CompletionStage<@Nullable Object>> asStage) {
-        Supplier<MethodInvocation> attempts = attempts(invocation);
-        return () -> {
-            try {
-                return asStage.apply(proceed(attempts.get()));
-            }
-            catch (RuntimeException | Error ex) {
-                throw ex;
-            }
-            catch (Exception ex) {
-                throw new CompletionException(ex);
-            }
-        };
-    }
-
-    @SuppressWarnings("unchecked")
-    private static CompletionStage<@Nullable Object> asStage(@Nullable Object returned) {
-        return (CompletionStage<@Nullable Object>) returned;
-    }
-
-    /**
-     * Returns the invocations of successive attempts: each a copy of the untouched
-     * original, which is never proceeded itself.
-     */
-    private static Supplier<MethodInvocation> attempts(MethodInvocation invocation) {
-        if (invocation instanceof ProxyMethodInvocation proxyInvocation) {
-            return proxyInvocation::invocableClone;
-        }
-        return () -> invocation;
+    private static MethodInvocation nextAttempt(MethodInvocation invocation) {
+        return (invocation instanceof ProxyMethodInvocation proxyInvocation) ? proxyInvocation.invocableClone()
+                : invocation;
     }
 
     /**
@@ -327,6 +304,51 @@ final class ResilientMethod {
         catch (Throwable ex) {
             throw new UndeclaredThrowableException(ex);
         }
+    }
+
+    /**
+     * The attempts of one call of an asynchronous method: each proceeds with a copy of
+     * the invocation and takes the stage of what the method returned, or of its
+     * subscription for a method returning a publisher.
+     */
+    private final class StageAttempts implements Supplier<CompletionStage<@Nullable Object>> {
+
+        private final MethodInvocation invocation;
+
+        private final boolean publisher;
+
+        private final @Nullable Object subscriberContext;
+
+        /**
+         * Creates the attempts of one call.
+         * @param publisher whether the method returns a {@code Mono}, a {@code Flux} or a
+         * {@code Flow}, rather than a {@code CompletionStage}
+         * @param subscriberContext the context each subscription carries
+         * ({@link #subscription}); {@code null} for a {@code CompletionStage}
+         */
+        StageAttempts(MethodInvocation invocation, boolean publisher, @Nullable Object subscriberContext) {
+            this.invocation = invocation;
+            this.publisher = publisher;
+            this.subscriberContext = subscriberContext;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public CompletionStage<@Nullable Object> get() {
+            Object returned;
+            try {
+                returned = proceed(nextAttempt(this.invocation));
+            }
+            catch (RuntimeException | Error ex) {
+                throw ex;
+            }
+            catch (Exception ex) {
+                throw new CompletionException(ex);
+            }
+            return this.publisher ? subscription(returned, Objects.requireNonNull(this.subscriberContext))
+                    : (CompletionStage<@Nullable Object>) returned;
+        }
+
     }
 
     /**
