@@ -2,7 +2,6 @@ package dev.resilience.http;
 
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -207,20 +206,19 @@ class ResilientRestClientTests {
 
     @Test
     void refusedConnectionIsRetriedThenSurfacesAsAnIoError() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        RestClient closed = this.builder.baseUrl("http://127.0.0.1:" + closedPort).build();
+        try (RefusingPort refusing = new RefusingPort()) {
+            RestClient closed = this.builder.baseUrl(refusing.baseUrl()).build();
 
-        assertThatExceptionOfType(ResourceAccessException.class)
-            .isThrownBy(() -> closed.get().uri("/prices").retrieve().body(String.class))
-            .withCauseInstanceOf(ConnectException.class);
-        assertThat(sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
-        assertThat(this.registry.findCircuitBreaker("http-client:127.0.0.1:" + closedPort)
-            .orElseThrow()
-            .metrics()
-            .failedCalls()).isEqualTo(4);
+            assertThatExceptionOfType(ResourceAccessException.class)
+                .isThrownBy(() -> closed.get().uri("/prices").retrieve().body(String.class))
+                .withCauseInstanceOf(ConnectException.class);
+            assertThat(sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200),
+                    Duration.ofMillis(400));
+            assertThat(this.registry.findCircuitBreaker("http-client:127.0.0.1:" + refusing.port())
+                .orElseThrow()
+                .metrics()
+                .failedCalls()).isEqualTo(4);
+        }
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.resilience.http;
 
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -201,24 +200,22 @@ class ResilientWebClientTests {
 
     @Test
     void refusedConnectionIsRetriedThenSurfacesAsTheExchangesRequestError() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
+        try (RefusingPort refusing = new RefusingPort()) {
+            WebClient closed = this.builder.baseUrl(refusing.baseUrl()).build();
+            var body = closed.get().uri("/prices").retrieve().bodyToMono(String.class).toFuture();
+
+            passWait(this.clock, server, Duration.ofMillis(100));
+            passWait(this.clock, server, Duration.ofMillis(200));
+            passWait(this.clock, server, Duration.ofMillis(400));
+
+            assertThatExceptionOfType(WebClientRequestException.class)
+                .isThrownBy(() -> Mono.fromFuture(body).block(TIMEOUT))
+                .withCauseInstanceOf(ConnectException.class);
+            assertThat(this.registry.findCircuitBreaker("http-client:127.0.0.1:" + refusing.port())
+                .orElseThrow()
+                .metrics()
+                .failedCalls()).isEqualTo(4);
         }
-        WebClient closed = this.builder.baseUrl("http://127.0.0.1:" + closedPort).build();
-        var body = closed.get().uri("/prices").retrieve().bodyToMono(String.class).toFuture();
-
-        passWait(this.clock, server, Duration.ofMillis(100));
-        passWait(this.clock, server, Duration.ofMillis(200));
-        passWait(this.clock, server, Duration.ofMillis(400));
-
-        assertThatExceptionOfType(WebClientRequestException.class)
-            .isThrownBy(() -> Mono.fromFuture(body).block(TIMEOUT))
-            .withCauseInstanceOf(ConnectException.class);
-        assertThat(this.registry.findCircuitBreaker("http-client:127.0.0.1:" + closedPort)
-            .orElseThrow()
-            .metrics()
-            .failedCalls()).isEqualTo(4);
     }
 
     @Test
