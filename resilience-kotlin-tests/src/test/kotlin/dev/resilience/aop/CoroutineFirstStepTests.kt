@@ -35,9 +35,10 @@ import reactor.core.publisher.Mono
  * `Dispatchers.Default`, whose few threads must never block, and a `Mono` awaited in a
  * coroutine there claim their keys off the dispatcher's threads, on the pipeline's
  * executor, as does a `Mono` awaited on kotlinx's timer thread, where a coroutine on
- * `Dispatchers.Unconfined` resumes after `delay`; a `suspend` function whose executor
- * refuses that step fails with the refusal, without claiming, its key free for the next
- * call.
+ * `Dispatchers.Unconfined` resumes after `delay`, and calls on `Dispatchers.IO`, whose
+ * threads are `Dispatchers.Default`'s and cannot be told apart; a `suspend` function, or a
+ * `Mono`, whose executor refuses that step fails with the refusal, without claiming, its
+ * key free for the next call.
  */
 @SpringBootTest(
     classes = [CoroutineFirstStepTests.TestApplication::class],
@@ -108,6 +109,42 @@ class CoroutineFirstStepTests @Autowired constructor(
             assertThat(refused).isInstanceOf(RejectedExecutionException::class.java)
             assertThat(receipt).isEqualTo("receipt ${before + 1}")
             assertThat(store.claimThreads()).hasSize(1)
+        }
+
+    @Test
+    fun `key of a Mono awaited on Dispatchers IO is claimed on the executor too, IO's threads being Default's`(): Unit =
+        runBlocking {
+            val before = payments.monoCalls
+            val receipt = withContext(Dispatchers.IO) { payments.payMono("io-1").awaitSingle() }
+
+            assertThat(receipt).isEqualTo("mono receipt ${before + 1}")
+            assertThat(store.claimThreads()).containsExactly("engine")
+        }
+
+    @Test
+    fun `key of a suspend function called on Dispatchers IO is claimed on the executor`(): Unit = runBlocking {
+        val before = payments.calls
+        val receipt = withContext(Dispatchers.IO) { payments.pay("io-2") }
+
+        assertThat(receipt).isEqualTo("receipt ${before + 1}")
+        assertThat(store.claimThreads()).containsExactly("engine")
+    }
+
+    @Test
+    fun `Mono whose executor refuses the first step fails without claiming, and the key stays free`(): Unit =
+        runBlocking {
+            val before = payments.monoCalls
+            executor.refusing.set(true)
+            val refused = withContext(Dispatchers.Default) {
+                runCatching { payments.payMono("mr-1").awaitSingle() }.exceptionOrNull()
+            }
+            executor.refusing.set(false)
+            val receipt = withContext(Dispatchers.Default) { payments.payMono("mr-1").awaitSingle() }
+
+            assertThat(refused).isInstanceOf(RejectedExecutionException::class.java)
+            assertThat(payments.monoCalls).isEqualTo(before + 1)
+            assertThat(receipt).isEqualTo("mono receipt ${before + 1}")
+            assertThat(store.claimThreads()).containsExactly("engine")
         }
 
     companion object {
