@@ -46,7 +46,9 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     /** Whether the retry stage starts at the call's start: no key to claim, no hop. */
     private boolean retryStartsAtCall;
 
-    /** The retry stage's start, the first attempt's too when the guards admit at once. */
+    /**
+     * The retry stage's start; the first attempt's too, when the guards admit it at once.
+     */
     private long retryStartNanos;
 
     AsyncExecution(Stages stages, CallContext context, Supplier<? extends CompletionStage<? extends T>> action) {
@@ -103,9 +105,15 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
      * attempt; returns the retry stage's decision, or {@code null} when awaited.
      */
     private @Nullable RetryDecision guardedAttempt() {
-        if (this.stages.guards.answersAtOnce()) {
-            return permitted() ? admittedAttempt((this.attempts == 0) ? this.retryStartNanos : this.time.nanoTime())
-                    : RetryDecision.STOP;
+        Guards guards = this.stages.guards;
+        if (guards.answersAtOnce()) {
+            boolean first = this.attempts == 0 && guards.countsChanges();
+            long changes = first ? guards.changes() : 0;
+            if (!permitted()) {
+                return RetryDecision.STOP;
+            }
+            boolean unchanged = first && guards.changes() == changes;
+            return admittedAttempt(unchanged ? this.retryStartNanos : this.time.nanoTime());
         }
         CompletableFuture<@Nullable Object> admission = admission();
         if (!admission.isDone()) {
@@ -118,8 +126,9 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
     /**
      * Runs an attempt the guards admitted, unless they admitted it only after the call's
      * deadline: the call then ends as a TIMEOUT.
-     * @param now the clock once the guards admitted it (guards that answer at once never
-     * make it wait, so the first attempt then starts with the retry stage)
+     * @param now the clock once the guards admitted it: for a first attempt, the retry
+     * stage's start when the guards answered at once and ran no listener, as nothing but
+     * the engine's code ran since
      * @return the retry stage's decision, or {@code null} when the attempt's stage is
      * awaited
      */
@@ -250,7 +259,7 @@ final class AsyncExecution<T> extends AsyncSteps<T> {
 
     private RetryDecision attempted(@Nullable T value, @Nullable Throwable failure, long start) {
         if (failure == null) {
-            ResultPredicateException judged = this.pass.succeeded(valueDuration(start), value);
+            ResultPredicateException judged = valueProduced(start, value);
             return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(value, start);
         }
         Throwable cause = Futures.unwrap(failure);

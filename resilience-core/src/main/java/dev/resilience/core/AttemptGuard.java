@@ -73,6 +73,27 @@ interface AttemptGuard<P> {
     }
 
     /**
+     * Returns whether {@link #changes()} counts every change of the guard that may run
+     * code other than its own (listeners) on the thread admitting an attempt or telling
+     * it an outcome. By default a guard does not count them.
+     * @return {@code true} for a guard whose {@link #changes()} tells
+     */
+    default boolean countsChanges() {
+        return false;
+    }
+
+    /**
+     * Returns how many changes that may run listeners the guard has made, as a breaker's
+     * changes of state; meaningful only when {@link #countsChanges()}. A driver that
+     * reads the same count before and after admitting an attempt, or telling the guard
+     * its outcome, knows that the clock reading it took before still tells the time.
+     * @return the count of changes
+     */
+    default long changes() {
+        return 0;
+    }
+
+    /**
      * Admits the next attempt of a synchronous call or refuses it. A guard that makes an
      * attempt wait (a bulkhead's queue, a rate limiter's next permit) waits on the
      * calling thread, and an interrupt ends the wait with a

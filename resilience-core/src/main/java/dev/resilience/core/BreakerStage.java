@@ -42,6 +42,16 @@ final class BreakerStage implements AttemptGuard<CircuitBreaker.Permit> {
     }
 
     @Override
+    public boolean countsChanges() {
+        return true;
+    }
+
+    @Override
+    public long changes() {
+        return this.breaker.stateChanges();
+    }
+
+    @Override
     public CircuitBreaker.Permit admit() {
         return this.breaker.acquirePermit();
     }

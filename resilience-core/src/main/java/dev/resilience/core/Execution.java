@@ -65,8 +65,8 @@ abstract class Execution<T> {
 
     /**
      * Whether {@link #valueEndNanos} may serve as the call's end: the latest attempt
-     * produced a value and was timed, and nothing that may take time (a store) runs
-     * between it and the call's end ({@link Stages#endsInMemory}).
+     * produced a value and was timed, and nothing but the engine's own code ran or will
+     * run between it and the call's end ({@link Stages#endsAtValue}).
      */
     private boolean valueEndRead;
 
@@ -215,21 +215,29 @@ abstract class Execution<T> {
     }
 
     /**
-     * Returns how long an attempt that produced a value took, for the guards: read from
-     * the clock only when a guard uses it ({@link Stages#guardedDuration}), 0 otherwise.
-     * The reading is kept as the call's end, should the call end with that value before
-     * anything else reads the clock.
+     * Tells the guards that the running attempt produced a value, with how long it took
+     * when a guard uses that ({@link Stages#guardedDuration}), and keeps the clock's
+     * reading at its end as the call's end, should the call end with that value, when no
+     * code but the engine's runs until then ({@link Stages#endsAtValue}) and no guard
+     * changed as it heard the value.
      * @param attemptStart the attempt's start
-     * @return the duration to tell the guards
+     * @param result the value
+     * @return how a guard's result predicate judged the value: {@code null} when none
+     * threw
      */
-    final long valueDuration(long attemptStart) {
+    final @Nullable ResultPredicateException valueProduced(long attemptStart, @Nullable T result) {
         if (!this.stages.guards.timed()) {
-            return 0;
+            return this.pass.succeeded(0, result);
         }
         long end = this.time.nanoTime();
+        if (!this.stages.endsAtValue) {
+            return this.pass.succeeded(end - attemptStart, result);
+        }
+        long changes = this.stages.guards.changes();
+        ResultPredicateException judged = this.pass.succeeded(end - attemptStart, result);
         this.valueEndNanos = end;
-        this.valueEndRead = this.stages.endsInMemory;
-        return end - attemptStart;
+        this.valueEndRead = this.stages.guards.changes() == changes;
+        return judged;
     }
 
     /**

@@ -36,6 +36,8 @@ final class Guards {
 
     private final boolean atOnce;
 
+    private final boolean countsChanges;
+
     /** Where the guards after one that made an asynchronous attempt wait are asked. */
     private final Executor executor;
 
@@ -46,6 +48,7 @@ final class Guards {
         this.timed = guards.stream().anyMatch(AttemptGuard::usesDuration);
         this.judging = guards.stream().anyMatch(AttemptGuard::judgesValues);
         this.atOnce = guards.stream().allMatch(AttemptGuard::answersAtOnce);
+        this.countsChanges = this.guards.length == 0 || (this.only != null && this.only.countsChanges());
         this.executor = executor;
     }
 
@@ -65,6 +68,35 @@ final class Guards {
      */
     boolean timed() {
         return this.timed;
+    }
+
+    /**
+     * Returns whether a guard {@link AttemptGuard#judgesValues() judges} the values of
+     * attempts, with a predicate of the application's.
+     * @return {@code true} if hearing a value may run such a predicate
+     */
+    boolean judgesValues() {
+        return this.judging;
+    }
+
+    /**
+     * Returns whether {@link #changes()} tells every change of the guards that may run
+     * listeners: with no guard, or with one that {@link AttemptGuard#countsChanges()
+     * counts} them.
+     * @return {@code true} if a driver may compare {@link #changes()} around a step
+     */
+    boolean countsChanges() {
+        return this.countsChanges;
+    }
+
+    /**
+     * Returns the count of the only guard's changes that may run listeners, 0 without
+     * guards; meaningful only when {@link #countsChanges()}.
+     * @return the count
+     */
+    long changes() {
+        AttemptGuard<@Nullable Object> single = this.only;
+        return (single != null) ? single.changes() : 0;
     }
 
     /**

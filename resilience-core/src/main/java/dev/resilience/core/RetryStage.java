@@ -49,6 +49,11 @@ final class RetryStage {
         return this.retry != null;
     }
 
+    /** Returns whether the policy's result predicate judges the values of attempts. */
+    boolean judgesValues() {
+        return this.retry != null && this.retry.retriesOnResult();
+    }
+
     /** Returns whether calls have a deadline, which the first attempt must know of. */
     boolean hasDeadline() {
         return this.maxDurationNanos >= 0;

@@ -77,11 +77,14 @@ final class Stages {
     final boolean readsCallStart;
 
     /**
-     * Whether nothing that may take time runs between an attempt's value and the end of
-     * the call it ends: no idempotency key to complete, no last good value to keep. The
-     * end of such an attempt, when read, is then the call's end too.
+     * Whether nothing but the engine's own code may run between the end of an attempt
+     * that produced a value and the end of the call it ends: no idempotency key to
+     * complete, no last good value to keep, no result predicate of a guard or of the
+     * retry policy, and guards that tell when their listeners may have run. The end of
+     * such an attempt, when read, is then the call's end too, unless a guard changed as
+     * it heard the value ({@link Guards#changes()}).
      */
-    final boolean endsInMemory;
+    final boolean endsAtValue;
 
     Stages(ResiliencePipeline pipeline, List<ExecutionListener> listeners) {
         this.name = pipeline.name();
@@ -99,7 +102,8 @@ final class Stages {
                 && this.fallbacks.offset() == 0 && listeners.isEmpty() && this.hedging == null;
         this.timesFirstAttempt = this.guards.timed() || this.deadLetters.enabled();
         this.readsCallStart = this.retry.usesStart() || (this.timesFirstAttempt && !this.guards.present());
-        this.endsInMemory = !this.idempotency.present() && pipeline.lastGood() == null;
+        this.endsAtValue = !this.idempotency.present() && pipeline.lastGood() == null && !this.guards.judgesValues()
+                && !this.retry.judgesValues() && this.guards.countsChanges();
     }
 
     /**

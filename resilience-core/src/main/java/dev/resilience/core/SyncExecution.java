@@ -255,7 +255,7 @@ final class SyncExecution<T> extends Execution<T> {
             this.pass.failed(this.time.nanoTime() - start, ex);
             throw ex;
         }
-        ResultPredicateException judged = this.pass.succeeded(valueDuration(start), result);
+        ResultPredicateException judged = valueProduced(start, result);
         return (judged != null) ? this.stages.retry.afterRejection(this, judged, start) : afterValue(result, start);
     }
 

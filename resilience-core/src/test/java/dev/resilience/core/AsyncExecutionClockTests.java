@@ -14,6 +14,9 @@ import java.util.function.Supplier;
 
 import dev.resilience.core.circuitbreaker.CircuitBreaker;
 import dev.resilience.core.circuitbreaker.CircuitBreakerConfig;
+import dev.resilience.core.circuitbreaker.CircuitBreakerListener;
+import dev.resilience.core.circuitbreaker.CircuitBreakerState;
+import dev.resilience.core.circuitbreaker.CircuitBreakerTransition;
 import dev.resilience.core.idempotency.IdempotencyPolicy;
 import dev.resilience.core.idempotency.IdempotencyStore;
 import dev.resilience.core.idempotency.InMemoryIdempotencyStore;
@@ -32,10 +35,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * An asynchronous call reads the clock only for what needs it: a first attempt the guards
  * admit at once starts with the call, and the end of an attempt whose value ends the call
- * is the call's end, unless a store is called in between (the idempotency key's
- * completion, the last good value) or the first step was handed to the executor, whose
- * queue is the call's time but not the attempt's. Each test counts the reads of the
- * pipeline's clock, or checks the durations the breaker and the call's account took.
+ * is the call's end, unless code other than the engine's runs in between: a store (the
+ * idempotency key's completion, the last good value), a result predicate, the listeners
+ * of a breaker that moves as it admits the attempt or hears its value; nor does an
+ * attempt start with a call whose first step was handed to the executor, whose queue is
+ * the call's time but not the attempt's. Each test counts the reads of the pipeline's
+ * clock, or checks the durations the breaker and the call's account took.
  */
 class AsyncExecutionClockTests {
 
@@ -168,6 +173,115 @@ class AsyncExecutionClockTests {
         assertThat(result.value()).isEqualTo("quote");
         assertThat(result.duration()).isEqualTo(Duration.ofSeconds(2));
         assertThat(this.time.reads).as("the call's start, the attempt's start and its end").hasValue(3);
+    }
+
+    /** Opens on one failure, counts 1 s as slow, half-open after 10 s with one probe. */
+    private CircuitBreaker probingBreaker() {
+        return CircuitBreaker.of("quotes",
+                CircuitBreakerConfig.builder()
+                    .slidingWindowSize(1)
+                    .minimumCalls(1)
+                    .failureRateThreshold(50)
+                    .slowCallDuration(Duration.ofSeconds(1))
+                    .slowCallRateThreshold(100)
+                    .waitInOpen(Duration.ofSeconds(10))
+                    .halfOpenCalls(1)
+                    .build(),
+                this.clock);
+    }
+
+    /**
+     * A listener that takes some of the virtual clock when the breaker enters a state.
+     */
+    private CircuitBreakerListener taking(Duration time, CircuitBreakerState entered) {
+        return new CircuitBreakerListener() {
+
+            @Override
+            public void onStateTransition(CircuitBreakerTransition transition) {
+                if (transition.to() == entered) {
+                    AsyncExecutionClockTests.this.clock.advance(time);
+                }
+            }
+
+        };
+    }
+
+    /** Opens the breaker with a failed call, then waits until it lets a probe through. */
+    private ResiliencePipeline openedThenWaited(CircuitBreaker breaker, ResiliencePipeline.Builder builder) {
+        ResiliencePipeline pipeline = builder.build();
+        pipeline.execute(CallContext.empty(), () -> {
+            throw new IOException("down");
+        });
+        assertThat(breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
+        this.clock.advance(Duration.ofSeconds(10));
+        return pipeline;
+    }
+
+    private ResiliencePipeline.Builder guardedBy(CircuitBreaker breaker) {
+        return ResiliencePipeline.builder("quotes")
+            .timeSource(this.time)
+            .executor(Runnable::run)
+            .circuitBreaker(breaker);
+    }
+
+    @Test
+    void aProbeIsTimedFromItsAdmissionNotFromBeforeTheListenersOfTheBreakersMoveToHalfOpen() {
+        CircuitBreaker breaker = probingBreaker();
+        breaker.addListener(taking(Duration.ofSeconds(2), CircuitBreakerState.HALF_OPEN));
+        ResiliencePipeline pipeline = openedThenWaited(breaker, guardedBy(breaker));
+
+        ExecutionResult<String> result = pipeline.executeAsync(CallContext.empty(), attemptTaking(Duration.ZERO))
+            .join();
+
+        assertThat(result.isSuccess()).isTrue();
+        assertThat(breaker.state()).as("an instant probe closes the breaker").isEqualTo(CircuitBreakerState.CLOSED);
+        assertThat(breaker.metrics().slowCallsTotal()).isZero();
+        assertThat(result.duration()).as("the listener's time is the call's").isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void anAttemptTimeoutCountsFromTheAttemptsAdmission() {
+        CircuitBreaker breaker = probingBreaker();
+        breaker.addListener(taking(Duration.ofSeconds(2), CircuitBreakerState.HALF_OPEN));
+        ResiliencePipeline pipeline = openedThenWaited(breaker, guardedBy(breaker).timeLimit(Duration.ofSeconds(1)));
+
+        ExecutionResult<String> result = pipeline.executeAsync(CallContext.empty(), attemptTaking(Duration.ZERO))
+            .join();
+
+        assertThat(result.status()).as("an attempt that returned at once").isEqualTo(ExecutionStatus.SUCCESS);
+        assertThat(breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
+    }
+
+    @Test
+    void theListenersOfTheBreakersMoveOnHearingTheValueArePartOfTheCallsDuration() {
+        CircuitBreaker breaker = probingBreaker();
+        breaker.addListener(taking(Duration.ofSeconds(3), CircuitBreakerState.CLOSED));
+        ResiliencePipeline pipeline = openedThenWaited(breaker, guardedBy(breaker));
+
+        ExecutionResult<String> result = pipeline.executeAsync(CallContext.empty(), attemptTaking(Duration.ZERO))
+            .join();
+
+        assertThat(breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
+        assertThat(result.duration()).isEqualTo(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void theResultPredicatesOfTheRetryAndTheBreakerArePartOfTheCallsDuration() {
+        CircuitBreaker judging = CircuitBreaker.of("quotes", CircuitBreakerConfig.builder().failOnResult((value) -> {
+            this.clock.advance(Duration.ofSeconds(2));
+            return false;
+        }).build(), this.clock);
+        ResiliencePipeline pipeline = guardedBy(judging).retry(RetryPolicy.builder().retryOnResult((value) -> {
+            this.clock.advance(Duration.ofSeconds(3));
+            return false;
+        }).build()).build();
+
+        ExecutionResult<String> async = pipeline.executeAsync(CallContext.empty(), attemptTaking(Duration.ofSeconds(1)))
+            .join();
+        ExecutionResult<String> sync = pipeline.execute(CallContext.empty(), () -> "quote");
+
+        assertThat(async.duration()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(sync.duration()).isEqualTo(Duration.ofSeconds(5));
     }
 
     /** An idempotency store whose completion takes 5 s of the virtual clock. */

@@ -64,8 +64,22 @@ final class MonoCallSubscription extends Operators.MonoSubscriber<@Nullable Obje
         }
     }
 
+    /**
+     * Takes the call's account and signals its outcome; what the subscriber throws from
+     * its signal, against the Reactive Streams rules, goes to the hook of dropped errors,
+     * whether the call ended at once or later.
+     */
     @Override
     public void accept(ExecutionResult<@Nullable Object> result, @Nullable Throwable failure) {
+        try {
+            signal(result, failure);
+        }
+        catch (RuntimeException ex) {
+            Operators.onErrorDropped(ex, currentContext());
+        }
+    }
+
+    private void signal(ExecutionResult<@Nullable Object> result, @Nullable Throwable failure) {
         CallObserver.Call observed = this.observation;
         if (failure != null) {
             if (observed != null) {

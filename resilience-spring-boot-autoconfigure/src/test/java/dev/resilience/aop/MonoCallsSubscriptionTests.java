@@ -64,6 +64,58 @@ class MonoCallsSubscriptionTests {
                 });
     }
 
+    /** A subscriber that breaks the rules: its {@code onNext} throws. */
+    private static CoreSubscriber<Object> throwingOnNext(List<String> signals) {
+        return new CoreSubscriber<>() {
+
+            @Override
+            public void onSubscribe(Subscription subscription) {
+                subscription.request(1);
+            }
+
+            @Override
+            public void onNext(Object value) {
+                signals.add("onNext " + value);
+                throw new IllegalStateException("onNext of " + value + " failed");
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                signals.add("onError " + error.getMessage());
+            }
+
+            @Override
+            public void onComplete() {
+                signals.add("onComplete");
+            }
+
+        };
+    }
+
+    @Test
+    void whatTheSubscriberThrowsForACallEndedAtOnceGoesToTheHookOfDroppedErrors() {
+        this.execution.complete(ExecutionResult.success("ETH 3100"));
+        List<String> signals = new CopyOnWriteArrayList<>();
+
+        call(false).subscribe(throwingOnNext(signals));
+
+        assertThat(signals).containsExactly("onNext ETH 3100");
+        assertThat(this.dropped).singleElement()
+            .satisfies((error) -> assertThat(error).hasMessage("onNext of ETH 3100 failed"));
+    }
+
+    @Test
+    void whatTheSubscriberThrowsForACallEndedLaterGoesToTheHookOfDroppedErrors() {
+        List<String> signals = new CopyOnWriteArrayList<>();
+        call(false).subscribe(throwingOnNext(signals));
+
+        this.execution.complete(ExecutionResult.success("ETH 3200"));
+
+        assertThat(signals).containsExactly("onNext ETH 3200");
+        assertThat(this.dropped).singleElement()
+            .satisfies((error) -> assertThat(error).hasMessage("onNext of ETH 3200 failed"));
+    }
+
     @Test
     void subscriberThatCancelsInOnSubscribeStartsNoCall() {
         call(false).subscribe(new BaseSubscriber<>() {

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -95,6 +96,8 @@ public final class CircuitBreaker {
 
     private final LongAdder notPermittedCalls = new LongAdder();
 
+    private final AtomicLong stateChanges = new AtomicLong();
+
     private CircuitBreaker(String name, CircuitBreakerConfig config, TimeSource timeSource, Executor executor) {
         this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
@@ -164,6 +167,17 @@ public final class CircuitBreaker {
      */
     public CircuitBreakerState state() {
         return this.state.get().kind();
+    }
+
+    /**
+     * Returns how many times the breaker has changed state since it was created, resets
+     * and forced moves included. A change counts before its listeners run, on the thread
+     * that makes it: a caller that reads the same count before and after asking for a
+     * permit, or reporting an outcome, knows that no listener ran meanwhile.
+     * @return the number of changes of state
+     */
+    public long stateChanges() {
+        return this.stateChanges.get();
     }
 
     /**
@@ -430,6 +444,7 @@ public final class CircuitBreaker {
         if (!this.state.compareAndSet(from, to)) {
             return false;
         }
+        this.stateChanges.incrementAndGet();
         from.left();
         to.entered();
         if (!this.listeners.isEmpty()) {
@@ -451,6 +466,7 @@ public final class CircuitBreaker {
         if (!this.state.compareAndSet(from, to)) {
             return false;
         }
+        this.stateChanges.incrementAndGet();
         from.left();
         to.entered();
         return true;

@@ -289,4 +289,23 @@ class CircuitBreakerTransitionsTests {
         assertThat(breaker.metrics().failedCalls()).isEqualTo(1);
     }
 
+    @ParameterizedTest
+    @EnumSource(SlidingWindowType.class)
+    void everyChangeOfStateIsCountedResetsAndForcedMovesIncluded(SlidingWindowType type) {
+        BreakerFixture fixture = new BreakerFixture(type);
+        CircuitBreaker breaker = fixture.breaker;
+        assertThat(breaker.stateChanges()).isZero();
+
+        fixture.openThenWait();
+        assertThat(breaker.stateChanges()).as("to OPEN").isOne();
+        fixture.succeed(1);
+        assertThat(breaker.state()).isEqualTo(CircuitBreakerState.HALF_OPEN);
+        assertThat(breaker.stateChanges()).as("to HALF_OPEN").isEqualTo(2);
+        breaker.transitionTo(CircuitBreakerState.FORCED_OPEN);
+        breaker.reset();
+
+        assertThat(breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
+        assertThat(breaker.stateChanges()).as("forced open, then reset to CLOSED").isEqualTo(4);
+    }
+
 }
