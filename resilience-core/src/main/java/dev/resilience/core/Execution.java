@@ -58,7 +58,7 @@ abstract class Execution<T> {
 
     /**
      * The clock's reading at the end of the latest attempt, when it produced a value and
-     * the guards timed it ({@link #valueDuration}); meaningful only while
+     * the guards timed it ({@link #valueProduced}); meaningful only while
      * {@link #valueEndRead} holds.
      */
     private long valueEndNanos;

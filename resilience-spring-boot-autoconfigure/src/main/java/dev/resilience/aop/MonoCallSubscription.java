@@ -74,7 +74,8 @@ final class MonoCallSubscription extends Operators.MonoSubscriber<@Nullable Obje
         try {
             signal(result, failure);
         }
-        catch (RuntimeException ex) {
+        catch (RuntimeException | Error ex) {
+            Exceptions.throwIfJvmFatal(ex);
             Operators.onErrorDropped(ex, currentContext());
         }
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import dev.resilience.core.ExecutionResult;
 import dev.resilience.core.ExecutionStatus;
@@ -66,6 +67,11 @@ class MonoCallsSubscriptionTests {
 
     /** A subscriber that breaks the rules: its {@code onNext} throws. */
     private static CoreSubscriber<Object> throwingOnNext(List<String> signals) {
+        return throwingOnNext(signals, (value) -> new IllegalStateException("onNext of " + value + " failed"));
+    }
+
+    private static CoreSubscriber<Object> throwingOnNext(List<String> signals,
+            Function<Object, ? extends Throwable> thrown) {
         return new CoreSubscriber<>() {
 
             @Override
@@ -76,7 +82,11 @@ class MonoCallsSubscriptionTests {
             @Override
             public void onNext(Object value) {
                 signals.add("onNext " + value);
-                throw new IllegalStateException("onNext of " + value + " failed");
+                Throwable failure = thrown.apply(value);
+                if (failure instanceof Error error) {
+                    throw error;
+                }
+                throw (RuntimeException) failure;
             }
 
             @Override
@@ -114,6 +124,19 @@ class MonoCallsSubscriptionTests {
         assertThat(signals).containsExactly("onNext ETH 3200");
         assertThat(this.dropped).singleElement()
             .satisfies((error) -> assertThat(error).hasMessage("onNext of ETH 3200 failed"));
+    }
+
+    @Test
+    void anErrorTheSubscriberThrowsGoesToTheHookOfDroppedErrorsToo() {
+        this.execution.complete(ExecutionResult.success("ETH 3300"));
+        List<String> signals = new CopyOnWriteArrayList<>();
+
+        call(false).subscribe(throwingOnNext(signals, (value) -> new AssertionError("no " + value + " expected")));
+
+        assertThat(signals).containsExactly("onNext ETH 3300");
+        assertThat(this.dropped).singleElement()
+            .satisfies(
+                    (error) -> assertThat(error).isInstanceOf(AssertionError.class).hasMessage("no ETH 3300 expected"));
     }
 
     @Test

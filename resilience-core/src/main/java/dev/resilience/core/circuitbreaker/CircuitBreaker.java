@@ -170,11 +170,14 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Returns how many times the breaker has changed state since it was created, resets
-     * and forced moves included. A change counts before its listeners run, on the thread
-     * that makes it: a caller that reads the same count before and after asking for a
-     * permit, or reporting an outcome, knows that no listener ran meanwhile.
-     * @return the number of changes of state
+     * Returns how many times the breaker has moved from one state to another since it was
+     * created, resets of an open or manual state and forced moves included; a reset of a
+     * CLOSED breaker, which stays CLOSED, is none. A move counts before its listeners
+     * run, on the thread that makes it: a caller that reads the same count before and
+     * after being granted a permit, or reporting an outcome, knows that no listener of a
+     * move ran on its own thread meanwhile (a refused permit runs the listeners of
+     * refused calls without a move).
+     * @return the number of moves between states
      */
     public long stateChanges() {
         return this.stateChanges.get();
@@ -466,7 +469,6 @@ public final class CircuitBreaker {
         if (!this.state.compareAndSet(from, to)) {
             return false;
         }
-        this.stateChanges.incrementAndGet();
         from.left();
         to.entered();
         return true;
