@@ -2,7 +2,7 @@ package dev.resilience.core.retry;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.resilience.core.support.SecondBuckets;
@@ -123,7 +123,11 @@ public final class RetryBudget {
 
     private final SecondBuckets counts;
 
-    private final AtomicLong pendingCalls = new AtomicLong();
+    /**
+     * The calls of the current second not yet folded into the window: striped, so that
+     * threads counting calls at once do not contend for one counter.
+     */
+    private final LongAdder pendingCalls = new LongAdder();
 
     private volatile long currentSecond;
 
@@ -215,7 +219,7 @@ public final class RetryBudget {
      */
     public void recordCall(long nowNanos) {
         if (this.counts.secondOf(nowNanos) == this.currentSecond) {
-            this.pendingCalls.incrementAndGet();
+            this.pendingCalls.increment();
             return;
         }
         this.lock.lock();
@@ -324,7 +328,7 @@ public final class RetryBudget {
         this.lock.lock();
         try {
             long nowNanos = this.timeSource.nanoTime();
-            this.pendingCalls.set(0);
+            this.pendingCalls.reset();
             this.counts.advanceTo(nowNanos);
             this.counts.clear();
             this.currentSecond = this.counts.currentSecond();
@@ -358,7 +362,7 @@ public final class RetryBudget {
     }
 
     private void foldPendingCalls() {
-        long pending = this.pendingCalls.getAndSet(0);
+        long pending = this.pendingCalls.sumThenReset();
         if (pending != 0) {
             this.counts.add(CALLS, pending);
             deposit(pending);
