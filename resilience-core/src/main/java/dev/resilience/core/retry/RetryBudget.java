@@ -54,19 +54,22 @@ import dev.resilience.core.time.TimeSource;
  * clock going back earns no tokens.
  *
  * <p>
- * Thread-safe. Counting a call, the operation of every call, takes no lock and allocates
- * nothing while the clock stays in the current second: it adds to an atomic counter of
- * pending calls, which the next locked operation turns into window counts and tokens.
- * Every other operation holds a {@link ReentrantLock} (never {@code synchronized}), reads
- * the time source once inside it, so that a time read earlier by one thread never takes
- * the bucket back behind a later one, and then folds the pending calls in, adds the
- * floor's tokens since the previous operation, evicts one bucket per second the clock has
- * moved (never more than the window's buckets) and decides; so the cost is O(1) amortized
- * and the admission decision is exact under concurrency. A call counted with a time from
- * before the bucket's last refill (read before another thread's operation) counts in the
- * current second and earns no floor tokens, which were already earned. A call counted
- * while another thread moves to the next second may be folded into that next second.
- * Memory: 16 bytes per window second.
+ * Thread-safe. Counting a call, the operation of every call, takes no lock while the
+ * clock stays in the current second: it adds to a striped counter of pending calls (a
+ * {@link java.util.concurrent.atomic.LongAdder}, so that threads counting at once do not
+ * contend for one word; it allocates its stripes once, the first times threads collide),
+ * which the next locked operation turns into window counts and tokens. Every other
+ * operation holds a {@link ReentrantLock} (never {@code synchronized}), reads the time
+ * source once inside it, so that a time read earlier by one thread never takes the bucket
+ * back behind a later one, and then folds the pending calls in, adds the floor's tokens
+ * since the previous operation, evicts one bucket per second the clock has moved (never
+ * more than the window's buckets) and decides; so the cost is O(1) amortized and the
+ * admission decision is exact under concurrency. A call counted with a time from before
+ * the bucket's last refill (read before another thread's operation) counts in the current
+ * second and earns no floor tokens, which were already earned. A call counted while
+ * another thread moves to the next second may be folded into that next second. Memory: 16
+ * bytes per window second, and once threads have collided counting calls, one padded
+ * stripe per collision up to about the number of processors.
  */
 public final class RetryBudget {
 
