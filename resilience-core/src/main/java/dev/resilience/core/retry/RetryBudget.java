@@ -126,10 +126,7 @@ public final class RetryBudget {
 
     private final SecondBuckets counts;
 
-    /**
-     * The calls of the current second not yet folded into the window: striped, so that
-     * threads counting calls at once do not contend for one counter.
-     */
+    /** The calls of the current second not yet folded into the window. */
     private final LongAdder pendingCalls = new LongAdder();
 
     private volatile long currentSecond;
