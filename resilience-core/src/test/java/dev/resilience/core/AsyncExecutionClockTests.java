@@ -206,15 +206,18 @@ class AsyncExecutionClockTests {
         };
     }
 
-    /** Opens the breaker with a failed call, then waits until it lets a probe through. */
-    private ResiliencePipeline openedThenWaited(CircuitBreaker breaker, ResiliencePipeline.Builder builder) {
+    /**
+     * Opens the breaker with a failed call, waits until it lets a probe through, and
+     * sends it an asynchronous probe that returns at once.
+     */
+    private ExecutionResult<String> instantProbe(CircuitBreaker breaker, ResiliencePipeline.Builder builder) {
         ResiliencePipeline pipeline = builder.build();
         pipeline.execute(CallContext.empty(), () -> {
             throw new IOException("down");
         });
         assertThat(breaker.state()).isEqualTo(CircuitBreakerState.OPEN);
         this.clock.advance(Duration.ofSeconds(10));
-        return pipeline;
+        return pipeline.executeAsync(CallContext.empty(), attemptTaking(Duration.ZERO)).join();
     }
 
     private ResiliencePipeline.Builder guardedBy(CircuitBreaker breaker) {
@@ -228,10 +231,7 @@ class AsyncExecutionClockTests {
     void aProbeIsTimedFromItsAdmissionNotFromBeforeTheListenersOfTheBreakersMoveToHalfOpen() {
         CircuitBreaker breaker = probingBreaker();
         breaker.addListener(taking(Duration.ofSeconds(2), CircuitBreakerState.HALF_OPEN));
-        ResiliencePipeline pipeline = openedThenWaited(breaker, guardedBy(breaker));
-
-        ExecutionResult<String> result = pipeline.executeAsync(CallContext.empty(), attemptTaking(Duration.ZERO))
-            .join();
+        ExecutionResult<String> result = instantProbe(breaker, guardedBy(breaker));
 
         assertThat(result.isSuccess()).isTrue();
         assertThat(breaker.state()).as("an instant probe closes the breaker").isEqualTo(CircuitBreakerState.CLOSED);
@@ -243,10 +243,7 @@ class AsyncExecutionClockTests {
     void anAttemptTimeoutCountsFromTheAttemptsAdmission() {
         CircuitBreaker breaker = probingBreaker();
         breaker.addListener(taking(Duration.ofSeconds(2), CircuitBreakerState.HALF_OPEN));
-        ResiliencePipeline pipeline = openedThenWaited(breaker, guardedBy(breaker).timeLimit(Duration.ofSeconds(1)));
-
-        ExecutionResult<String> result = pipeline.executeAsync(CallContext.empty(), attemptTaking(Duration.ZERO))
-            .join();
+        ExecutionResult<String> result = instantProbe(breaker, guardedBy(breaker).timeLimit(Duration.ofSeconds(1)));
 
         assertThat(result.status()).as("an attempt that returned at once").isEqualTo(ExecutionStatus.SUCCESS);
         assertThat(breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
@@ -256,10 +253,7 @@ class AsyncExecutionClockTests {
     void theListenersOfTheBreakersMoveOnHearingTheValueArePartOfTheCallsDuration() {
         CircuitBreaker breaker = probingBreaker();
         breaker.addListener(taking(Duration.ofSeconds(3), CircuitBreakerState.CLOSED));
-        ResiliencePipeline pipeline = openedThenWaited(breaker, guardedBy(breaker));
-
-        ExecutionResult<String> result = pipeline.executeAsync(CallContext.empty(), attemptTaking(Duration.ZERO))
-            .join();
+        ExecutionResult<String> result = instantProbe(breaker, guardedBy(breaker));
 
         assertThat(breaker.state()).isEqualTo(CircuitBreakerState.CLOSED);
         assertThat(result.duration()).isEqualTo(Duration.ofSeconds(3));
